@@ -1,0 +1,51 @@
+// One build script for every bundle: CLI, extension host, webview, tests and benchmarks.
+// Flags: --production (minify, no sourcemaps), --watch, --tests, --bench.
+import * as esbuild from "esbuild";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const args = new Set(process.argv.slice(2));
+const production = args.has("--production");
+const watch = args.has("--watch");
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : "linked",
+  minify: production,
+  logLevel: "warning",
+  target: "es2022",
+};
+
+const node = { ...common, platform: "node", format: "cjs", external: ["vscode"] };
+
+function files(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? files(p, suffix) : p.endsWith(suffix) ? [p] : [];
+  });
+}
+
+const builds = [
+  { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+];
+if (existsSync("src/extension/extension.ts")) {
+  builds.push({ ...node, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });
+}
+if (existsSync("webview/main.ts")) {
+  builds.push({ ...common, platform: "browser", format: "iife", entryPoints: ["webview/main.ts"], outfile: "dist/webview/main.js" });
+}
+if (args.has("--tests")) {
+  rmSync("out/test", { recursive: true, force: true });
+  builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha"], sourcemap: "inline" });
+}
+if (args.has("--bench")) {
+  builds.push({ ...node, entryPoints: ["bench/bench.ts"], outfile: "dist-bench/bench.js" });
+}
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log("watching for changes...");
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,82 @@
+/** One-line previews of entries for trees, lists and the index. */
+
+const MAX = 120;
+
+function oneLine(text: string, max = MAX): string {
+  // Copying through a template forces a flat string, so the preview does not keep the
+  // (possibly megabyte-long) source string alive as a V8 sliced string.
+  const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
+  const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return Buffer.from(cut, "utf8").toString("utf8");
+}
+
+function firstText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  for (const b of content as Array<Record<string, unknown>>) {
+    if (b && b.type === "text" && typeof b.text === "string" && b.text.trim()) return b.text;
+  }
+  for (const b of content as Array<Record<string, unknown>>) {
+    if (b && b.type === "image") return "[image]";
+  }
+  return "";
+}
+
+function toolCallText(b: Record<string, unknown>): string {
+  const args = (b.arguments ?? {}) as Record<string, unknown>;
+  const main = args.path ?? args.command ?? args.pattern ?? args.url;
+  return `${String(b.name)}(${typeof main === "string" ? main : ""})`;
+}
+
+function messagePreview(m: Record<string, unknown>): string {
+  switch (m.role) {
+    case "user":
+      return firstText(m.content);
+    case "assistant": {
+      const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
+      const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && b.text.trim());
+      const calls = blocks.filter((b) => b?.type === "toolCall").map(toolCallText);
+      if (text) return calls.length ? `${text.text as string} → ${calls.join(", ")}` : (text.text as string);
+      if (calls.length) return `→ ${calls.join(", ")}`;
+      const thinking = blocks.find((b) => b?.type === "thinking");
+      if (thinking) return `(thinking) ${String(thinking.thinking ?? "")}`;
+      return m.stopReason === "error" || m.stopReason === "aborted"
+        ? `(${String(m.stopReason)}) ${String(m.errorMessage ?? "")}`
+        : "(empty)";
+    }
+    case "toolResult":
+      return `${String(m.toolName ?? "tool")}${m.isError ? " ✗" : ""}: ${firstText(m.content)}`;
+    case "bashExecution":
+      return `$ ${String(m.command ?? "")}${m.excludeFromContext ? " (not sent)" : ""}`;
+    case "custom":
+    case "hookMessage":
+      return `[${String(m.customType ?? "custom")}] ${firstText(m.content)}`;
+    default:
+      return `(${String(m.role)})`;
+  }
+}
+
+export function entryPreview(e: Record<string, unknown>): string {
+  switch (e.type) {
+    case "message":
+      return oneLine(e.message && typeof e.message === "object" ? messagePreview(e.message as Record<string, unknown>) : "");
+    case "compaction":
+      return oneLine(`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`);
+    case "branch_summary":
+      return oneLine(typeof e.summary === "string" && e.summary ? `branch summary: ${e.summary}` : "branch (no summary)");
+    case "custom_message":
+      return oneLine(`[${String(e.customType ?? "custom")}] ${firstText(e.content)}`);
+    case "custom":
+      return oneLine(`custom: ${String(e.customType ?? "")}`);
+    case "model_change":
+      return oneLine(`model: ${String(e.provider ?? "")}/${String(e.modelId ?? "")}`);
+    case "thinking_level_change":
+      return oneLine(`thinking: ${String(e.thinkingLevel ?? "")}`);
+    case "label":
+      return oneLine(typeof e.label === "string" && e.label ? `label ${String(e.targetId)}: ${e.label}` : `label ${String(e.targetId)} cleared`);
+    case "session_info":
+      return oneLine(`name: ${String(e.name ?? "")}`);
+    default:
+      return oneLine(`(${String(e.type)})`);
+  }
+}

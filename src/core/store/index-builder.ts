@@ -1,0 +1,229 @@
+import type { SessionHeader } from "../model/entries";
+import { entryPreview } from "../model/preview";
+import { estimateEntryTokens } from "../tokens/estimate";
+import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
+import { isBlank, type RawLine } from "./line-scanner";
+
+export class NotASessionError extends Error {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${path}: not a pi session file: ${detail}`);
+    this.name = "NotASessionError";
+  }
+}
+
+/** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
+export function v1EntryId(lineNo: number): string {
+  return lineNo.toString(16).padStart(8, "0");
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+export function readUsage(u: unknown): RecordedUsage | undefined {
+  if (!u || typeof u !== "object") return undefined;
+  const o = u as Record<string, unknown>;
+  const usage: RecordedUsage = {
+    input: num(o.input),
+    output: num(o.output),
+    cacheRead: num(o.cacheRead),
+    cacheWrite: num(o.cacheWrite),
+  };
+  if (typeof o.totalTokens === "number") usage.totalTokens = o.totalTokens;
+  const cost = o.cost as Record<string, unknown> | undefined;
+  if (cost && typeof cost.total === "number") usage.cost = cost.total;
+  return usage;
+}
+
+function describe(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/**
+ * Builds the entry index from raw lines: header check, tolerant parsing with every bad
+ * line reported, and in-memory migration of v1/v2 (ids for v1, hookMessage -> custom).
+ * Full entries are not kept: only EntryMeta.
+ */
+export class IndexBuilder {
+  header: SessionHeader | undefined;
+  version = 1;
+  readonly metas: EntryMeta[] = [];
+  readonly problems: LineProblem[] = [];
+  /** v1 only: id of each parsed entry by its index among parsed lines (header = 0). */
+  private parsedIds: Array<string | undefined> = [];
+  private prevId: string | null = null;
+
+  constructor(
+    private readonly path: string,
+    state?: { header: SessionHeader; version: number; prevId: string | null; parsedCount: number },
+  ) {
+    if (state) {
+      this.header = state.header;
+      this.version = state.version;
+      this.prevId = state.prevId;
+      this.parsedIds.length = state.parsedCount;
+    }
+  }
+
+  get parsedCount(): number {
+    return this.parsedIds.length;
+  }
+
+  get lastId(): string | null {
+    return this.prevId;
+  }
+
+  accept(raw: RawLine): void {
+    if (isBlank(raw.buf, raw.start, raw.end)) return;
+    const text = raw.buf.toString("utf8", raw.start, raw.end);
+    let obj: unknown;
+    try {
+      obj = JSON.parse(text);
+    } catch (err) {
+      const reason = (err as Error).message;
+      if (!raw.terminated) {
+        this.problems.push({
+          kind: "torn-line",
+          line: raw.lineNo,
+          message: `line ${raw.lineNo}: torn last line (${raw.end - raw.start} bytes, no newline; an agent killed mid-write leaves this): ${reason}`,
+        });
+      } else {
+        this.problems.push({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: not valid JSON: ${reason}` });
+      }
+      return;
+    }
+    if (!obj || typeof obj !== "object" || Array.isArray(obj)) {
+      this.problems.push({
+        kind: "not-an-object",
+        line: raw.lineNo,
+        message: `line ${raw.lineNo}: expected a JSON object, found ${describe(obj)}`,
+      });
+      return;
+    }
+    const e = obj as Record<string, unknown>;
+    if (!this.header) {
+      if (e.type !== "session" || typeof e.id !== "string") {
+        throw new NotASessionError(
+          this.path,
+          `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`,
+        );
+      }
+      this.header = e as SessionHeader;
+      this.version = typeof e.version === "number" ? e.version : 1;
+      this.parsedIds.push(undefined);
+      return;
+    }
+    if (e.type === "session") {
+      // pi drops extra header lines from the entries; they still count for v1 indexes.
+      this.parsedIds.push(undefined);
+      return;
+    }
+    this.addEntry(e, raw);
+  }
+
+  private addEntry(e: Record<string, unknown>, raw: RawLine): void {
+    let id: string;
+    let parentId: string | null;
+    if (this.version < 2) {
+      id = v1EntryId(raw.lineNo);
+      parentId = this.prevId;
+    } else {
+      if (typeof e.id !== "string" || !e.id) {
+        this.problems.push({
+          kind: "missing-id",
+          line: raw.lineNo,
+          message: `line ${raw.lineNo}: a version ${this.version} entry needs a string "id"; found ${describe(e.id)} (entry skipped)`,
+        });
+        this.parsedIds.push(undefined);
+        return;
+      }
+      id = e.id;
+      parentId = typeof e.parentId === "string" ? e.parentId : null;
+    }
+    this.parsedIds.push(id);
+    this.prevId = id;
+    const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
+    const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
+    const meta: EntryMeta = {
+      id,
+      parentId,
+      type,
+      timestamp,
+      time: Date.parse(timestamp),
+      line: raw.lineNo,
+      offset: raw.offset,
+      length: raw.end - raw.start,
+      preview: entryPreview(e),
+      estimate: estimateEntryTokens(e),
+    };
+    this.fillTypeFields(meta, e);
+    this.metas.push(meta);
+  }
+
+  private fillTypeFields(meta: EntryMeta, e: Record<string, unknown>): void {
+    switch (meta.type) {
+      case "message": {
+        const m = (e.message ?? {}) as Record<string, unknown>;
+        let role = typeof m.role === "string" ? m.role : "(none)";
+        if (role === "hookMessage" && this.version < 3) role = "custom";
+        meta.role = intern(role);
+        if (role === "assistant") {
+          meta.usage = readUsage(m.usage);
+          if (typeof m.stopReason === "string") meta.stopReason = intern(m.stopReason);
+          if (typeof m.provider === "string") meta.provider = intern(m.provider);
+          if (typeof m.model === "string") meta.model = intern(m.model);
+          const blocks = Array.isArray(m.content) ? (m.content as Array<{ type?: string }>) : [];
+          const calls = blocks.filter((b) => b && b.type === "toolCall").length;
+          if (calls) meta.toolCalls = calls;
+        } else if (role === "toolResult" && m.usage) {
+          meta.usage = readUsage(m.usage);
+        } else if (role === "bashExecution" && m.excludeFromContext) {
+          meta.excluded = true;
+        }
+        break;
+      }
+      case "compaction":
+        if (typeof e.firstKeptEntryId === "string") meta.firstKeptEntryId = e.firstKeptEntryId;
+        if (typeof e.firstKeptEntryIndex === "number") meta.firstKeptEntryIndex = e.firstKeptEntryIndex;
+        meta.tokensBefore = num(e.tokensBefore);
+        if (Array.isArray(e.retainedTail)) meta.hasRetainedTail = true;
+        if (e.usage) meta.usage = readUsage(e.usage);
+        break;
+      case "branch_summary":
+        meta.fromId = typeof e.fromId === "string" ? e.fromId : undefined;
+        meta.emptySummary = !(typeof e.summary === "string" && e.summary);
+        if (e.usage) meta.usage = readUsage(e.usage);
+        break;
+      case "label":
+        meta.targetId = typeof e.targetId === "string" ? e.targetId : undefined;
+        meta.label = typeof e.label === "string" && e.label ? e.label : undefined;
+        break;
+      case "session_info":
+        if (typeof e.name === "string" && e.name.trim()) meta.name = e.name.trim();
+        break;
+      case "model_change":
+        if (typeof e.provider === "string") meta.provider = intern(e.provider);
+        if (typeof e.modelId === "string") meta.model = intern(e.modelId);
+        break;
+      case "thinking_level_change":
+        if (typeof e.thinkingLevel === "string") meta.thinkingLevel = intern(e.thinkingLevel);
+        break;
+    }
+  }
+
+  /** v1 compactions name the first kept entry by its index among parsed lines. */
+  resolveV1Indexes(from = 0): void {
+    if (this.version >= 2) return;
+    for (let i = from; i < this.metas.length; i++) {
+      const m = this.metas[i];
+      if (m.type === "compaction" && m.firstKeptEntryIndex !== undefined && m.firstKeptEntryId === undefined) {
+        const target = this.parsedIds[m.firstKeptEntryIndex];
+        if (target) m.firstKeptEntryId = target;
+      }
+    }
+  }
+}

@@ -1,0 +1,228 @@
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { SessionEntry, SessionHeader } from "../model/entries";
+import { SessionTree } from "../tree/session-tree";
+import { Lru } from "../util/lru";
+import type { EntryMeta, LineProblem } from "./entry-meta";
+import { IndexBuilder, NotASessionError } from "./index-builder";
+import { type RawLine, scanLines } from "./line-scanner";
+
+export interface LoadOptions {
+  signal?: AbortSignal;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+}
+
+export class StaleSessionError extends Error {
+  constructor(path: string, detail: string) {
+    super(`${path} changed on disk (${detail}); reload it`);
+    this.name = "StaleSessionError";
+  }
+}
+
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * A loaded pi session: header, entry index and tree, with full entries read on demand
+ * by byte range. Loading never writes the file.
+ */
+export class Session {
+  private treeCache: SessionTree | undefined;
+  private cache = new Lru<number, SessionEntry>(2048, 64 * 1024 * 1024);
+
+  private constructor(
+    readonly path: string,
+    private builder: IndexBuilder,
+    /** Bytes indexed so far (always at a line boundary unless the file ends torn). */
+    private indexedTo: number,
+    private nextLine: number,
+    public endsWithNewline: boolean,
+    public stamp: FileStamp,
+  ) {}
+
+  static async load(path: string, opts: LoadOptions = {}): Promise<Session> {
+    const st = await stat(path).catch((err: NodeJS.ErrnoException) => {
+      throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
+    });
+    if (!st.isFile()) throw new Error(`${path}: not a file`);
+    const builder = new IndexBuilder(path);
+    let tail: { offset: number; line: number } | undefined;
+    const res = await scanLines(path, (line) => {
+      if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
+      builder.accept(line);
+    }, {
+      toOffset: st.size,
+      signal: opts.signal,
+      onProgress: opts.onProgress ? (n) => opts.onProgress?.(n, st.size) : undefined,
+    });
+    if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : "no JSON line found");
+    builder.resolveV1Indexes();
+    const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+    });
+    session.tail = tail;
+    return session;
+  }
+
+  get header(): SessionHeader {
+    return this.builder.header as SessionHeader;
+  }
+
+  get version(): number {
+    return this.builder.version;
+  }
+
+  get metas(): readonly EntryMeta[] {
+    return this.builder.metas;
+  }
+
+  /** Lines skipped or repaired in memory while loading, plus tree problems. */
+  get problems(): LineProblem[] {
+    return [...this.builder.problems, ...this.tree.problems].sort((a, b) => a.line - b.line);
+  }
+
+  get tree(): SessionTree {
+    if (!this.treeCache) this.treeCache = new SessionTree(this.builder.metas);
+    return this.treeCache;
+  }
+
+  get size(): number {
+    return this.indexedTo;
+  }
+
+  meta(id: string): EntryMeta | undefined {
+    const i = this.tree.indexOf(id);
+    return i === undefined ? undefined : this.metas[i];
+  }
+
+  /** Resolves an id or fails with a message naming the file. */
+  requireIndex(id: string): number {
+    const i = this.tree.indexOf(id);
+    if (i === undefined) throw new Error(`${this.path}: no entry with id ${id}`);
+    return i;
+  }
+
+  /** Reads appended lines from the last indexed offset. A shrunk or rewritten file throws. */
+  async refresh(): Promise<{ added: number }> {
+    const st = await stat(this.path);
+    if (st.size < this.indexedTo) throw new StaleSessionError(this.path, `size went from ${this.indexedTo} to ${st.size} bytes`);
+    if (st.size === this.indexedTo) {
+      this.stamp = { size: st.size, mtimeMs: st.mtimeMs };
+      return { added: 0 };
+    }
+    this.verifyPrefix();
+    let from = this.indexedTo;
+    let fromLine = this.nextLine;
+    const metas = this.builder.metas;
+    if (this.tail) {
+      // The writer may have finished the unterminated last line: forget it and rescan it.
+      const { offset, line } = this.tail;
+      if (metas.length && metas[metas.length - 1].offset === offset) metas.pop();
+      const probs = this.builder.problems;
+      for (let k = probs.length - 1; k >= 0; k--) if (probs[k].line === line) probs.splice(k, 1);
+      from = offset;
+      fromLine = line;
+    }
+    const before = metas.length;
+    this.tail = undefined;
+    const res = await scanLines(this.path, (line) => this.acceptLine(line), { fromOffset: from, fromLine, toOffset: st.size });
+    this.builder.resolveV1Indexes(before);
+    this.indexedTo = res.endOffset;
+    this.nextLine = res.nextLine;
+    this.endsWithNewline = res.endsWithNewline;
+    this.stamp = { size: st.size, mtimeMs: st.mtimeMs };
+    this.treeCache = undefined;
+    return { added: metas.length - before };
+  }
+
+  private tail: { offset: number; line: number } | undefined;
+
+  private acceptLine(line: RawLine): void {
+    if (!line.terminated) this.tail = { offset: line.offset, line: line.lineNo };
+    this.builder.accept(line);
+  }
+
+  /** The file must still hold what we indexed: check the last indexed entry's bytes. */
+  private verifyPrefix(): void {
+    const last = this.builder.metas[this.builder.metas.length - 1];
+    if (!last || this.version < 2) return;
+    const raw = this.readRaw(last.offset, last.length);
+    let ok = false;
+    try {
+      ok = (JSON.parse(raw) as { id?: unknown }).id === last.id;
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw new StaleSessionError(this.path, `line ${last.line} no longer holds entry ${last.id}`);
+  }
+
+  /** Checks that the file is as it was when loaded or last refreshed. */
+  checkUnchanged(): void {
+    const st = statSync(this.path);
+    if (st.size !== this.stamp.size || st.mtimeMs !== this.stamp.mtimeMs) {
+      throw new StaleSessionError(
+        this.path,
+        `size ${this.stamp.size} -> ${st.size}, mtime ${new Date(this.stamp.mtimeMs).toISOString()} -> ${new Date(st.mtimeMs).toISOString()}`,
+      );
+    }
+  }
+
+  private readRaw(offset: number, length: number): string {
+    const fd = openSync(this.path, "r");
+    try {
+      const buf = Buffer.allocUnsafe(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(fd, buf, got, length - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return buf.toString("utf8", 0, got);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The full entry at position i, migrated in memory to version 3. */
+  entryAt(i: number): SessionEntry {
+    const hit = this.cache.get(i);
+    if (hit) return hit;
+    const meta = this.metas[i];
+    const raw = this.readRaw(meta.offset, meta.length);
+    let obj: Record<string, unknown>;
+    try {
+      obj = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      throw new StaleSessionError(this.path, `line ${meta.line} no longer parses`);
+    }
+    if (this.version >= 2 && obj.id !== meta.id) {
+      throw new StaleSessionError(this.path, `line ${meta.line} no longer holds entry ${meta.id}`);
+    }
+    const entry = this.migrate(obj, meta);
+    this.cache.set(i, entry, meta.length);
+    return entry;
+  }
+
+  entry(id: string): SessionEntry {
+    return this.entryAt(this.requireIndex(id));
+  }
+
+  private migrate(obj: Record<string, unknown>, meta: EntryMeta): SessionEntry {
+    if (this.version < 2) {
+      obj.id = meta.id;
+      obj.parentId = meta.parentId;
+      if (obj.type === "compaction" && typeof obj.firstKeptEntryIndex === "number") {
+        obj.firstKeptEntryId = meta.firstKeptEntryId;
+        delete obj.firstKeptEntryIndex;
+      }
+    }
+    if (this.version < 3 && obj.type === "message") {
+      const m = obj.message as { role?: string } | undefined;
+      if (m && m.role === "hookMessage") m.role = "custom";
+    }
+    return obj as unknown as SessionEntry;
+  }
+}

@@ -1,0 +1,178 @@
+import type { EntryMeta, LineProblem } from "../store/entry-meta";
+
+/**
+ * The entry tree over an index: parents, children ordered by timestamp (oldest first,
+ * file order on ties, as pi's /tree), roots, leaves, paths, labels and the session name.
+ * Entries are addressed by their position in file order.
+ */
+export class SessionTree {
+  readonly byId = new Map<string, number>();
+  /** Parent position, or -1 for a root (null parent, self parent or unknown parent). */
+  readonly parent: Int32Array;
+  private childStart: Int32Array = new Int32Array(1);
+  private childList: Int32Array = new Int32Array(0);
+  readonly labels = new Map<string, string>();
+  readonly name: string | undefined;
+  readonly problems: LineProblem[] = [];
+
+  constructor(readonly metas: readonly EntryMeta[]) {
+    const n = metas.length;
+    const seen = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const prev = seen.get(metas[i].id);
+      if (prev !== undefined) {
+        this.problems.push({
+          kind: "duplicate-id",
+          line: metas[i].line,
+          message: `line ${metas[i].line}: id ${metas[i].id} already used on line ${metas[prev].line}; the later entry wins, as in pi`,
+        });
+      }
+      seen.set(metas[i].id, i);
+      this.byId.set(metas[i].id, i);
+    }
+    this.parent = new Int32Array(n);
+    let name: string | undefined;
+    for (let i = 0; i < n; i++) {
+      const m = metas[i];
+      let p = -1;
+      if (m.parentId !== null && m.parentId !== m.id) {
+        const pi = this.byId.get(m.parentId);
+        if (pi === undefined) {
+          this.problems.push({
+            kind: "unknown-parent",
+            line: m.line,
+            message: `line ${m.line}: parent ${m.parentId} of ${m.id} is not in the file; its path starts here`,
+          });
+        } else p = pi;
+      }
+      this.parent[i] = p;
+      if (m.type === "label" && m.targetId) {
+        if (m.label) this.labels.set(m.targetId, m.label);
+        else this.labels.delete(m.targetId);
+      } else if (m.type === "session_info" && m.name) {
+        name = m.name;
+      }
+    }
+    this.name = name;
+    this.detectCycles();
+    [this.childStart, this.childList] = this.buildChildren();
+  }
+
+  get size(): number {
+    return this.metas.length;
+  }
+
+  indexOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The entry pi continues from when it opens the file: the last one. */
+  get defaultLeaf(): number {
+    return this.metas.length - 1;
+  }
+
+  children(i: number): Int32Array {
+    return this.childList.subarray(this.childStart[i], this.childStart[i + 1]);
+  }
+
+  childCount(i: number): number {
+    return this.childStart[i + 1] - this.childStart[i];
+  }
+
+  roots(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.metas.length; i++) if (this.parent[i] < 0) out.push(i);
+    return out;
+  }
+
+  leaves(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.metas.length; i++) if (this.childCount(i) === 0) out.push(i);
+    return out;
+  }
+
+  branchPoints(): number[] {
+    const out: number[] = [];
+    for (let i = 0; i < this.metas.length; i++) if (this.childCount(i) > 1) out.push(i);
+    return out;
+  }
+
+  /** Positions root..i. Cycles were cut at load, so this always ends. */
+  path(i: number): number[] {
+    const out: number[] = [];
+    for (let cur = i; cur >= 0; cur = this.parent[cur]) out.push(cur);
+    return out.reverse();
+  }
+
+  /** Every position in the subtree under i (i included), depth first. */
+  subtree(i: number): number[] {
+    const out: number[] = [];
+    const stack = [i];
+    while (stack.length) {
+      const cur = stack.pop() as number;
+      out.push(cur);
+      const kids = this.children(cur);
+      for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]);
+    }
+    return out;
+  }
+
+  /** Deepest common ancestor of a and b, or -1. */
+  commonAncestor(a: number, b: number): number {
+    const onA = new Set(this.path(a));
+    for (let cur = b; cur >= 0; cur = this.parent[cur]) if (onA.has(cur)) return cur;
+    return -1;
+  }
+
+  /** A parent chain that loops would make pi hang; we cut it and report it. */
+  private detectCycles(): void {
+    const n = this.metas.length;
+    const state = new Uint8Array(n); // 0 new, 1 on current walk, 2 done
+    for (let s = 0; s < n; s++) {
+      if (state[s]) continue;
+      const walk: number[] = [];
+      let cur = s;
+      while (cur >= 0 && state[cur] === 0) {
+        state[cur] = 1;
+        walk.push(cur);
+        cur = this.parent[cur];
+      }
+      if (cur >= 0 && state[cur] === 1) {
+        const m = this.metas[cur];
+        this.problems.push({
+          kind: "cycle",
+          line: m.line,
+          message: `line ${m.line}: parent chain of ${m.id} loops back on itself; treated as a root`,
+        });
+        this.parent[cur] = -1;
+      }
+      for (const w of walk) state[w] = 2;
+    }
+  }
+
+  /** Children in CSR form, each list sorted by timestamp (file order on ties). */
+  private buildChildren(): [Int32Array, Int32Array] {
+    const n = this.metas.length;
+    const start = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) if (this.parent[i] >= 0) start[this.parent[i] + 1]++;
+    for (let i = 0; i < n; i++) start[i + 1] += start[i];
+    const list = new Int32Array(start[n]);
+    const fill = start.slice(0, n);
+    for (let i = 0; i < n; i++) if (this.parent[i] >= 0) list[fill[this.parent[i]]++] = i;
+    for (let p = 0; p < n; p++) {
+      const a = start[p];
+      const b = start[p + 1];
+      if (b - a > 1) {
+        const kids = Array.from(list.subarray(a, b)).sort((x, y) => timeOrder(this.metas[x], this.metas[y]) || x - y);
+        list.set(kids, a);
+      }
+    }
+    return [start, list];
+  }
+}
+
+function timeOrder(a: EntryMeta, b: EntryMeta): number {
+  const ta = Number.isNaN(a.time) ? 0 : a.time;
+  const tb = Number.isNaN(b.time) ? 0 : b.time;
+  return ta - tb;
+}
