@@ -132,8 +132,10 @@ function ensureCodeServer() {
     encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: xdg, XDG_DATA_HOME: xdg },
   });
   fs.rmSync(xdg, { recursive: true, force: true });
-  if (!r.stdout?.includes(want)) fail(`code-server --version printed ${JSON.stringify((r.stdout || r.stderr || '').trim())}`);
-  say(`code-server ${r.stdout.trim().split('\n')[0]} built in ${Math.round((Date.now() - t) / 1000)}s`);
+  // Its first output line is a log line about writing config.yaml; the version comes after.
+  const versionLine = (r.stdout || '').split('\n').find((l) => l.startsWith(`${want} `));
+  if (!versionLine) fail(`code-server --version printed ${JSON.stringify((r.stdout || r.stderr || '').trim())}`);
+  say(`code-server ${versionLine} built in ${Math.round((Date.now() - t) / 1000)}s`);
   writeMarker('code-server', want);
   writeMarker('code-server-build', stamp);
 }

@@ -1,0 +1,23 @@
+/** An error the CLI reports as one line on stderr with exit code 2. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+    this.name = "CliError";
+  }
+}
+
+export interface CliIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export type CommandRunner = (args: string[], io: CliIO) => Promise<void>;
+
+export interface CliCommand {
+  name: string;
+  usage: string;
+  summary: string;
+  run: CommandRunner;
+}

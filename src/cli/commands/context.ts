@@ -1,0 +1,51 @@
+import { readFileSync } from "node:fs";
+import { buildContext } from "../../core/context/build-context";
+import { renderAnthropic } from "../../core/context/render-anthropic";
+import { renderXml } from "../../core/context/render-xml";
+import { intFlag, onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError } from "../cli-error";
+import { loadSession, reportProblems, requireEntry } from "../load";
+
+const usage = "ase context <file> [--leaf ID] [--format pi|anthropic|xml] [--system FILE] [--max-tokens N]";
+
+function readSystem(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`--system ${file}: cannot read: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+  }
+}
+
+export const contextCommand: CliCommand = {
+  name: "context",
+  usage,
+  summary: "the exact context pi sends for a leaf, as JSON",
+  async run(args, io) {
+    const { values, positionals } = parseFlags(
+      args,
+      { leaf: { type: "string" }, format: { type: "string" }, system: { type: "string" }, "max-tokens": { type: "string" } },
+      usage,
+    );
+    const format = values.format ?? "pi";
+    if (!["pi", "anthropic", "xml"].includes(format)) throw new CliError(`--format must be pi, anthropic or xml, got "${format}"`);
+    const maxTokens = intFlag(values["max-tokens"], "max-tokens");
+    if (maxTokens !== undefined && format !== "xml") throw new CliError("--max-tokens applies to --format xml only");
+    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const leaf = requireEntry(session, values.leaf, "leaf");
+    const system = readSystem(values.system);
+    reportProblems(session, io.err);
+    const ctx = buildContext(session, leaf >= 0 ? session.metas[leaf].id : null);
+    let out: unknown;
+    if (format === "pi") {
+      out = { leafId: ctx.leafId, thinkingLevel: ctx.thinkingLevel, model: ctx.model, ...(system ? { systemPrompt: system } : {}), messages: ctx.parts.map((p) => p.llm) };
+    } else if (format === "anthropic") {
+      const { body, notes } = renderAnthropic(ctx, { system });
+      for (const n of notes) io.err(`note: ${n}\n`);
+      out = body;
+    } else {
+      out = { leafId: ctx.leafId, ...renderXml(ctx, { system, maxTokens }) };
+    }
+    io.out(`${JSON.stringify(out, null, 2)}\n`);
+  },
+};

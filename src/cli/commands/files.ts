@@ -1,0 +1,31 @@
+import { fileActivity, piFileLists } from "../../core/files/file-ops";
+import { onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError } from "../cli-error";
+import { safeText } from "../format";
+import { loadSession, requireEntry } from "../load";
+
+const usage = "ase files <file> [--leaf ID | --subtree ID] [--json]";
+
+export const filesCommand: CliCommand = {
+  name: "files",
+  usage,
+  summary: "files read, written and edited along a path or in a subtree",
+  async run(args, io) {
+    const { values, positionals } = parseFlags(args, { leaf: { type: "string" }, subtree: { type: "string" }, json: { type: "boolean" } }, usage);
+    if (values.leaf && values.subtree) throw new CliError("give --leaf or --subtree, not both");
+    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const positions = values.subtree
+      ? session.tree.subtree(requireEntry(session, values.subtree, "subtree"))
+      : session.tree.path(requireEntry(session, values.leaf, "leaf"));
+    const activity = fileActivity(session, positions);
+    if (values.json) {
+      io.out(`${JSON.stringify({ files: activity, ...piFileLists(activity) }, null, 2)}\n`);
+      return;
+    }
+    if (!activity.length) io.out("no file operations\n");
+    for (const a of activity) {
+      const what = [a.read && `read ×${a.read}`, a.written && `written ×${a.written}`, a.edited && `edited ×${a.edited}`, ...a.fromSummary.map((k) => `${k} (summary)`)].filter(Boolean).join(", ");
+      io.out(`${safeText(a.path)}  ${what}  (first: ${a.firstEntryId})\n`);
+    }
+  },
+};

@@ -1,0 +1,27 @@
+import { Session } from "../core/store/session";
+import { CliError } from "./cli-error";
+
+/** Loads a session for a command, turning every load failure into a one-line error. */
+export async function loadSession(path: string): Promise<Session> {
+  try {
+    return await Session.load(path);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+export function requireEntry(session: Session, id: string | undefined, flag: string): number {
+  if (id === undefined) return session.tree.defaultLeaf;
+  const i = session.tree.indexOf(id);
+  if (i === undefined) throw new CliError(`${session.path}: no entry with id "${id}" (given by --${flag})`);
+  return i;
+}
+
+/** Bad lines are reported on stderr, never silently dropped. */
+export function reportProblems(session: Session, err: (text: string) => void): void {
+  const problems = session.problems;
+  if (!problems.length) return;
+  err(`${session.path}: ${problems.length} problem(s) while reading:\n`);
+  for (const p of problems.slice(0, 20)) err(`  ${p.message}\n`);
+  if (problems.length > 20) err(`  ... and ${problems.length - 20} more\n`);
+}

@@ -1,0 +1,61 @@
+import { type CliCommand, CliError, type CliIO } from "./cli-error";
+import { contextCommand } from "./commands/context";
+import { filesCommand } from "./commands/files";
+import { forkCommand } from "./commands/fork";
+import { listCommand } from "./commands/list";
+import { treeCommand } from "./commands/tree";
+
+const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand];
+
+function help(): string {
+  const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);
+  return `ase: look inside coding-agent sessions (pi)\n\nCommands:\n${lines.join("\n")}\n`;
+}
+
+/** Runs the CLI; returns the exit code. Errors go to stderr as one line, nothing to stdout. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    io.out(help());
+    return name ? 0 : 2;
+  }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    io.err(`ase: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")})\n`);
+    return 2;
+  }
+  // Buffer stdout so a failing command prints nothing there.
+  const chunks: string[] = [];
+  try {
+    await cmd.run(rest, { ...io, out: (t) => chunks.push(t) });
+  } catch (err) {
+    const code = err instanceof CliError ? err.exitCode : 1;
+    const msg = (err as Error).message.split("\n")[0];
+    io.err(`ase ${name}: ${msg}\n`);
+    return code;
+  }
+  for (const c of chunks) io.out(c);
+  return 0;
+}
+
+if (require.main === module) {
+  // `ase ... | head` closes the pipe early; that is not an error.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
+  main(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+  }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`ase: ${(err as Error).message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

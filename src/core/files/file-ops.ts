@@ -1,0 +1,70 @@
+import type { Session } from "../store/session";
+
+export type FileOpKind = "read" | "written" | "edited" | "modified";
+
+/** One file and what was done to it over a set of entries. */
+export interface FileActivity {
+  path: string;
+  read: number;
+  written: number;
+  edited: number;
+  /** Carried from a compaction/branch summary's details (no per-call counts there). */
+  fromSummary: Array<"read" | "modified">;
+  /** Entry where it was first touched. */
+  firstEntryId: string;
+}
+
+const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
+
+/**
+ * Files read, written and edited by the entries at the given positions (in order), from
+ * read/write/edit tool calls and from summary `details` ({readFiles, modifiedFiles}),
+ * in the order first touched. Only assistant messages with tool calls and summaries
+ * are read from disk.
+ */
+export function fileActivity(session: Session, positions: readonly number[]): FileActivity[] {
+  const byPath = new Map<string, FileActivity>();
+  const touch = (path: string, entryId: string): FileActivity => {
+    let a = byPath.get(path);
+    if (!a) {
+      a = { path, read: 0, written: 0, edited: 0, fromSummary: [], firstEntryId: entryId };
+      byPath.set(path, a);
+    }
+    return a;
+  };
+  for (const i of positions) {
+    const meta = session.metas[i];
+    if (meta.type === "message" && meta.role === "assistant" && meta.toolCalls) {
+      const entry = session.entryAt(i) as { message?: { content?: unknown } };
+      const blocks = Array.isArray(entry.message?.content) ? (entry.message?.content as Array<Record<string, unknown>>) : [];
+      for (const b of blocks) {
+        if (!b || b.type !== "toolCall") continue;
+        const kind = TOOL_KIND[String(b.name)];
+        const args = b.arguments as Record<string, unknown> | undefined;
+        if (!kind || !args || typeof args.path !== "string" || !args.path) continue;
+        touch(args.path, meta.id)[kind]++;
+      }
+    } else if (meta.type === "compaction" || meta.type === "branch_summary") {
+      const entry = session.entryAt(i) as { details?: unknown; fromHook?: boolean };
+      const d = entry.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
+      if (!d || typeof d !== "object" || entry.fromHook) continue;
+      for (const [list, kind] of [[d.readFiles, "read"], [d.modifiedFiles, "modified"]] as const) {
+        if (!Array.isArray(list)) continue;
+        for (const f of list) {
+          if (typeof f !== "string") continue;
+          const a = touch(f, meta.id);
+          if (!a.fromSummary.includes(kind)) a.fromSummary.push(kind);
+        }
+      }
+    }
+  }
+  return [...byPath.values()];
+}
+
+/** pi's lists: modified = written or edited; read = read and not modified; both sorted. */
+export function piFileLists(activity: FileActivity[]): { readFiles: string[]; modifiedFiles: string[] } {
+  const modified = activity.filter((a) => a.written || a.edited || a.fromSummary.includes("modified")).map((a) => a.path);
+  const mod = new Set(modified);
+  const read = activity.filter((a) => (a.read || a.fromSummary.includes("read")) && !mod.has(a.path)).map((a) => a.path);
+  return { readFiles: read.sort(), modifiedFiles: modified.sort() };
+}

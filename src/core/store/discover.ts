@@ -1,0 +1,273 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "./fork";
+
+/** What the sessions list shows for one file, read without parsing the whole file. */
+export interface SessionSummary {
+  path: string;
+  id: string;
+  cwd: string;
+  version: number;
+  parentSession?: string;
+  created: string;
+  name?: string;
+  firstMessage: string;
+  /** Entries (non-blank lines after the header). */
+  entryCount: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface ProjectGroup {
+  cwd: string;
+  sessions: SessionSummary[];
+}
+
+interface CacheRecord extends SessionSummary {
+  /** Bytes scanned; an append-only file that grew is scanned from here on. */
+  scanned: number;
+  /** Whether a first user message was found (else it is looked for again). */
+  firstFound: boolean;
+  /** Non-blank terminated lines up to `scanned`. */
+  lines: number;
+}
+
+interface CacheFile {
+  version: 1;
+  records: Record<string, CacheRecord>;
+}
+
+const CACHE_VERSION = 1;
+const HEAD_BYTES = 256 * 1024;
+const SESSION_INFO = Buffer.from('"session_info"');
+
+export interface ListOptions {
+  /** JSON file that remembers summaries by path, size and mtime. */
+  cacheFile?: string;
+  signal?: AbortSignal;
+}
+
+export interface ListResult {
+  projects: ProjectGroup[];
+  /** Files that are not sessions, with the reason (for the log; never fatal). */
+  skipped: Array<{ path: string; reason: string }>;
+  stats: { files: number; fromCache: number; scannedBytes: number };
+}
+
+/** Lists every session under a sessions dir, grouped by cwd, newest first. */
+export async function listSessions(sessionsDir: string, opts: ListOptions = {}): Promise<ListResult> {
+  const cache = loadCache(opts.cacheFile);
+  const next: CacheFile = { version: CACHE_VERSION, records: {} };
+  const skipped: ListResult["skipped"] = [];
+  const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
+  const files = await sessionFiles(sessionsDir);
+  const summaries: SessionSummary[] = [];
+  // A few files at a time: enough to overlap I/O without thousands of open handles.
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      opts.signal?.throwIfAborted();
+      stats.files++;
+      try {
+        const st = await stat(file);
+        const old = cache.records[file];
+        let rec: CacheRecord;
+        if (old && old.size === st.size && old.mtimeMs === st.mtimeMs) {
+          rec = old;
+          stats.fromCache++;
+        } else {
+          // Session files only grow: a grown file is scanned from where we stopped.
+          const grown = old && old.size < st.size && old.firstFound ? old : undefined;
+          rec = await summarize(file, st.size, st.mtimeMs, grown);
+          stats.scannedBytes += st.size - (grown ? grown.scanned : 0);
+        }
+        next.records[file] = rec;
+        summaries.push(publicPart(rec));
+      } catch (err) {
+        skipped.push({ path: file, reason: (err as Error).message });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  if (opts.cacheFile) saveCache(opts.cacheFile, next);
+  return { projects: group(summaries), skipped, stats };
+}
+
+async function sessionFiles(root: string): Promise<string[]> {
+  let dirents;
+  try {
+    dirents = await readdir(root, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw err;
+  }
+  const out: string[] = [];
+  for (const d of dirents) {
+    const p = join(root, d.name);
+    if (d.isDirectory()) {
+      for (const f of await readdir(p).catch(() => [] as string[])) if (f.endsWith(".jsonl")) out.push(join(p, f));
+    } else if (d.isFile() && d.name.endsWith(".jsonl")) out.push(p);
+  }
+  return out;
+}
+
+function group(summaries: SessionSummary[]): ProjectGroup[] {
+  const byCwd = new Map<string, SessionSummary[]>();
+  for (const s of summaries) {
+    const list = byCwd.get(s.cwd) ?? [];
+    list.push(s);
+    byCwd.set(s.cwd, list);
+  }
+  const groups = [...byCwd].map(([cwd, sessions]) => ({
+    cwd,
+    sessions: sessions.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path)),
+  }));
+  return groups.sort((a, b) => b.sessions[0].mtimeMs - a.sessions[0].mtimeMs || a.cwd.localeCompare(b.cwd));
+}
+
+function publicPart(rec: CacheRecord): SessionSummary {
+  const { scanned: _s, firstFound: _f, lines: _l, ...rest } = rec;
+  return rest;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as Array<{ type?: string; text?: string }>)
+    .filter((b) => b && b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join(" ");
+}
+
+/** Reads the head for header and first user message, then counts lines and finds names. */
+async function summarize(path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
+  const fh = await open(path, "r");
+  try {
+    let rec: CacheRecord;
+    if (prev) {
+      rec = { ...prev, size, mtimeMs };
+    } else {
+      const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));
+      const { bytesRead } = await fh.read(head, 0, head.length, 0);
+      const lines = head.subarray(0, bytesRead).toString("utf8").split("\n");
+      let header: Record<string, unknown> | undefined;
+      let firstMessage = "";
+      for (const line of lines.slice(0, lines.length > 1 ? -1 : 1)) {
+        if (!line.trim()) continue;
+        let obj: Record<string, unknown>;
+        try {
+          obj = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          continue;
+        }
+        if (!header) {
+          if (obj?.type !== "session" || typeof obj.id !== "string") throw new Error("first line is not a pi session header");
+          header = obj;
+          continue;
+        }
+        const m = obj.message as { role?: string; content?: unknown } | undefined;
+        if (obj.type === "message" && m?.role === "user") {
+          firstMessage = textOf(m.content).replace(/\s+/g, " ").trim().slice(0, 200);
+          if (firstMessage) break;
+        }
+      }
+      if (!header) throw new Error(size === 0 ? "empty file" : "no session header in the first 256 KiB");
+      rec = {
+        path,
+        id: header.id as string,
+        cwd: typeof header.cwd === "string" ? header.cwd : "",
+        version: typeof header.version === "number" ? header.version : 1,
+        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+        created: typeof header.timestamp === "string" ? header.timestamp : "",
+        firstMessage,
+        entryCount: 0,
+        size,
+        mtimeMs,
+        scanned: 0,
+        firstFound: firstMessage !== "",
+        lines: 0,
+      };
+    }
+    await scanTail(fh, rec, size);
+    return rec;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Counts non-blank lines and picks up session_info names from rec.scanned to size.
+ * rec.scanned stops at the start of an unterminated last line, so a writer finishing it
+ * is seen next time; that line counts now but not in rec.lines.
+ */
+async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRecord, size: number): Promise<void> {
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  let pos = rec.scanned;
+  let lineStartAbs = pos;
+  // Start of the current line when it is short enough to keep for a session_info check.
+  let carry: Buffer | undefined = Buffer.alloc(0);
+  let lineHasContent = false;
+  while (pos < size) {
+    const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
+    if (bytesRead === 0) break;
+    const buf = chunk.subarray(0, bytesRead);
+    let from = 0;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, from)) {
+      if (lineHasContent || !isBlank(buf, from, nl)) {
+        rec.lines++;
+        const line = carry ? (carry.length ? Buffer.concat([carry, buf.subarray(from, nl)]) : buf.subarray(from, nl)) : undefined;
+        if (line) pickName(rec, line);
+      }
+      from = nl + 1;
+      lineStartAbs = pos + from;
+      carry = Buffer.alloc(0);
+      lineHasContent = false;
+    }
+    if (from < bytesRead) {
+      if (!isBlank(buf, from, bytesRead)) lineHasContent = true;
+      // session_info lines are small; a long partial line is only counted.
+      carry = carry && carry.length + bytesRead - from <= 65536 ? Buffer.concat([carry, buf.subarray(from)]) : undefined;
+    }
+    pos += bytesRead;
+  }
+  rec.scanned = lineStartAbs;
+  const partial = lineHasContent ? 1 : 0;
+  if (partial && carry) pickName(rec, carry);
+  rec.entryCount = Math.max(0, rec.lines + partial - 1);
+}
+
+function isBlank(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i] > 32) return false;
+  return true;
+}
+
+function pickName(rec: CacheRecord, line: Buffer): void {
+  if (line.indexOf(SESSION_INFO) === -1) return;
+  try {
+    const obj = JSON.parse(line.toString("utf8")) as { type?: string; name?: unknown };
+    if (obj.type === "session_info" && typeof obj.name === "string" && obj.name.trim()) rec.name = obj.name.trim();
+  } catch {
+    // A bad line is the reader's to report, not the list's.
+  }
+}
+
+function loadCache(file?: string): CacheFile {
+  if (!file) return { version: CACHE_VERSION, records: {} };
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    if (parsed.version === CACHE_VERSION && parsed.records) return parsed;
+  } catch {
+    // Missing or unreadable cache: start over.
+  }
+  return { version: CACHE_VERSION, records: {} };
+}
+
+function saveCache(file: string, cache: CacheFile): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileAtomic(file, JSON.stringify(cache));
+  } catch {
+    // The cache is an optimisation; failing to save it must not fail the listing.
+  }
+}
