@@ -27,7 +27,13 @@ export interface SessionContext {
   compactionId?: string;
   /** Whether the compaction's firstKeptEntryId was found on the path. */
   keptFound?: boolean;
+  /** What is sent: one part per LLM message (pi's convertToLlm output). */
   parts: ContextPart[];
+  /**
+   * pi's own message list before convertToLlm (includes `!!` bash runs that are never
+   * sent); pi's context-size estimate walks this list.
+   */
+  agent: Array<Omit<ContextPart, "llm">>;
 }
 
 function ms(timestamp: string): number {
@@ -67,7 +73,7 @@ function mayCarry(type: string): boolean {
  */
 export function buildContext(session: Session, leafId?: string | null): SessionContext {
   const tree = session.tree;
-  if (leafId === null || tree.size === 0) return { leafId: null, thinkingLevel: "off", model: null, parts: [] };
+  if (leafId === null || tree.size === 0) return { leafId: null, thinkingLevel: "off", model: null, parts: [], agent: [] };
   const leaf = leafId === undefined ? tree.defaultLeaf : session.requireIndex(leafId);
   const path = tree.path(leaf);
   const metas = session.metas;
@@ -84,7 +90,9 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   }
 
   const parts: ContextPart[] = [];
+  const all: SessionContext["agent"] = [];
   const push = (entryId: string, kind: SourceKind, agent: AgentMessage) => {
+    all.push({ entryId, kind, agent });
     const llm = toLlmMessage(agent);
     if (llm) parts.push({ entryId, kind, agent, llm });
   };
@@ -95,7 +103,7 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
     if (got) push(metas[i].id, got.kind, got.agent);
   };
 
-  const ctx: SessionContext = { leafId: metas[leaf].id, thinkingLevel, model, parts };
+  const ctx: SessionContext = { leafId: metas[leaf].id, thinkingLevel, model, parts, agent: all };
   if (compactionAt < 0) {
     for (let k = 0; k < path.length; k++) emit(k);
     return ctx;

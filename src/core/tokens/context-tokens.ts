@@ -22,13 +22,13 @@ export interface ContextTokens {
   recorded: number;
   /** Part that is estimated (chars/4). */
   estimated: number;
-  /** Index into ctx.parts of the message whose usage was used, or -1. */
+  /** Index into ctx.agent of the message whose usage was used, or -1. */
   usageAt: number;
 }
 
 /** The context size pi computes for auto-compaction (estimateContextTokens). */
 export function contextTokens(ctx: SessionContext): ContextTokens {
-  const parts = ctx.parts;
+  const parts = ctx.agent;
   let at = -1;
   let recorded = 0;
   for (let i = parts.length - 1; i >= 0; i--) {
