@@ -1,0 +1,247 @@
+/**
+ * Every message between the extension host and the Session Explorer webview.
+ * One interface per message with a literal `type`; one union per direction. Requests
+ * carry a `requestId` and are answered by exactly one `reply` with the same id.
+ * Only plain data crosses: the webview never sees file handles or the API key.
+ */
+
+/** Row filters, like pi's /tree: user messages only, conversation (default), everything. */
+export type RowFilter = "user" | "default" | "all";
+
+export type TokenSource = "recorded" | "exact" | "estimate";
+
+/** Token kinds the bars stack, in drawing order. */
+export const TOKEN_KINDS = ["summary", "user", "assistant", "thinking", "toolCall", "toolResult", "image", "custom", "bash"] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** One visible row of the entry tree. */
+export interface Row {
+  id: string;
+  /** Box-drawing connectors before the row (│ ├─ └─). */
+  prefix: string;
+  type: string;
+  role?: string;
+  preview: string;
+  tokens: number;
+  label?: string;
+  onActivePath: boolean;
+  isActiveLeaf: boolean;
+  isDefaultLeaf: boolean;
+  childCount: number;
+  /** Branch point whose children are hidden. */
+  folded: boolean;
+  /** compaction rows: what it did. */
+  compaction?: { tokensBefore: number; firstKeptEntryId?: string };
+  /** Compaction boundary marks on the active path. */
+  boundary?: "summarized" | "kept-start";
+}
+
+export interface SessionInfoView {
+  path: string;
+  name?: string;
+  cwd: string;
+  version: number;
+  entryCount: number;
+  defaultLeafId: string | null;
+  problems: string[];
+  readOnly: boolean;
+}
+
+export interface TokenBar {
+  /** Leaf the bar is for (a branch is named by its leaf). */
+  leafId: string;
+  title: string;
+  total: number;
+  byKind: Partial<Record<TokenKind, number>>;
+  contextWindow: number;
+  threshold: number;
+  source: TokenSource;
+  selected?: boolean;
+}
+
+export interface FileActivityView {
+  path: string;
+  read: number;
+  written: number;
+  edited: number;
+  fromSummary: string[];
+  /** Set when the file exists in the workspace and can be opened. */
+  openable: boolean;
+}
+
+/** A block of an entry in the detail pane; long text is cut and flagged. */
+export interface DetailBlock {
+  kind: "text" | "thinking" | "toolCall" | "toolResult" | "image" | "summary" | "bash" | "json";
+  title?: string;
+  text?: string;
+  /** Full length when text was cut for display. */
+  fullLength?: number;
+  isError?: boolean;
+  /** image blocks: a data: URI built by the host from base64 data. */
+  dataUri?: string;
+  mimeType?: string;
+}
+
+export interface EntryDetails {
+  id: string;
+  type: string;
+  role?: string;
+  timestamp: string;
+  line: number;
+  label?: string;
+  meta: Array<[string, string]>;
+  blocks: DetailBlock[];
+  compaction?: { summary: string; readFiles: string[]; modifiedFiles: string[]; tokensBefore: number; firstKeptEntryId?: string };
+}
+
+export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compact";
+
+// ---- webview -> host ----
+
+/** The webview has loaded and wants its initial state. */
+export interface ReadyMessage {
+  type: "ready";
+}
+/** Rows [start, start+count) of the current filtered, folded view. */
+export interface RowsRequest {
+  type: "rows";
+  requestId: number;
+  start: number;
+  count: number;
+}
+/** Full details of one entry for the detail pane. */
+export interface DetailsRequest {
+  type: "details";
+  requestId: number;
+  id: string;
+  /** Ask for the whole text of block n instead of the cut one. */
+  fullBlock?: number;
+}
+/** Change the row filter; replied with the new row count. */
+export interface SetFilterRequest {
+  type: "setFilter";
+  requestId: number;
+  filter: RowFilter;
+}
+/** Fold or unfold a branch point; replied with the new row count. */
+export interface ToggleFoldRequest {
+  type: "toggleFold";
+  requestId: number;
+  id: string;
+}
+/** Row indexes whose preview or label matches the query (case-insensitive). */
+export interface SearchRequest {
+  type: "search";
+  requestId: number;
+  query: string;
+}
+/** Select an entry: the host answers with token bars and files for its path. */
+export interface SelectRequest {
+  type: "select";
+  requestId: number;
+  id: string;
+}
+/** Run an action on an entry (fork here, continue here, ...). */
+export interface ActionMessage {
+  type: "action";
+  action: EntryAction;
+  id: string;
+}
+/** Open a file mentioned in the file list. */
+export interface OpenFileMessage {
+  type: "openFile";
+  path: string;
+}
+
+export type WebviewToHost =
+  | ReadyMessage
+  | RowsRequest
+  | DetailsRequest
+  | SetFilterRequest
+  | ToggleFoldRequest
+  | SearchRequest
+  | SelectRequest
+  | ActionMessage
+  | OpenFileMessage;
+
+// ---- host -> webview ----
+
+/** Initial state, also sent after a full reload of the file. */
+export interface InitMessage {
+  type: "init";
+  session: SessionInfoView;
+  rowCount: number;
+  filter: RowFilter;
+  bars: TokenBar[];
+}
+/** Entries were appended (live tail); rows must be refetched. */
+export interface SessionChangedMessage {
+  type: "sessionChanged";
+  session: SessionInfoView;
+  rowCount: number;
+  added: number;
+  bars: TokenBar[];
+}
+/** A short notice to show in the panel (e.g. "file was rewritten; reloaded"). */
+export interface NoticeMessage {
+  type: "notice";
+  level: "info" | "warning" | "error";
+  text: string;
+}
+/** The answer to a request. */
+export interface ReplyMessage {
+  type: "reply";
+  requestId: number;
+  ok: boolean;
+  result?: unknown;
+  error?: string;
+}
+
+export type HostToWebview = InitMessage | SessionChangedMessage | NoticeMessage | ReplyMessage;
+
+/** Result shapes of the requests, by request type. */
+export interface ReplyResults {
+  rows: { start: number; rows: Row[]; rowCount: number };
+  details: EntryDetails;
+  setFilter: { rowCount: number };
+  toggleFold: { rowCount: number };
+  search: { matches: number[] };
+  select: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number };
+}
+
+export type RequestType = keyof ReplyResults;
+
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile"]);
+const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compact"]);
+const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
+
+const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
+const isStr = (v: unknown, max = 10000): v is string => typeof v === "string" && v.length <= max;
+
+/** Validates a message from the webview before the host acts on it. */
+export function isWebviewToHost(m: unknown): m is WebviewToHost {
+  if (!m || typeof m !== "object") return false;
+  const o = m as Record<string, unknown>;
+  if (typeof o.type !== "string" || !INBOUND.has(o.type)) return false;
+  switch (o.type) {
+    case "ready":
+      return true;
+    case "rows":
+      return isInt(o.requestId) && isInt(o.start) && isInt(o.count) && (o.count as number) <= 5000;
+    case "details":
+      return isInt(o.requestId) && isStr(o.id, 200) && (o.fullBlock === undefined || isInt(o.fullBlock));
+    case "setFilter":
+      return isInt(o.requestId) && FILTERS.has(o.filter as RowFilter);
+    case "toggleFold":
+    case "select":
+      return isInt(o.requestId) && isStr(o.id, 200);
+    case "search":
+      return isInt(o.requestId) && isStr(o.query, 1000);
+    case "action":
+      return ACTIONS.has(o.action as EntryAction) && isStr(o.id, 200);
+    case "openFile":
+      return isStr(o.path, 4096) && (o.path as string).length > 0;
+    default:
+      return false;
+  }
+}
