@@ -101,7 +101,9 @@ export async function runCommand(page, title, { appearMs = 20_000, settleMs = 1_
   do {
     const modal = page.locator('.monaco-dialog-box', { hasText: /resulted in an error/ });
     if (await modal.count()) {
-      throw new Error(`command "${title}" failed: ${(await modal.first().innerText()).replace(/\s+/g, ' ').trim()}`);
+      // Title line and detail (the thrown message), without the button labels.
+      const parts = await modal.first().locator('.dialog-message-text, .dialog-message-detail').allInnerTexts();
+      throw new Error(`command "${title}" failed: ${parts.map((t) => t.trim()).join(': ')}`);
     }
     await sleep(250);
   } while (Date.now() < settleEnd);

@@ -160,7 +160,7 @@ try {
   ensurePlaywright();
   say('ready');
 } catch (e) {
-  const reason = e instanceof SetupError ? e.message : `unexpected: ${e.stack || e}`;
+  const reason = e instanceof SetupError ? e.message : `unexpected: ${String(e?.message || e).split('\n')[0]}`;
   console.error(`setup-vscode: FAILED: ${reason}`);
   process.exit(1);
 }

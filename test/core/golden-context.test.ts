@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/store/session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
+import { refContext, refLoad } from "../helpers/reference-context";
 
 /** Fields the goldens leave out of each message (see fixtures/pi/README.md). */
 const DROPPED = ["timestamp", "api", "provider", "model", "usage", "stopReason", "errorMessage", "details"];
@@ -26,6 +27,22 @@ describe("context for the default leaf of real pi sessions (goldens)", () => {
       const ours = ctx.parts.map((p) => strip(p.llm));
       assert.equal(ours.length, gold.messages.length);
       for (let i = 0; i < ours.length; i++) assert.deepEqual(ours[i], gold.messages[i], `message ${i} differs`);
+    });
+  }
+
+  for (const name of REAL_SESSIONS) {
+    it(`${name}: every entry taken as the leaf agrees with the naive reference implementation`, async function () {
+      needFixtures(this);
+      const file = fixture(`${name}.jsonl`);
+      const session = await Session.load(file);
+      const ref = refLoad(file);
+      for (const m of session.metas) {
+        const ours = buildContext(session, m.id);
+        const theirs = refContext(ref, m.id);
+        assert.deepEqual(ours.parts.map((p) => p.llm), theirs.messages, `leaf ${m.id}`);
+        assert.deepEqual(ours.model, theirs.model);
+        assert.equal(ours.thinkingLevel, theirs.thinkingLevel);
+      }
     });
   }
 

@@ -13,7 +13,8 @@ export interface ForkResult {
 /**
  * pi's /fork (createBranchedSession): a new file in the same directory with a fresh
  * header (version 3, same cwd, parentSession = source path), the path root..entry copied
- * unchanged minus label entries, then fresh label entries for labels on that path.
+ * minus label entries (parents re-chained over them), then fresh label entries for the
+ * labels on that path.
  * Written to a temp file and renamed, so a reader never sees half a fork.
  */
 export function forkSession(session: Session, entryId: string, opts: { dir?: string; now?: Date } = {}): ForkResult {
@@ -32,10 +33,25 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
   };
   const lines: string[] = [JSON.stringify(header)];
   const ids = new Set<string>();
+  // Dropping label entries would orphan their children, so each kept entry is re-chained
+  // to the previous kept one (as later pi builds do); a compaction that kept from a
+  // dropped label keeps from the entry after it instead.
+  const full = tree.path(at);
+  const nextKept = new Map<string, string>();
+  for (let k = full.length - 1, next = ""; k >= 0; k--) {
+    const m = session.metas[full[k]];
+    if (m.type === "label") nextKept.set(m.id, next);
+    else next = m.id;
+  }
+  let prev: string | null = null;
   for (const i of path) {
-    const entry = session.entryAt(i);
+    let entry = session.entryAt(i);
+    if (entry.parentId !== prev) entry = { ...entry, parentId: prev };
+    const kept = entry.type === "compaction" ? nextKept.get(String(entry.firstKeptEntryId)) : undefined;
+    if (kept) entry = { ...entry, firstKeptEntryId: kept };
     lines.push(JSON.stringify(entry));
     ids.add(entry.id);
+    prev = entry.id;
   }
   let parentId: string | null = path.length ? session.metas[path[path.length - 1]].id : null;
   for (const [targetId, label] of tree.labels) {
