@@ -162,7 +162,7 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
           continue;
         }
         if (!header) {
-          if (obj?.type !== "session" || typeof obj.id !== "string") throw new Error("first line is not a pi session header");
+          if (obj?.type !== "session" || typeof obj.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
           header = obj;
           continue;
         }
@@ -172,7 +172,7 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
           if (firstMessage) break;
         }
       }
-      if (!header) throw new Error(size === 0 ? "empty file" : "no session header in the first 256 KiB");
+      if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
       rec = {
         path,
         id: header.id as string,
