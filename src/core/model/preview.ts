@@ -2,12 +2,35 @@
 
 const MAX = 120;
 
+const codes = new Uint16Array(MAX + 1);
+
+/**
+ * Collapses whitespace in the head of a text into one short line. Built from char codes
+ * so the result is a fresh flat string: a slice would keep the (possibly megabyte-long)
+ * source alive, and a regex over a long head is the slowest part of indexing.
+ */
 function oneLine(text: string, max = MAX): string {
-  // Copying through a template forces a flat string, so the preview does not keep the
-  // (possibly megabyte-long) source string alive as a V8 sliced string.
-  const flat = text.slice(0, max * 4).replace(/\s+/g, " ").trim();
-  const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return Buffer.from(cut, "utf8").toString("utf8");
+  let n = 0;
+  let space = false;
+  const end = Math.min(text.length, max * 3);
+  for (let i = 0; i < end && n <= max; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0) {
+      space = n > 0;
+      continue;
+    }
+    if (space) {
+      codes[n++] = 32;
+      space = false;
+      if (n > max) break;
+    }
+    codes[n++] = c;
+  }
+  if (n > max) {
+    codes[max - 1] = 0x2026;
+    n = max;
+  }
+  return String.fromCharCode.apply(null, codes.subarray(0, n) as unknown as number[]);
 }
 
 function firstText(content: unknown): string {

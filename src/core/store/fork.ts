@@ -47,7 +47,7 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
   for (const i of path) {
     let entry = session.entryAt(i);
     if (entry.parentId !== prev) entry = { ...entry, parentId: prev };
-    const kept = entry.type === "compaction" ? nextKept.get(String(entry.firstKeptEntryId)) : undefined;
+    const kept: string | undefined = entry.type === "compaction" ? nextKept.get(String(entry.firstKeptEntryId)) : undefined;
     if (kept) entry = { ...entry, firstKeptEntryId: kept };
     lines.push(JSON.stringify(entry));
     ids.add(entry.id);

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 
-/** One physical line of a JSONL file, without its newline. */
+/** One physical line of a JSONL file, without its newline. `buf` is only valid during the callback. */
 export interface RawLine {
   buf: Buffer;
   start: number;
@@ -55,10 +55,13 @@ export async function scanLines(
     let pending: Buffer[] = [];
     let pendingStart = pos;
     let lastByte = 10;
+    // One chunk buffer for the whole scan: lines handed out are views into it, valid only
+    // during the callback (a line spanning chunks is copied). Fresh buffers per chunk
+    // would pile up as external memory until a major GC.
+    const chunk = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - pos, 1)));
     while (pos < size) {
       opts.signal?.throwIfAborted();
-      const want = Math.min(chunkSize, size - pos);
-      const chunk = Buffer.allocUnsafe(want);
+      const want = Math.min(chunk.length, size - pos);
       const { bytesRead } = await fh.read(chunk, 0, want, pos);
       if (bytesRead === 0) break;
       let lineStart = 0;
@@ -78,7 +81,7 @@ export async function scanLines(
       }
       if (lineStart < bytesRead) {
         if (pending.length === 0) pendingStart = pos + lineStart;
-        pending.push(chunk.subarray(lineStart, bytesRead));
+        pending.push(Buffer.from(chunk.subarray(lineStart, bytesRead)));
       }
       lastByte = chunk[bytesRead - 1];
       pos += bytesRead;

@@ -1,0 +1,157 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { buildContext } from "../src/core/context/build-context";
+import { Session } from "../src/core/store/session";
+import { generateSession } from "./generate";
+import { loadChild } from "./load-child";
+
+/**
+ * `npm run bench`: speed and memory against the limits measured on this machine
+ * (docs/performance.md). Figures are printed as rates and as ratios to a baseline taken
+ * in the same run, since the machine is shared and absolute times drift.
+ */
+
+const MB = 1024 * 1024;
+const FIXTURES = resolve(process.env.ASE_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "pi"));
+const WORK = resolve(process.env.ASE_BENCH_DIR ?? ".bench");
+const SELF = process.argv[1];
+
+const results: Array<{ name: string; value: string; target: string; ok: boolean }> = [];
+function report(name: string, value: string, target: string, ok: boolean): void {
+  results.push({ name, value, target, ok });
+  console.log(`${ok ? "PASS" : "FAIL"}  ${name}: ${value}  (target ${target})`);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function child(mode: string, file: string): { ms: number; maxRssBytes: number; entries: number } {
+  const r = spawnSync(process.execPath, [SELF, "--child", mode, file], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`child ${mode} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop() as string);
+}
+
+function sources(): string[] {
+  const files = ["before-compaction.jsonl", "large-session.jsonl"].map((f) => join(FIXTURES, f));
+  for (const f of files) if (!existsSync(f)) throw new Error(`bench needs the real sessions: ${f} not found (set ASE_FIXTURES)`);
+  return files;
+}
+
+function synthetic(sizeMb: number): string {
+  mkdirSync(WORK, { recursive: true });
+  const out = join(WORK, `synthetic-${sizeMb}mb.jsonl`);
+  const t0 = Date.now();
+  const g = generateSession({ sources: sources(), targetBytes: sizeMb * MB, out, seed: sizeMb });
+  if (g.entries >= 0) console.log(`  generated ${out}: ${(g.bytes / MB).toFixed(0)} MB, ${g.entries} entries, ${g.branches} branches, ${g.compactions} compactions in ${Date.now() - t0} ms`);
+  return out;
+}
+
+async function benchLoad(sizeMb: number, file: string): Promise<void> {
+  const size = statSync(file).size;
+  const idx: number[] = [];
+  const parse: number[] = [];
+  let rss = 0;
+  for (let k = 0; k < 3; k++) {
+    const a = child("index", file);
+    const b = child("parse", file);
+    idx.push(a.ms);
+    parse.push(b.ms);
+    rss = Math.max(rss, a.maxRssBytes);
+  }
+  const idxRate = size / MB / (median(idx) / 1000);
+  const parseRate = size / MB / (median(parse) / 1000);
+  const ratio = idxRate / parseRate;
+  console.log(`  ${sizeMb} MB: load+index ${median(idx).toFixed(0)} ms, plain streaming JSON.parse ${median(parse).toFixed(0)} ms`);
+  report(`load+index ${sizeMb} MB`, `${idxRate.toFixed(0)} MB/s`, ">= 150 MB/s", idxRate >= 150);
+  report(`load+index ${sizeMb} MB vs plain parse`, `${ratio.toFixed(2)}x (${parseRate.toFixed(0)} MB/s plain)`, ">= 0.65x", ratio >= 0.65);
+  const rssRatio = rss / size;
+  if (sizeMb >= 100) {
+    const limit = sizeMb >= 400 ? 0.5 : 1;
+    report(`peak RSS / file size ${sizeMb} MB`, `${rssRatio.toFixed(2)}x (${(rss / MB).toFixed(0)} MB)`, `< ${limit}x`, rssRatio < limit);
+  } else {
+    console.log(`  peak RSS / file size ${sizeMb} MB: ${rssRatio.toFixed(2)}x (${(rss / MB).toFixed(0)} MB; Node itself ~40 MB)`);
+  }
+}
+
+async function benchDeepLeaf(file: string): Promise<void> {
+  const s = await Session.load(file);
+  const tree = s.tree;
+  // The deepest leaf has the longest path to walk.
+  let deepest = 0;
+  let depth = 0;
+  for (const leaf of tree.leaves()) {
+    const d = tree.path(leaf).length;
+    if (d > depth) {
+      depth = d;
+      deepest = leaf;
+    }
+  }
+  const id = s.metas[deepest].id;
+  const t0 = performance.now();
+  const ctx = buildContext(s, id);
+  const cold = performance.now() - t0;
+  const t1 = performance.now();
+  buildContext(s, id);
+  const warm = performance.now() - t1;
+  const others: number[] = [];
+  for (const leaf of tree.leaves().slice(0, 50)) {
+    const t = performance.now();
+    buildContext(s, s.metas[leaf].id);
+    others.push(performance.now() - t);
+  }
+  console.log(`  deepest leaf ${id}: path of ${depth} entries, ${ctx.parts.length} context messages; ${tree.leaves().length} leaves in all`);
+  report("context of the deepest leaf, 100 MB, first build", `${cold.toFixed(1)} ms (repeat ${warm.toFixed(1)} ms; p50 of 50 other leaves ${median(others).toFixed(1)} ms)`, "< 50 ms", cold < 50);
+}
+
+function benchList(files: string[]): void {
+  const root = mkdtempSync(join(tmpdir(), "ase-bench-list-"));
+  const cache = mkdtempSync(join(tmpdir(), "ase-bench-cache-"));
+  let total = 0;
+  // Hard links give 1,000 real files totalling several GB without using the disk.
+  for (let k = 0; k < 1000; k++) {
+    const dir = join(root, `--bench-project-${k % 10}--`);
+    mkdirSync(dir, { recursive: true });
+    const src = k % 100 === 0 ? files[2] : k % 10 === 0 ? files[1] : files[0];
+    linkSync(src, join(dir, `2026-01-01T00-00-00-000Z_${String(k).padStart(8, "0")}.jsonl`));
+    total += statSync(src).size;
+  }
+  const run = () => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ["dist/cli.js", "list", "--dir", root, "--json"], { encoding: "utf8", env: { ...process.env, XDG_CACHE_HOME: cache }, maxBuffer: 256 * MB });
+    if (r.status !== 0) throw new Error(`ase list failed: ${r.stderr}`);
+    const n = (JSON.parse(r.stdout) as { projects: Array<{ sessions: unknown[] }> }).projects.reduce((s, p) => s + p.sessions.length, 0);
+    if (n !== 1000) throw new Error(`ase list found ${n} sessions, expected 1000`);
+    return performance.now() - t0;
+  };
+  const cold = run();
+  const warm = median([run(), run(), run()]);
+  console.log(`  1,000 files, ${(total / 1024 ** 3).toFixed(2)} GB: first listing ${cold.toFixed(0)} ms (${(total / MB / (cold / 1000)).toFixed(0)} MB/s of files scanned, no JSON parse of whole files)`);
+  report("ase list over 1,000 files, warm", `${warm.toFixed(0)} ms (${(cold / warm).toFixed(0)}x faster than the first)`, "< 1000 ms", warm < 1000);
+  rmSync(root, { recursive: true, force: true });
+  rmSync(cache, { recursive: true, force: true });
+}
+
+async function main(): Promise<void> {
+  if (process.argv[2] === "--child") return loadChild(process.argv[3], process.argv[4]);
+  const sizes = (process.env.ASE_BENCH_SIZES ?? "25,100,400").split(",").map(Number);
+  console.log(`Agent Session Explorer benchmarks (node ${process.version}); synthetic sessions in ${WORK}`);
+  const files = sizes.map((mb) => synthetic(mb));
+  console.log("\n# Load and index (fresh process per run, median of 3)");
+  for (let k = 0; k < sizes.length; k++) await benchLoad(sizes[k], files[k]);
+  const hundred = files[sizes.indexOf(100)] ?? files[files.length - 1];
+  console.log("\n# Context for a leaf");
+  await benchDeepLeaf(hundred);
+  console.log("\n# Session listing");
+  benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${(err as Error).stack ?? err}`);
+  process.exitCode = 1;
+});
