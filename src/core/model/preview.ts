@@ -1,6 +1,8 @@
 /** One-line previews of entries for trees, lists and the index. */
 
-const MAX = 120;
+// Kept short and in Latin-1 where we choose the characters ("->", "..."): V8 stores such
+// strings at one byte per char, and the index holds one preview per entry.
+const MAX = 100;
 
 const codes = new Uint16Array(MAX + 1);
 
@@ -27,7 +29,7 @@ function oneLine(text: string, max = MAX): string {
     codes[n++] = c;
   }
   if (n > max) {
-    codes[max - 1] = 0x2026;
+    codes[max - 3] = codes[max - 2] = codes[max - 1] = 46;
     n = max;
   }
   return String.fromCharCode.apply(null, codes.subarray(0, n) as unknown as number[]);
@@ -59,8 +61,8 @@ function messagePreview(m: Record<string, unknown>): string {
       const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
       const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && b.text.trim());
       const calls = blocks.filter((b) => b?.type === "toolCall").map(toolCallText);
-      if (text) return calls.length ? `${text.text as string} → ${calls.join(", ")}` : (text.text as string);
-      if (calls.length) return `→ ${calls.join(", ")}`;
+      if (text) return calls.length ? `${text.text as string} -> ${calls.join(", ")}` : (text.text as string);
+      if (calls.length) return `-> ${calls.join(", ")}`;
       const thinking = blocks.find((b) => b?.type === "thinking");
       if (thinking) return `(thinking) ${String(thinking.thinking ?? "")}`;
       return m.stopReason === "error" || m.stopReason === "aborted"
@@ -68,7 +70,7 @@ function messagePreview(m: Record<string, unknown>): string {
         : "(empty)";
     }
     case "toolResult":
-      return `${String(m.toolName ?? "tool")}${m.isError ? " ✗" : ""}: ${firstText(m.content)}`;
+      return `${String(m.toolName ?? "tool")}${m.isError ? " (error)" : ""}: ${firstText(m.content)}`;
     case "bashExecution":
       return `$ ${String(m.command ?? "")}${m.excludeFromContext ? " (not sent)" : ""}`;
     case "custom":

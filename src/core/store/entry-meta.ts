@@ -49,6 +49,81 @@ export interface EntryMeta {
   toolCalls?: number;
 }
 
+/** Fields only some entry types have; kept off the common record to keep it small. */
+interface Rare {
+  thinkingLevel?: string;
+  targetId?: string;
+  label?: string;
+  name?: string;
+  firstKeptEntryId?: string;
+  firstKeptEntryIndex?: number;
+  tokensBefore?: number;
+  hasRetainedTail?: boolean;
+  fromId?: string;
+  emptySummary?: boolean;
+  excluded?: boolean;
+}
+
+/**
+ * The index record. A class with every common field set in the constructor gives all
+ * records one compact shape (fast to build, cheap to keep at 10^5-10^6 entries); the
+ * rare, type-specific fields live in a side object behind accessors.
+ */
+export class MetaRecord implements EntryMeta {
+  role: string | undefined = undefined;
+  usage: RecordedUsage | undefined = undefined;
+  stopReason: string | undefined = undefined;
+  provider: string | undefined = undefined;
+  model: string | undefined = undefined;
+  toolCalls: number | undefined = undefined;
+  private rare: Rare | undefined = undefined;
+
+  constructor(
+    public id: string,
+    public parentId: string | null,
+    public type: string,
+    public time: number,
+    public line: number,
+    public offset: number,
+    public length: number,
+    public preview: string,
+    public estimate: number,
+  ) {}
+
+  /** ISO time rebuilt from `time`; the entry itself has the original string. */
+  get timestamp(): string {
+    return Number.isNaN(this.time) ? "" : new Date(this.time).toISOString();
+  }
+
+  private get r(): Rare {
+    if (!this.rare) this.rare = {};
+    return this.rare;
+  }
+
+  get thinkingLevel() { return this.rare?.thinkingLevel; }
+  set thinkingLevel(v) { this.r.thinkingLevel = v; }
+  get targetId() { return this.rare?.targetId; }
+  set targetId(v) { this.r.targetId = v; }
+  get label() { return this.rare?.label; }
+  set label(v) { this.r.label = v; }
+  get name() { return this.rare?.name; }
+  set name(v) { this.r.name = v; }
+  get firstKeptEntryId() { return this.rare?.firstKeptEntryId; }
+  set firstKeptEntryId(v) { this.r.firstKeptEntryId = v; }
+  get firstKeptEntryIndex() { return this.rare?.firstKeptEntryIndex; }
+  set firstKeptEntryIndex(v) { this.r.firstKeptEntryIndex = v; }
+  get tokensBefore() { return this.rare?.tokensBefore; }
+  set tokensBefore(v) { this.r.tokensBefore = v; }
+  get hasRetainedTail() { return this.rare?.hasRetainedTail; }
+  set hasRetainedTail(v) { this.r.hasRetainedTail = v; }
+  get fromId() { return this.rare?.fromId; }
+  set fromId(v) { this.r.fromId = v; }
+  get emptySummary() { return this.rare?.emptySummary; }
+  set emptySummary(v) { this.r.emptySummary = v; }
+  get excluded() { return this.rare?.excluded; }
+  set excluded(v) { this.r.excluded = v; }
+}
+
 export type ProblemKind =
   | "parse-error"
   | "torn-line"

@@ -1,7 +1,7 @@
 import type { SessionHeader } from "../model/entries";
 import { entryPreview } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
-import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
+import { type EntryMeta, type LineProblem, MetaRecord, type RecordedUsage, intern } from "./entry-meta";
 import { isBlank, type RawLine } from "./line-scanner";
 
 export class NotASessionError extends Error {
@@ -142,24 +142,14 @@ export class IndexBuilder {
         return;
       }
       id = e.id;
-      parentId = typeof e.parentId === "string" ? e.parentId : null;
+      // In a chain the parent is the previous entry: share its id string instead of a copy.
+      parentId = typeof e.parentId === "string" ? (e.parentId === this.prevId ? this.prevId : e.parentId) : null;
     }
     this.parsedIds.push(id);
     this.prevId = id;
     const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
-    const meta: EntryMeta = {
-      id,
-      parentId,
-      type,
-      timestamp,
-      time: Date.parse(timestamp),
-      line: raw.lineNo,
-      offset: raw.offset,
-      length: raw.end - raw.start,
-      preview: entryPreview(e),
-      estimate: estimateEntryTokens(e),
-    };
+    const meta = new MetaRecord(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreview(e), estimateEntryTokens(e));
     this.fillTypeFields(meta, e);
     this.metas.push(meta);
   }
