@@ -1,7 +1,7 @@
 // One build script for every bundle: CLI, extension host, webview, tests and benchmarks.
 // Flags: --production (minify, no sourcemaps), --watch, --tests, --bench.
 import * as esbuild from "esbuild";
-import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -42,6 +42,18 @@ if (args.has("--tests")) {
 if (args.has("--bench")) {
   builds.push({ ...node, entryPoints: ["bench/bench.ts"], outfile: "dist-bench/bench.js" });
 }
+
+/** Stylesheets and the codicon font go next to the webview bundle: one local resource root. */
+function copyWebviewAssets() {
+  mkdirSync("dist/webview", { recursive: true });
+  const assets = [
+    ["media/explorer.css", "dist/webview/explorer.css"],
+    ["node_modules/@vscode/codicons/dist/codicon.css", "dist/webview/codicon.css"],
+    ["node_modules/@vscode/codicons/dist/codicon.ttf", "dist/webview/codicon.ttf"],
+  ];
+  for (const [from, to] of assets) if (existsSync(from)) copyFileSync(from, to);
+}
+copyWebviewAssets();
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

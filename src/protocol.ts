@@ -101,6 +101,8 @@ export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "co
 /** The webview has loaded and wants its initial state. */
 export interface ReadyMessage {
   type: "ready";
+  /** View state restored by a reloaded webview, for the host to re-apply before `init` (optional). */
+  restore?: { filter: RowFilter; folded: string[] };
 }
 /** Rows [start, start+count) of the current filtered, folded view. */
 export interface RowsRequest {
@@ -218,6 +220,12 @@ const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;
 const isStr = (v: unknown, max = 10000): v is string => typeof v === "string" && v.length <= max;
 
+const isRestore = (v: unknown): boolean => {
+  if (!v || typeof v !== "object") return false;
+  const r = v as Record<string, unknown>;
+  return FILTERS.has(r.filter as RowFilter) && Array.isArray(r.folded) && r.folded.length <= 1000 && r.folded.every((id) => isStr(id, 200));
+};
+
 /** Validates a message from the webview before the host acts on it. */
 export function isWebviewToHost(m: unknown): m is WebviewToHost {
   if (!m || typeof m !== "object") return false;
@@ -225,7 +233,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
   if (typeof o.type !== "string" || !INBOUND.has(o.type)) return false;
   switch (o.type) {
     case "ready":
-      return true;
+      return o.restore === undefined || isRestore(o.restore);
     case "rows":
       return isInt(o.requestId) && isInt(o.start) && isInt(o.count) && (o.count as number) <= 5000;
     case "details":

@@ -150,8 +150,32 @@ function ensurePlaywright() {
   writeMarker('playwright', want);
 }
 
+/**
+ * Two setups at once would delete each other's half-built folders. A lock file names
+ * the owner's pid; one left by a dead process is taken over.
+ */
+function takeLock() {
+  const lock = path.join(CACHE_DIR, '.setup.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      process.on('exit', () => fs.rmSync(lock, { force: true }));
+      return;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      const owner = Number(fs.readFileSync(lock, 'utf8'));
+      let alive = false;
+      try { process.kill(owner, 0); alive = true; } catch (err) { alive = err.code === 'EPERM'; }
+      if (alive) fail(`another setup-vscode (pid ${owner}) is installing into ${CACHE_DIR}; wait for it`);
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  fail(`could not take ${lock}`);
+}
+
 try {
   fs.mkdirSync(LOG_DIR, { recursive: true });
+  takeLock();
   say(`cache ${CACHE_DIR}`);
   ensureAptPackages();
   if (!fs.existsSync(CHROMIUM)) fail(`${CHROMIUM} not found after the apt step`);

@@ -17,15 +17,30 @@ export function isQuiet(type: string): boolean {
   return QUIET.has(type);
 }
 
+/** Which entries show: user messages only, the conversation (pi's default), or all. */
+export type RowFilter = "user" | "default" | "all";
+
+export interface TreeRowOptions {
+  /** Shorthand for filter "all". */
+  all?: boolean;
+  filter?: RowFilter;
+  leaf?: number;
+  /** Positions whose descendants are hidden (folded branch segments). */
+  folded?: ReadonlySet<number>;
+}
+
 /**
  * Rows in display order. Depth grows only at branch points (a chain stays in one
  * column); hidden entries are skipped and their children move up to the nearest shown
  * ancestor.
  */
-export function treeRows(session: Session, opts: { all?: boolean; leaf?: number } = {}): TreeRow[] {
+export function treeRows(session: Session, opts: TreeRowOptions = {}): TreeRow[] {
   const tree = session.tree;
   const metas = session.metas;
-  const shown = (i: number) => opts.all || !QUIET.has(metas[i].type);
+  const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
+  const shown = (i: number) =>
+    filter === "all" ? true : filter === "user" ? metas[i].type === "message" && metas[i].role === "user" : !QUIET.has(metas[i].type);
+  const folded = opts.folded;
   const activeLeaf = opts.leaf ?? tree.defaultLeaf;
   const active = new Set(activeLeaf >= 0 ? tree.path(activeLeaf) : []);
 
@@ -59,7 +74,7 @@ export function treeRows(session: Session, opts: { all?: boolean; leaf?: number 
   pushKids(roots, "", roots.length > 1, "");
   while (stack.length) {
     const f = stack.pop() as Frame;
-    const kids = shownChildren(f.i);
+    const kids = folded?.has(f.i) ? [] : shownChildren(f.i);
     rows.push({
       index: f.i,
       prefix: f.connector,

@@ -1,0 +1,57 @@
+import type { TokenBar, TokenKind } from "../../protocol";
+import { buildContext } from "../context/build-context";
+import type { Session } from "../store/session";
+import type { EntryTokens } from "../tokens/entry-tokens";
+import { contextShares, leafTokens, type LeafTokenOptions } from "../tokens/leaf-tokens";
+import type { TokenKind as CoreKind } from "../tokens/token-kinds";
+
+const KIND: Record<CoreKind, TokenKind> = {
+  user: "user",
+  assistantText: "assistant",
+  thinking: "thinking",
+  toolCalls: "toolCall",
+  toolResults: "toolResult",
+  images: "image",
+  summaries: "summary",
+  custom: "custom",
+  bash: "bash",
+};
+
+/** How many other branches get a bar besides the default and the selected leaf. */
+const OTHER_BRANCHES = 6;
+
+/**
+ * The bars a panel draws: the default leaf's context, the selected leaf's, and the most
+ * recent other branches. Each total is pi's context size (recorded usage where it
+ * exists); the split by kind comes from the per-entry table (estimates at first, exact
+ * or calibrated counts once they are in).
+ */
+export function tokenBars(session: Session, table: readonly EntryTokens[], selectedLeaf: number | undefined, opts: LeafTokenOptions = {}): TokenBar[] {
+  const tree = session.tree;
+  if (!tree.size) return [];
+  const leaves: Array<[number, string]> = [[tree.defaultLeaf, "Default leaf (where pi continues)"]];
+  if (selectedLeaf !== undefined && selectedLeaf !== tree.defaultLeaf) leaves.push([selectedLeaf, "Selected branch"]);
+  const others = tree.leaves().filter((l) => l !== tree.defaultLeaf && l !== selectedLeaf);
+  for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, `Branch ending at ${session.metas[l].id}`]);
+  return leaves.map(([leaf, title]) => {
+    const id = session.metas[leaf].id;
+    const ctx = buildContext(session, id);
+    const lt = leafTokens(ctx, opts);
+    const shares = contextShares(session, table, ctx, lt.contextTokens);
+    const byKind: Partial<Record<TokenKind, number>> = {};
+    for (const part of shares.parts) {
+      for (const [k, n] of Object.entries(part.byKind) as Array<[CoreKind, number]>) if (n) byKind[KIND[k]] = (byKind[KIND[k]] ?? 0) + n;
+    }
+    const label = tree.labels.get(id);
+    return {
+      leafId: id,
+      title: label ? `${title} [${label}]` : title,
+      total: lt.contextTokens,
+      byKind,
+      contextWindow: lt.contextWindow,
+      threshold: lt.threshold,
+      source: lt.recorded > 0 ? "recorded" : shares.method === "exact" ? "exact" : "estimate",
+      selected: leaf === (selectedLeaf ?? tree.defaultLeaf),
+    } satisfies TokenBar;
+  });
+}

@@ -1,0 +1,134 @@
+import * as vscode from "vscode";
+import { branchSession } from "../core/compaction/branch-summary";
+import { compactSession, type CompactionOutcome } from "../core/compaction/compact";
+import { type CompactionPlan, NothingToCompactError, planCompaction } from "../core/compaction/prepare";
+import { type CompactionStrategy, STRATEGIES } from "../core/compaction/settings";
+import { appendEntry } from "../core/store/append";
+import { forkSession } from "../core/store/fork";
+import { Session } from "../core/store/session";
+import { getApiKey } from "./api-key";
+import { buildPreview, type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
+import type { Log } from "./log";
+import { readSettings } from "./settings";
+
+export interface ActionDeps {
+  log: Log;
+  secrets: vscode.SecretStorage;
+  previews: ContextPreviewProvider;
+  /** The session an open panel holds (fresh), or a newly loaded one. */
+  session(file: string): Promise<Session>;
+  openSession(uri: vscode.Uri): Promise<void>;
+}
+
+export function requireTrust(what: string): void {
+  if (!vscode.workspace.isTrusted) throw new Error(`${what} writes to session files and needs a trusted workspace.`);
+}
+
+/** Fork at an entry: a new session file the agent can resume. Returns its path. */
+export async function forkAt(deps: ActionDeps, file: string, entryId: string): Promise<string> {
+  requireTrust("Fork");
+  const s = await deps.session(file);
+  const res = forkSession(s, entryId);
+  deps.log.info(`forked ${file} at ${entryId} -> ${res.path}`);
+  return res.path;
+}
+
+/** Label an entry (an empty label clears it), appended as pi's /label does. */
+export async function labelAt(deps: ActionDeps, file: string, entryId: string, label: string): Promise<string> {
+  requireTrust("Label");
+  const s = await deps.session(file);
+  s.requireIndex(entryId);
+  const leaf = s.metas.length ? s.metas[s.tree.defaultLeaf].id : null;
+  const e = await appendEntry(s, { type: "label", parentId: leaf, targetId: entryId, label: label.trim() || undefined });
+  deps.log.info(`labelled ${entryId} in ${file}: ${label.trim() || "(cleared)"}`);
+  return e.id;
+}
+
+function llmOptions(key: string, model?: string) {
+  const st = readSettings();
+  return { apiKey: key, baseURL: st.anthropicBaseUrl || process.env.ANTHROPIC_BASE_URL || undefined, model: model || st.summaryModel || undefined };
+}
+
+/** Continue from an earlier entry: a branch_summary at it (pi's /tree), optionally summarized. */
+export async function continueAt(deps: ActionDeps, file: string, entryId: string, summarize: boolean, token?: vscode.CancellationToken): Promise<string> {
+  requireTrust("Continue From Entry");
+  const s = await deps.session(file);
+  const key = summarize ? await getApiKey(deps.secrets) : undefined;
+  if (summarize && !key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first.");
+  const abort = new AbortController();
+  token?.onCancellationRequested(() => abort.abort());
+  const st = readSettings();
+  const out = await branchSession(s, { targetId: entryId, summarize, llm: key ? llmOptions(key) : undefined, signal: abort.signal, reserveTokens: st.reserveTokens });
+  deps.log.info(`continued ${file} from ${entryId} (branch_summary ${out.entry.id}${out.summarized ? ", summarized" : ""})`);
+  return out.entry.id;
+}
+
+export interface CompactArgs {
+  leafId?: string;
+  strategy?: CompactionStrategy;
+  instructions?: string;
+  dryRun?: boolean;
+  model?: string;
+  allowFallback?: boolean;
+}
+
+export function compactionPlan(s: Session, args: CompactArgs): CompactionPlan {
+  const st = readSettings();
+  return planCompaction(s, {
+    leafId: args.leafId,
+    strategy: args.strategy,
+    model: args.model || st.summaryModel || undefined,
+    settings: { reserveTokens: st.reserveTokens, keepRecentTokens: st.keepRecentTokens },
+  });
+}
+
+/** Compaction with progress and cancel; dry run returns the plan and writes nothing. */
+export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: vscode.Progress<{ message?: string }>, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome> {
+  const s = await deps.session(file);
+  if (args.dryRun) return compactionPlan(s, args);
+  requireTrust("Compact");
+  const strategy = args.strategy ?? "summarize";
+  const key = strategy === "truncate" ? "" : await getApiKey(deps.secrets);
+  if (strategy !== "truncate" && !key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first (or choose the truncate strategy).");
+  const abort = new AbortController();
+  token?.onCancellationRequested(() => abort.abort());
+  const st = readSettings();
+  const chars = new Map<string, number>();
+  const out = await compactSession(s, {
+    leafId: args.leafId,
+    strategy,
+    customInstructions: args.instructions,
+    model: args.model || st.summaryModel || undefined,
+    settings: { reserveTokens: st.reserveTokens, keepRecentTokens: st.keepRecentTokens },
+    llm: key ? llmOptions(key, args.model) : undefined,
+    allowFallback: args.allowFallback ?? st.allowTruncateFallback,
+    signal: abort.signal,
+    onProgress: (p) => {
+      if (p.type === "text") {
+        chars.set(p.part, p.chars);
+        const total = [...chars.values()].reduce((a, b) => a + b, 0);
+        progress?.report({ message: `summarizing… ${total.toLocaleString("en-US")} characters` });
+      } else if (p.type === "retry") progress?.report({ message: `retrying in ${Math.round(p.delayMs / 1000)} s: ${p.reason}` });
+      else if (p.type === "fallback") progress?.report({ message: `falling back to truncation: ${p.reason}` });
+      else if (p.type === "writing") progress?.report({ message: "writing the compaction entry" });
+    },
+  });
+  deps.log.info(`compacted ${file}: entry ${out.entry.id}, ${out.strategy}, tokens ${out.tokensBefore} -> ${out.tokensAfter}`);
+  return out;
+}
+
+export { NothingToCompactError, STRATEGIES };
+
+/** Opens the exact request for a leaf in a read-only editor. */
+export async function previewContext(deps: ActionDeps, file: string, leafId: string | undefined, format: ContextFormat | undefined): Promise<PreviewResult> {
+  const s = await deps.session(file);
+  const fmt = format ?? readSettings().defaultContextFormat;
+  const built = buildPreview(s, leafId, fmt);
+  const name = `${file.split(/[\\/]/).pop()}-${leafId ?? "leaf"}.${fmt}.jsonc`;
+  const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name}`, query: `t=${Date.now()}` });
+  deps.previews.set(uri, built.text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, "jsonc");
+  await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+  return { uri, request: built.request, tokens: built.tokens };
+}

@@ -1,0 +1,228 @@
+import { dirname } from "node:path";
+import * as vscode from "vscode";
+import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
+import type { CompactionOutcome } from "../core/compaction/compact";
+import type { CompactionPlan } from "../core/compaction/prepare";
+import type { CompactionStrategy } from "../core/compaction/settings";
+import type { EntryAction } from "../protocol";
+import { type ActionDeps, type CompactArgs, compact, compactionPlan, continueAt, forkAt, labelAt, previewContext } from "./actions";
+import { clearApiKey, setApiKey } from "./api-key";
+import type { ContextFormat } from "./context-preview";
+import type { Log } from "./log";
+import { pickEntry, pickSession } from "./pickers";
+import type { SessionsView, SessionsViewNode } from "./sessions-view";
+
+export interface CommandDeps extends ActionDeps {
+  view: SessionsView;
+  log: Log;
+  /** The file of the focused explorer panel, if any. */
+  activeFile(): string | undefined;
+}
+
+type Target = vscode.Uri | string | SessionsViewNode | undefined;
+
+/** Accepts a Uri, a path, or a sessions-view node (context menus pass the node). */
+function fileOf(t: Target): string | undefined {
+  if (!t) return undefined;
+  if (typeof t === "string") return t;
+  if (t instanceof vscode.Uri) return t.fsPath;
+  if (typeof t === "object" && "kind" in t && t.kind === "session") return t.session.path;
+  if (typeof t === "object" && "fsPath" in t) return (t as unknown as vscode.Uri).fsPath;
+  return undefined;
+}
+
+async function resolveFile(deps: CommandDeps, t: Target, title: string): Promise<string | undefined> {
+  return fileOf(t) ?? deps.activeFile() ?? (await pickSession(deps.view, title))?.fsPath;
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof CancelledError) return "Cancelled; the session file was not changed.";
+  if (err instanceof SummaryError) return `${err.message} The session file was not changed.`;
+  return (err as Error).message;
+}
+
+/**
+ * Runs a command body; an error becomes one clear message. Called with a Uri or path
+ * (by code: other extensions, keybindings, tests), the error is also rethrown so the
+ * caller sees it; from the palette or a menu it is not (VS Code would add a modal).
+ */
+function guarded<A extends unknown[], R>(deps: CommandDeps, name: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
+  return async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      const msg = describeError(err);
+      deps.log.error(`${name}: ${msg}`);
+      void vscode.window.showErrorMessage(msg);
+      const first = args[0];
+      if (typeof first === "string" || first instanceof vscode.Uri) throw err;
+      return undefined;
+    }
+  };
+}
+
+function planSummary(p: CompactionPlan): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  const lines = [
+    `${p.strategy}: ${n(p.tokensBefore)} tokens now -> about ${n(p.tokensAfterEstimate)} after.`,
+    `Summarizes ${p.toSummarize.length} messages (${n(p.summarizeTokens)} tokens)${p.isSplitTurn ? ` plus a split turn (${p.turnPrefix.length} messages)` : ""}; keeps ${p.keptMessages} messages (${n(p.keptTokens)} tokens) from ${p.firstKeptEntryId}.`,
+  ];
+  if (p.strategy !== "truncate") lines.push(`Model: ${p.model}${p.previousSummary ? "; updates the previous summary" : ""}.`);
+  if (p.readFiles.length || p.modifiedFiles.length) lines.push(`Files: ${p.readFiles.length} read, ${p.modifiedFiles.length} modified.`);
+  return [...lines, ...p.notes].join("\n");
+}
+
+/** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */
+export async function compactInteractive(deps: CommandDeps, file: string, leafId?: string): Promise<CompactionOutcome | undefined> {
+  const strat = await vscode.window.showQuickPick(
+    [
+      { label: "summarize", description: "pi's default: an LLM summary of everything before the kept part" },
+      { label: "smart", description: "keep tool calls, errors and long messages verbatim; summarize the rest" },
+      { label: "truncate", description: "no LLM: drop the older part, keep the recent one" },
+    ],
+    { title: leafId ? `Compact at ${leafId}: strategy` : "Compaction strategy" },
+  );
+  if (!strat) return undefined;
+  const strategy = strat.label as CompactionStrategy;
+  const instructions = strategy === "truncate" ? "" : await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration" });
+  if (instructions === undefined) return undefined;
+  const plan = compactionPlan(await deps.session(file), { strategy, leafId });
+  const ok = await vscode.window.showInformationMessage("Compact this session?", { modal: true, detail: planSummary(plan) }, "Compact");
+  if (ok !== "Compact") return undefined;
+  const out = (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Compacting session", cancellable: true }, (p, token) =>
+    compact(deps, file, { strategy, leafId, instructions: instructions || undefined }, p, token),
+  )) as CompactionOutcome;
+  void vscode.window.showInformationMessage(`Compacted (${out.strategy}${out.fallbackReason ? ", fallback" : ""}): ${out.tokensBefore.toLocaleString("en-US")} -> ${out.tokensAfter.toLocaleString("en-US")} tokens. Entry ${out.entry.id}.`);
+  return out;
+}
+
+export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
+  const reg = (id: string, fn: (...args: never[]) => unknown) => ctx.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
+
+  reg("agentSessions.openSession", guarded(deps, "Open Session", async (t?: Target) => {
+    const file = fileOf(t) ?? (await pickSession(deps.view, "Open Session"))?.fsPath;
+    if (file) await deps.openSession(vscode.Uri.file(file));
+  }));
+
+  reg("agentSessions.previewContext", guarded(deps, "Preview Context", async (t?: Target, leafId?: string, format?: ContextFormat) => {
+    const file = await resolveFile(deps, t, "Preview Context");
+    if (!file) return undefined;
+    return previewContext(deps, file, leafId, format);
+  }));
+
+  reg("agentSessions.forkSession", guarded(deps, "Fork Session", async (t?: Target, entryId?: string) => {
+    const file = await resolveFile(deps, t, "Fork Session From Entry");
+    if (!file) return undefined;
+    const id = entryId ?? (await pickEntry(await deps.session(file), "Fork from which entry?"));
+    if (!id) return undefined;
+    const path = await forkAt(deps, file, id);
+    void deps.view.refresh();
+    if (entryId === undefined) {
+      const open = await vscode.window.showInformationMessage(`Forked into ${path.split(/[\\/]/).pop()}`, "Open");
+      if (open) await deps.openSession(vscode.Uri.file(path));
+    }
+    return path;
+  }));
+
+  reg("agentSessions.forkLatest", guarded(deps, "Fork Latest", async (t?: Target) => {
+    const file = await resolveFile(deps, t, "Fork Latest");
+    if (!file) return undefined;
+    const s = await deps.session(file);
+    const path = await forkAt(deps, file, s.metas[s.tree.defaultLeaf].id);
+    void deps.view.refresh();
+    void vscode.window.showInformationMessage(`Forked into ${path.split(/[\\/]/).pop()}`);
+    return path;
+  }));
+
+  reg("agentSessions.continueFromEntry", guarded(deps, "Continue From Entry", async (t?: Target, entryId?: string, opts?: { summarize?: boolean }) => {
+    const file = await resolveFile(deps, t, "Continue From Entry");
+    if (!file) return undefined;
+    const id = entryId ?? (await pickEntry(await deps.session(file), "Continue from which entry?"));
+    if (!id) return undefined;
+    let summarize = opts?.summarize;
+    if (summarize === undefined) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: "Without summary", description: "just move the leaf (pi's /tree)", value: false },
+          { label: "Summarize the branch being left", description: "asks the LLM; needs an API key", value: true },
+        ],
+        { title: "Continue from entry" },
+      );
+      if (!pick) return undefined;
+      summarize = pick.value;
+    }
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Continuing from entry", cancellable: true }, (_p, token) => continueAt(deps, file, id, !!summarize, token));
+  }));
+
+  reg("agentSessions.labelEntry", guarded(deps, "Label Entry", async (t?: Target, entryId?: string, label?: string) => {
+    const file = await resolveFile(deps, t, "Label Entry");
+    if (!file) return undefined;
+    const s = await deps.session(file);
+    const id = entryId ?? (await pickEntry(s, "Label which entry?"));
+    if (!id) return undefined;
+    const text = label ?? (await vscode.window.showInputBox({ title: `Label ${id}`, prompt: "An empty label clears it.", value: s.tree.labels.get(id) ?? "" }));
+    if (text === undefined) return undefined;
+    return labelAt(deps, file, id, text);
+  }));
+
+  reg("agentSessions.compactSession", guarded(deps, "Compact Session", async (t?: Target, args?: CompactArgs) => {
+    const file = await resolveFile(deps, t, "Compact Session");
+    if (!file) return undefined;
+    if (args) {
+      return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Compacting session", cancellable: true }, (p, token) => compact(deps, file, args, p, token));
+    }
+    return compactInteractive(deps, file);
+  }));
+
+  reg("agentSessions.setApiKey", guarded(deps, "Set API Key", async (key?: string) => {
+    if (await setApiKey(deps.secrets, key)) void vscode.window.showInformationMessage("Anthropic API key stored in VS Code's secret storage.");
+  }));
+  reg("agentSessions.clearApiKey", guarded(deps, "Clear API Key", async () => {
+    await clearApiKey(deps.secrets);
+    void vscode.window.showInformationMessage("Anthropic API key removed.");
+  }));
+  reg("agentSessions.showLog", () => deps.log.show());
+  reg("agentSessions.refresh", () => deps.view.refresh());
+  reg("agentSessions.filter", async () => {
+    const text = await vscode.window.showInputBox({ title: "Filter sessions", prompt: "Matches name, first message, project and path", value: deps.view.filter });
+    if (text !== undefined) deps.view.setFilter(text);
+  });
+  reg("agentSessions.clearFilter", () => deps.view.setFilter(""));
+  reg("agentSessions.openAsText", (t?: Target) => {
+    const file = fileOf(t);
+    if (file) return vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file));
+  });
+  reg("agentSessions.revealInOS", (t?: Target) => {
+    const file = fileOf(t);
+    if (file) return vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(file));
+  });
+  reg("agentSessions.copyPath", async (t?: Target) => {
+    const file = fileOf(t);
+    if (file) await vscode.env.clipboard.writeText(file);
+  });
+  reg("agentSessions.openSessionsFolder", () => vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(dirname(deps.view.allSessions()[0]?.path ?? ""))));
+}
+
+/** Entry actions from the webview's buttons: the same commands, with the entry filled in. */
+export async function runEntryAction(deps: CommandDeps, action: EntryAction, file: string, entryId: string): Promise<void> {
+  const uri = vscode.Uri.file(file);
+  const map: Record<EntryAction, () => Thenable<unknown>> = {
+    fork: () => vscode.commands.executeCommand("agentSessions.forkSession", uri, entryId).then((p) => {
+      if (typeof p === "string") return vscode.window.showInformationMessage(`Forked into ${p.split(/[\\/]/).pop()}`, "Open").then((o) => (o ? vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(p)) : undefined));
+      return undefined;
+    }),
+    continue: () => vscode.commands.executeCommand("agentSessions.continueFromEntry", uri, entryId),
+    label: () => vscode.commands.executeCommand("agentSessions.labelEntry", uri, entryId),
+    previewContext: () => vscode.commands.executeCommand("agentSessions.previewContext", uri, entryId),
+    compact: () => compactInteractive(deps, file, entryId),
+  };
+  try {
+    await map[action]();
+  } catch (err) {
+    // Commands show their own errors; the compaction flow is called directly.
+    if (action === "compact") {
+      deps.log.error(`Compact: ${describeError(err)}`);
+      void vscode.window.showErrorMessage(describeError(err));
+    }
+  }
+}

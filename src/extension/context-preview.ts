@@ -1,0 +1,59 @@
+import * as vscode from "vscode";
+import { buildContext } from "../core/context/build-context";
+import { renderAnthropic } from "../core/context/render-anthropic";
+import { renderXml } from "../core/context/render-xml";
+import type { Session } from "../core/store/session";
+import { contextTokens } from "../core/tokens/context-tokens";
+import { estimateMessageTokens } from "../core/tokens/estimate";
+
+export const PREVIEW_SCHEME = "ase-context";
+export type ContextFormat = "pi" | "anthropic" | "xml";
+
+/** Read-only documents holding context previews, keyed by URI. */
+export class ContextPreviewProvider implements vscode.TextDocumentContentProvider {
+  private docs = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.docs.get(uri.toString()) ?? "// This preview is no longer available; run Preview Context again.";
+  }
+
+  set(uri: vscode.Uri, text: string): void {
+    this.docs.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export interface PreviewResult {
+  uri: vscode.Uri;
+  /** The exact request (pi message list, Anthropic body or XML rendering). */
+  request: unknown;
+  tokens: { context: number; recorded: number; estimated: number; byPart: Array<{ entryId: string; kind: string; tokens: number }> };
+}
+
+/** The exact request for a leaf, as JSONC: a token breakdown in comments, then the JSON. */
+export function buildPreview(session: Session, leafId: string | undefined, format: ContextFormat, system?: string): Omit<PreviewResult, "uri"> & { text: string } {
+  const ctx = buildContext(session, leafId);
+  const sizes = contextTokens(ctx);
+  const byPart = ctx.agent.map((p) => ({ entryId: p.entryId, kind: p.kind === "message" ? p.agent.role : p.kind, tokens: estimateMessageTokens(p.agent) }));
+  let request: unknown;
+  if (format === "pi") request = { thinkingLevel: ctx.thinkingLevel, model: ctx.model, messages: ctx.parts.map((p) => p.llm) };
+  else if (format === "anthropic") request = renderAnthropic(ctx, { system }).body;
+  else request = renderXml(ctx, { system });
+  const kinds = new Map<string, number>();
+  for (const p of byPart) kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + p.tokens);
+  const lines = [
+    `// Context pi sends for leaf ${ctx.leafId ?? "(none)"} of ${session.path}`,
+    `// Format: ${format}. Model: ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "unknown"}. Thinking: ${ctx.thinkingLevel}.`,
+    `// Context size (pi's rule): ${sizes.tokens.toLocaleString("en-US")} tokens = ${sizes.recorded.toLocaleString("en-US")} recorded usage + ${sizes.estimated.toLocaleString("en-US")} estimated (chars/4).`,
+    `// ${ctx.parts.length} messages sent${ctx.compactionId ? `, compaction ${ctx.compactionId} in effect` : ""}. Estimated tokens by part:`,
+    ...[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `//   ${k.padEnd(20)} ${n.toLocaleString("en-US").padStart(10)}`),
+    "",
+  ];
+  return { request, tokens: { context: sizes.tokens, recorded: sizes.recorded, estimated: sizes.estimated, byPart }, text: `${lines.join("\n")}${JSON.stringify(request, null, 2)}\n` };
+}

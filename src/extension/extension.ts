@@ -1,0 +1,112 @@
+import * as vscode from "vscode";
+import { Session } from "../core/store/session";
+import { instantTokens } from "../core/tokens/entry-tokens";
+import { tokenBars } from "../core/view/token-bars";
+import type { ActionDeps } from "./actions";
+import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
+import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
+import { EXPLORER_VIEW_TYPE, ExplorerPanel, type PanelState } from "./explorer-panel";
+import { createLog } from "./log";
+import { SessionsView } from "./sessions-view";
+import { readSettings } from "./settings";
+
+/** What activate() returns: a small API for other extensions and the extension tests. */
+export interface ExtensionApi {
+  panels(): string[];
+  panelFor(file: string): ExplorerPanel | undefined;
+  sessionsView: SessionsView;
+}
+
+export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const log = createLog();
+  context.subscriptions.push(log);
+  const cacheDir = context.globalStorageUri.fsPath;
+  const view = new SessionsView(cacheDir, log);
+  context.subscriptions.push(view, vscode.window.registerTreeDataProvider("agentSessions.sessions", view));
+  const previews = new ContextPreviewProvider();
+  context.subscriptions.push(previews, vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews));
+
+  const panels = new Map<string, ExplorerPanel>();
+  const setActiveContext = () => void vscode.commands.executeCommand("setContext", "agentSessions.explorerActive", [...panels.values()].some((p) => p.panel.active));
+
+  const bars = (s: Session, selected: number | undefined) => {
+    const st = readSettings();
+    return tokenBars(s, instantTokens(s), selected, { reserveTokens: st.reserveTokens, windows: st.contextWindows });
+  };
+
+  let commandDeps: CommandDeps;
+  const createPanel = (panel: vscode.WebviewPanel, file: string) => {
+    const p = new ExplorerPanel(panel, file, {
+      extensionUri: context.extensionUri,
+      log,
+      bars,
+      runAction: (action, f, id) => runEntryAction(commandDeps, action, f, id),
+      onDidDispose: (gone) => {
+        if (panels.get(gone.file) === gone) panels.delete(gone.file);
+        setActiveContext();
+      },
+    });
+    panels.set(file, p);
+    panel.onDidChangeViewState(setActiveContext);
+    setActiveContext();
+    return p;
+  };
+
+  const openSession = async (uri: vscode.Uri) => {
+    const file = uri.fsPath;
+    const existing = panels.get(file);
+    if (existing) {
+      existing.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, "Session", vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")],
+    });
+    await createPanel(panel, file).whenLoaded();
+  };
+
+  /** An open panel's session is the freshest copy (it tails the file); else load one. */
+  const session = async (file: string): Promise<Session> => {
+    const p = panels.get(file);
+    if (p) {
+      await p.whenLoaded();
+      if (p.session) {
+        await p.onFileChanged();
+        return p.session;
+      }
+    }
+    return Session.load(file);
+  };
+
+  const actionDeps: ActionDeps = { log, secrets: context.secrets, previews, session, openSession };
+  commandDeps = {
+    ...actionDeps,
+    view,
+    activeFile: () => [...panels.values()].find((p) => p.panel.active)?.file,
+  };
+  registerCommands(context, commandDeps);
+
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
+        const file = (state as Partial<PanelState> | undefined)?.file;
+        if (typeof file !== "string" || panels.has(file)) {
+          panel.dispose();
+          return;
+        }
+        createPanel(panel, file);
+      },
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration("agentSessions.sessionsDirectory")) void view.refresh();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: writing actions enabled")),
+  );
+  log.info(`activated (${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`);
+  return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}

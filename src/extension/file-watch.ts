@@ -1,0 +1,46 @@
+import { type FSWatcher, statSync, watch } from "node:fs";
+import type * as vscode from "vscode";
+
+/**
+ * Calls onChange soon after a file's size or mtime changes. fs.watch reacts at once
+ * where the platform supports it; a slow poll covers network drives and missed events.
+ */
+export function watchFile(path: string, onChange: () => void, pollMs = 750): vscode.Disposable {
+  let last = stamp(path);
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const now = stamp(path);
+    if (now !== last) {
+      last = now;
+      onChange();
+    }
+  };
+  const debounced = () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, 50);
+  };
+  let watcher: FSWatcher | undefined;
+  try {
+    watcher = watch(path, { persistent: false }, debounced);
+    watcher.on("error", () => undefined);
+  } catch {
+    watcher = undefined;
+  }
+  const poll = setInterval(check, pollMs);
+  return {
+    dispose() {
+      clearInterval(poll);
+      clearTimeout(timer);
+      watcher?.close();
+    },
+  };
+}
+
+function stamp(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return "missing";
+  }
+}

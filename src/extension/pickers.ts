@@ -1,0 +1,39 @@
+import * as vscode from "vscode";
+import type { Session } from "../core/store/session";
+import type { SessionsView } from "./sessions-view";
+
+/** Quick pick of a session file (newest first); undefined when dismissed. */
+export async function pickSession(view: SessionsView, title: string): Promise<vscode.Uri | undefined> {
+  await view.refresh();
+  const items = view.allSessions().map((s) => ({
+    label: s.name ?? (s.firstMessage || "(no messages)"),
+    description: s.cwd,
+    detail: s.path,
+    uri: vscode.Uri.file(s.path),
+  }));
+  const browse = { label: "$(folder-opened) Browse for a session file…", description: "", detail: "", uri: undefined as vscode.Uri | undefined };
+  const picked = await vscode.window.showQuickPick([...items, browse], { title, matchOnDescription: true, matchOnDetail: true });
+  if (!picked) return undefined;
+  if (picked.uri) return picked.uri;
+  const files = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { "Session files": ["jsonl"] }, title });
+  return files?.[0];
+}
+
+/** Quick pick of an entry: conversation entries, newest first, the leaf marked. */
+export async function pickEntry(session: Session, title: string): Promise<string | undefined> {
+  const tree = session.tree;
+  const items: Array<vscode.QuickPickItem & { id: string }> = [];
+  for (let i = session.metas.length - 1; i >= 0 && items.length < 2000; i--) {
+    const m = session.metas[i];
+    if (m.type !== "message" && m.type !== "compaction" && m.type !== "branch_summary") continue;
+    if (m.type === "message" && m.role === "toolResult") continue;
+    const label = tree.labels.get(m.id);
+    items.push({
+      id: m.id,
+      label: `${m.role ?? m.type}: ${m.preview || "(empty)"}`,
+      description: `${m.id}${label ? ` [${label}]` : ""}${i === tree.defaultLeaf ? " · leaf" : ""}`,
+    });
+  }
+  const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+  return picked?.id;
+}

@@ -1,0 +1,126 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { listSessions, type ProjectGroup, type SessionSummary } from "../core/store/discover";
+import { resolveSessionsDir } from "../core/store/sessions-dir";
+import type { Log } from "./log";
+import { readSettings } from "./settings";
+
+type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary };
+
+/** The sessions dir from the setting, else PI_CODING_AGENT_DIR, else ~/.pi/agent/sessions. */
+export function sessionsDir(): string {
+  const s = readSettings().sessionsDirectory.trim();
+  return resolveSessionsDir(s ? s.replace(/^~(?=$|\/)/, homedir()) : undefined);
+}
+
+function relative(ms: number): string {
+  const s = Math.max(0, (Date.now() - ms) / 1000);
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} d ago`;
+}
+
+function size(n: number): string {
+  return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Projects (cwd) -> sessions, newest first, with a filter. */
+export class SessionsView implements vscode.TreeDataProvider<Node> {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private groups: ProjectGroup[] = [];
+  private filterText = "";
+  private loading: Promise<void> | undefined;
+
+  constructor(
+    private readonly cacheDir: string,
+    private readonly log: Log,
+  ) {}
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  setFilter(text: string): void {
+    this.filterText = text.trim().toLowerCase();
+    void vscode.commands.executeCommand("setContext", "agentSessions.filtered", this.filterText !== "");
+    this.changed.fire(undefined);
+  }
+
+  /** Re-reads the sessions dir (cached summaries make this cheap). */
+  refresh(): Promise<void> {
+    this.loading = this.load();
+    return this.loading;
+  }
+
+  allSessions(): SessionSummary[] {
+    return this.groups.flatMap((g) => g.sessions);
+  }
+
+  private async load(): Promise<void> {
+    const dir = sessionsDir();
+    try {
+      const res = await listSessions(dir, { cacheFile: join(this.cacheDir, "list-cache.json") });
+      this.groups = res.projects;
+      for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
+      this.log.info(`listed ${this.allSessions().length} sessions under ${dir} (${res.stats.fromCache} from cache)`);
+    } catch (err) {
+      this.groups = [];
+      this.log.error(`cannot list sessions under ${dir}: ${(err as Error).message}`);
+    }
+    await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
+    this.changed.fire(undefined);
+  }
+
+  private matches(s: SessionSummary, cwd: string): boolean {
+    if (!this.filterText) return true;
+    return [s.name ?? "", s.firstMessage, cwd, s.path].some((t) => t.toLowerCase().includes(this.filterText));
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    if (!this.loading) this.refresh();
+    await this.loading;
+    if (!node) {
+      return this.groups
+        .filter((g) => g.sessions.some((s) => this.matches(s, g.cwd)))
+        .map((group) => ({ kind: "project", group }));
+    }
+    if (node.kind === "project") {
+      return node.group.sessions.filter((s) => this.matches(s, node.group.cwd)).map((session) => ({ kind: "session", session }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === "project") {
+      const item = new vscode.TreeItem(node.group.cwd || "(no working directory)", vscode.TreeItemCollapsibleState.Expanded);
+      item.iconPath = new vscode.ThemeIcon("folder");
+      item.description = `${node.group.sessions.length}`;
+      item.contextValue = "project";
+      item.id = `project:${node.group.cwd}`;
+      return item;
+    }
+    const s = node.session;
+    const title = (s.name ?? s.firstMessage) || "(no messages)";
+    const item = new vscode.TreeItem(title.length > 80 ? `${title.slice(0, 79)}…` : title, vscode.TreeItemCollapsibleState.None);
+    item.id = `session:${s.path}`;
+    item.description = `${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;
+    item.iconPath = new vscode.ThemeIcon(s.parentSession ? "repo-forked" : "comment-discussion");
+    item.resourceUri = vscode.Uri.file(s.path);
+    item.contextValue = s.version >= 3 ? "session" : "session.old";
+    const tip = new vscode.MarkdownString();
+    tip.appendText(`${title}\n\n${s.path}\n${s.entryCount} entries, ${size(s.size)}, version ${s.version}`);
+    if (s.parentSession) tip.appendText(`\nforked from ${s.parentSession}`);
+    item.tooltip = tip;
+    item.command = { command: "agentSessions.openSession", title: "Open Session", arguments: [vscode.Uri.file(s.path)] };
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+export type { Node as SessionsViewNode };

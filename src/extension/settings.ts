@@ -1,0 +1,29 @@
+import * as vscode from "vscode";
+
+/** The extension's settings (contributes.configuration, section agentSessions). */
+export interface Settings {
+  sessionsDirectory: string;
+  summaryModel: string;
+  anthropicBaseUrl: string;
+  reserveTokens: number;
+  keepRecentTokens: number;
+  contextWindows: Record<string, number>;
+  tokenCounting: "estimate" | "exact";
+  defaultContextFormat: "pi" | "anthropic" | "xml";
+  allowTruncateFallback: boolean;
+}
+
+export function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration("agentSessions");
+  return {
+    sessionsDirectory: c.get<string>("sessionsDirectory", ""),
+    summaryModel: c.get<string>("summaryModel", ""),
+    anthropicBaseUrl: c.get<string>("anthropicBaseUrl", ""),
+    reserveTokens: c.get<number>("reserveTokens", 16384),
+    keepRecentTokens: c.get<number>("keepRecentTokens", 20000),
+    contextWindows: c.get<Record<string, number>>("contextWindows", {}),
+    tokenCounting: c.get<"estimate" | "exact">("tokenCounting", "estimate"),
+    defaultContextFormat: c.get<"pi" | "anthropic" | "xml">("defaultContextFormat", "anthropic"),
+    allowTruncateFallback: c.get<boolean>("allowTruncateFallback", false),
+  };
+}

@@ -1,0 +1,109 @@
+// Page set-up for the webview tests: the real bundle and stylesheet in the host's HTML
+// template under the host's CSP, a stub acquireVsCodeApi, and a fake host.
+import { build } from "esbuild";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { THEMES } from "./themes.mjs";
+import { connect } from "./fake-host.mjs";
+
+export const ROOT = new URL("../../", import.meta.url).pathname;
+export const ARTIFACTS = join(ROOT, "test-artifacts/webview");
+
+/** Bundles a TS module of the webview for Node so pure parts can be tested directly. */
+export async function importTs(entry) {
+  const out = await build({ entryPoints: [join(ROOT, entry)], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  return import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].text).toString("base64")}`);
+}
+
+let pageFile;
+/** Writes the page built by webview/html-template.ts with file: URLs for the assets. */
+export async function writePage() {
+  const { explorerHtml } = await importTs("webview/html-template.ts");
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const url = (p) => pathToFileURL(join(ROOT, p)).href;
+  const html = explorerHtml({
+    cspSource: "file:",
+    nonce: "XYZ0123456789abcdefXYZ",
+    scriptUri: url("dist/webview/main.js"),
+    styleUri: url("media/explorer.css"),
+    codiconUri: url("node_modules/@vscode/codicons/dist/codicon.css"),
+  });
+  pageFile = join(ARTIFACTS, "explorer.html");
+  writeFileSync(pageFile, html);
+  return html;
+}
+
+/** Opens the explorer on a fake host. Returns the page and what it observed. */
+export async function openExplorer(browser, host, { theme = "dark", state = null, viewport = { width: 1200, height: 760 }, delayMs = 0 } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const seen = { errors: [], dialogs: [], requests: [] };
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") seen.errors.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => seen.errors.push(`pageerror: ${e.message}`));
+  page.on("dialog", (d) => {
+    seen.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on("request", (r) => seen.requests.push(r.url()));
+  const t = THEMES[theme];
+  await page.addInitScript(
+    ({ state, vars, bodyClass }) => {
+      window.__posted = [];
+      window.__csp = [];
+      let saved = state;
+      window.acquireVsCodeApi = () => ({
+        postMessage: (m) => {
+          window.__posted.push(JSON.parse(JSON.stringify(m)));
+          void window.__toHost(m);
+        },
+        getState: () => saved,
+        setState: (s) => {
+          saved = s;
+          window.__savedState = JSON.parse(JSON.stringify(s));
+        },
+      });
+      // VS Code sets its theme variables on <html> through the CSSOM before any script runs.
+      const apply = () => {
+        for (const [k, v] of Object.entries(vars)) document.documentElement.style.setProperty(k, v);
+      };
+      if (document.documentElement) apply();
+      else
+        new MutationObserver((_, obs) => {
+          if (!document.documentElement) return;
+          obs.disconnect();
+          apply();
+        }).observe(document, { childList: true });
+      document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener("DOMContentLoaded", () => document.body.classList.add(bodyClass));
+    },
+    { state, vars: t.vars, bodyClass: t.bodyClass },
+  );
+  await connect(page, host, { delayMs });
+  await page.goto(pathToFileURL(pageFile).href);
+  await page.waitForSelector(".row[data-id]", { timeout: 10_000 });
+  return { page, context, seen, close: () => context.close() };
+}
+
+/** Polls until fn returns a truthy value. */
+export async function until(fn, what = "condition", timeout = 5000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits for a message the webview posted after index `from` that matches. */
+export function posted(host, from, pred, what) {
+  return until(() => host.log.slice(from).find(pred), what ?? "a posted message");
+}
+
+/** Ids of the rows in the DOM, top to bottom. */
+export function rowIds(page) {
+  return page.$$eval(".row[data-id]", (rows) => rows.sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index)).map((r) => r.dataset.id));
+}

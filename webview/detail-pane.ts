@@ -1,0 +1,152 @@
+import type { DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
+import { clear, codicon, custom, el, formatInt, formatTokens, visible } from "./dom";
+import { iconFor } from "./row-view";
+
+const SAFE_IMAGE = /^data:image\/(png|jpeg|jpg|gif|webp|bmp);base64,[A-Za-z0-9+/=\s]*$/i;
+
+/** Only inline raster images: anything else (http:, javascript:, svg) is refused. */
+export function isSafeImageUri(uri: string | undefined): uri is string {
+  return typeof uri === "string" && SAFE_IMAGE.test(uri);
+}
+
+const ACTIONS: Array<{ action: EntryAction; text: string; icon: string; writes: boolean }> = [
+  { action: "fork", text: "Fork here", icon: "repo-forked", writes: false },
+  { action: "continue", text: "Continue here", icon: "debug-continue", writes: true },
+  { action: "label", text: "Label", icon: "tag", writes: true },
+  { action: "previewContext", text: "Preview context", icon: "open-preview", writes: false },
+  { action: "compact", text: "Compact here", icon: "fold", writes: true },
+];
+
+const BLOCK_TITLES: Record<DetailBlock["kind"], string> = {
+  text: "Text",
+  thinking: "Thinking",
+  toolCall: "Tool call",
+  toolResult: "Tool result",
+  image: "Image",
+  summary: "Summary",
+  bash: "Bash",
+  json: "Entry",
+};
+const BLOCK_ICONS: Record<DetailBlock["kind"], string> = {
+  text: "note",
+  thinking: "lightbulb",
+  toolCall: "tools",
+  toolResult: "output",
+  image: "file-media",
+  summary: "fold",
+  bash: "terminal",
+  json: "json",
+};
+
+export interface DetailCallbacks {
+  action(action: EntryAction, id: string): void;
+  /** Fetch the whole text of block n (it was cut for display). */
+  showAll(id: string, block: number): Promise<DetailBlock | undefined>;
+}
+
+/** The selected entry: its blocks as text, images, metadata, compaction info and actions. */
+export class DetailPane {
+  readonly element = el("section", { className: "detail-pane", attrs: { "aria-label": "Entry details", "aria-live": "polite" } });
+  private readOnly = false;
+
+  constructor(private readonly cb: DetailCallbacks) {
+    this.renderEmpty("Select an entry and press Enter to see its details.");
+  }
+
+  setReadOnly(readOnly: boolean): void {
+    this.readOnly = readOnly;
+  }
+
+  renderEmpty(text: string): void {
+    clear(this.element);
+    this.element.appendChild(el("div", { className: "empty", text }));
+  }
+
+  render(d: EntryDetails): void {
+    clear(this.element);
+    this.element.dataset.id = d.id;
+    const kind = d.type === "message" && d.role ? d.role : d.type;
+    const head = el("div", { className: "detail-head" }, [
+      codicon(iconFor(d)),
+      el("span", { className: "detail-kind", text: kind }),
+      ...(d.label ? [el("span", { className: "chip label-chip", text: d.label })] : []),
+      el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
+    ]);
+    this.element.append(head, this.actions(d.id));
+    if (d.compaction) this.element.appendChild(this.compaction(d));
+    d.blocks.forEach((b, i) => this.element.appendChild(this.block(d.id, b, i)));
+    if (d.meta.length) this.element.appendChild(this.meta(d.meta));
+  }
+
+  private actions(id: string): HTMLElement {
+    const bar = el("div", { className: "actions", attrs: { role: "toolbar", "aria-label": "Entry actions" } });
+    for (const a of ACTIONS) {
+      const btn = custom("vscode-button", { icon: a.icon, secondary: "", "data-action": a.action });
+      btn.textContent = a.text;
+      if (a.writes && this.readOnly) btn.setAttribute("disabled", "");
+      btn.addEventListener("click", () => {
+        if (!btn.hasAttribute("disabled")) this.cb.action(a.action, id);
+      });
+      bar.appendChild(btn);
+    }
+    return bar;
+  }
+
+  private compaction(d: EntryDetails): HTMLElement {
+    const c = d.compaction!;
+    const box = el("div", { className: "compaction-info" }, [
+      el("div", { className: "section-title", text: `Compaction: ${formatTokens(c.tokensBefore)} tokens before${c.firstKeptEntryId ? `, kept from ${c.firstKeptEntryId}` : ""}` }),
+      el("pre", { className: "block-text", text: c.summary }),
+    ]);
+    const files = (title: string, list: string[]): HTMLElement =>
+      el("div", { className: "compaction-files" }, [
+        el("div", { className: "section-title", text: `${title} (${list.length})` }),
+        el("ul", {}, list.map((f) => el("li", { text: f }))),
+      ]);
+    box.append(files("Read files", c.readFiles), files("Modified files", c.modifiedFiles));
+    return box;
+  }
+
+  private block(id: string, b: DetailBlock, index: number): HTMLElement {
+    const title = `${BLOCK_TITLES[b.kind]}${b.title ? `: ${b.title}` : ""}`;
+    const summary = el("summary", { className: "block-title" }, [codicon(BLOCK_ICONS[b.kind]), el("span", { text: title })]);
+    const box = el("details", { className: `block kind-${b.kind}${b.isError ? " error" : ""}`, attrs: { "data-block": String(index) } }, [summary]);
+    box.open = b.kind !== "thinking" || (b.text?.length ?? 0) < 2000;
+    if (b.kind === "image") {
+      if (isSafeImageUri(b.dataUri)) {
+        const img = el("img", { className: "block-image", attrs: { alt: b.title ?? `image ${index + 1}` } });
+        img.src = b.dataUri;
+        box.appendChild(img);
+      } else {
+        box.appendChild(el("div", { className: "warning", text: `Image not shown: only inline data:image URIs are allowed (${b.mimeType ?? "unknown type"}).` }));
+      }
+    }
+    if (b.text !== undefined) {
+      const pre = el("pre", { className: "block-text", text: b.text });
+      box.appendChild(pre);
+      if (b.fullLength !== undefined && b.fullLength > b.text.length) {
+        const more = custom("vscode-button", { secondary: "", icon: "unfold", "data-show-all": String(index) });
+        more.textContent = `Show all (${formatInt(b.fullLength)} characters)`;
+        more.addEventListener("click", () => {
+          more.setAttribute("disabled", "");
+          void this.cb.showAll(id, index).then((full) => {
+            if (full?.text !== undefined && this.element.dataset.id === id) {
+              pre.textContent = visible(full.text);
+              more.remove();
+            } else {
+              more.removeAttribute("disabled");
+            }
+          });
+        });
+        box.appendChild(more);
+      }
+    }
+    return box;
+  }
+
+  private meta(meta: Array<[string, string]>): HTMLElement {
+    const dl = el("dl", { className: "meta" });
+    for (const [k, v] of meta) dl.append(el("dt", { text: k }), el("dd", { text: v }));
+    return el("div", { className: "meta-box" }, [el("div", { className: "section-title", text: "Metadata" }), dl]);
+  }
+}

@@ -1,0 +1,253 @@
+import "./elements";
+import type { EntryDetails, FileActivityView, InitMessage, NoticeMessage, RowFilter, SessionChangedMessage, TokenBar } from "../src/protocol";
+import { DetailPane } from "./detail-pane";
+import { codicon, custom, el, formatInt } from "./dom";
+import { FileList } from "./file-list";
+import { RpcClient, RpcDisposedError, type HostEvent } from "./rpc";
+import { SearchBox } from "./search";
+import { TokenBars } from "./token-bars";
+import { EntryTree } from "./tree";
+import { loadViewState, ViewStateStore } from "./view-state";
+import { vscodeApi } from "./vscode-api";
+
+const FILTER_LABELS: Record<RowFilter, string> = { user: "User messages", default: "Conversation", all: "All entries" };
+const SELECT_DELAY_MS = 80;
+
+interface SingleSelect extends HTMLElement {
+  value: string;
+}
+
+const api = vscodeApi();
+const store = new ViewStateStore(api, loadViewState(api));
+const folded = new Set(store.state.folded);
+let initialized = false;
+let selectTimer = 0;
+let selectSeq = 0;
+let detailSeq = 0;
+
+const rpc = new RpcClient(api, (e) => onHostEvent(e));
+
+// ---- layout ----
+const app = document.getElementById("app") ?? document.body.appendChild(el("div", { className: "app" }));
+const title = el("span", { className: "session-title" });
+const subtitle = el("span", { className: "session-sub" });
+const badges = el("span", { className: "session-badges" });
+const filterSelect = custom<SingleSelect>(
+  "vscode-single-select",
+  { "aria-label": "Show", class: "filter", title: "Which entries the tree shows" },
+  (Object.keys(FILTER_LABELS) as RowFilter[]).map((f) => {
+    const o = custom("vscode-option", { value: f });
+    o.textContent = FILTER_LABELS[f];
+    return o;
+  }),
+);
+filterSelect.value = store.state.filter;
+
+const detail = new DetailPane({
+  action: (action, id) => rpc.post({ type: "action", action, id }),
+  showAll: async (id, block) => {
+    try {
+      const d = await rpc.request<"details">({ type: "details", id, fullBlock: block });
+      return d.blocks[block];
+    } catch (err) {
+      report(err);
+      return undefined;
+    }
+  },
+});
+const bars = new TokenBars((leafId) => void pickEntry(leafId, false));
+const files = new FileList((path) => rpc.post({ type: "openFile", path }));
+
+const tree = new EntryTree(rpc, {
+  onSelect: (row, index) => {
+    store.update({ selectedId: row.id, selectedIndex: index });
+    window.clearTimeout(selectTimer);
+    selectTimer = window.setTimeout(() => void loadSelection(row.id), SELECT_DELAY_MS);
+  },
+  onOpen: (row) => void loadDetails(row.id),
+  onFolded: (id, isFolded) => {
+    if (isFolded) folded.add(id);
+    else folded.delete(id);
+    store.update({ folded: [...folded] });
+    search.refresh();
+  },
+  onScroll: (scrollTop) => store.update({ scrollTop }),
+  onError: report,
+});
+
+const search = new SearchBox({
+  search: async (query) => {
+    store.update({ query });
+    return (await rpc.request<"search">({ type: "search", query })).matches;
+  },
+  goTo: (index) => void tree.select(index, { center: true }),
+  highlight: (matches, current) => tree.setMatches(matches, current),
+  selectedIndex: () => tree.selected,
+});
+
+const notices = el("div", { className: "notices", attrs: { role: "status" } });
+const toolbar = el("header", { className: "toolbar" }, [
+  el("div", { className: "session-head" }, [codicon("history"), title, subtitle, badges]),
+  el("div", { className: "controls" }, [filterSelect, search.element]),
+]);
+const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [tree.element]);
+const section = (heading: string, body: HTMLElement, open = true): HTMLElement => {
+  const c = custom("vscode-collapsible", { heading, class: "side-section" }, [body]);
+  if (open) c.setAttribute("open", "");
+  return c;
+};
+const sidePane = el("div", { className: "side-pane", attrs: { slot: "end" } }, [
+  section("Context", bars.element),
+  section("Files", files.element),
+  section("Details", detail.element),
+]);
+const split = custom("vscode-split-layout", { class: "main-split", "initial-handle-position": "58%" }, [treePane, sidePane]);
+app.replaceChildren(toolbar, notices, split);
+
+filterSelect.addEventListener("change", () => void setFilter(filterSelect.value as RowFilter));
+document.addEventListener("keydown", (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "f") {
+    e.preventDefault();
+    search.focus();
+  } else if (e.key === "F3") {
+    e.preventDefault();
+    search.step(e.shiftKey ? -1 : 1);
+  }
+});
+window.addEventListener("pagehide", () => {
+  store.flush();
+  rpc.dispose();
+});
+
+rpc.post({ type: "ready", restore: { filter: store.state.filter, folded: [...folded] } });
+
+// ---- behaviour ----
+function onHostEvent(e: HostEvent): void {
+  switch (e.type) {
+    case "init":
+      void onInit(e);
+      break;
+    case "sessionChanged":
+      onSessionChanged(e);
+      break;
+    case "notice":
+      showNotice(e);
+      break;
+    default: {
+      const never: never = e;
+      void never;
+    }
+  }
+}
+
+function showSession(s: InitMessage["session"]): void {
+  const base = s.path.split(/[\\/]/).pop() ?? s.path;
+  title.textContent = s.name ?? base;
+  title.title = s.path;
+  subtitle.textContent = `${s.cwd} · v${s.version}`;
+  const b: HTMLElement[] = [];
+  const count = custom("vscode-badge", { variant: "counter", title: `${formatInt(s.entryCount)} entries` });
+  count.textContent = formatInt(s.entryCount);
+  b.push(count);
+  if (s.readOnly) b.push(el("span", { className: "chip readonly-chip", text: "read-only" }));
+  if (s.problems.length) b.push(el("span", { className: "chip problem-chip", text: `${s.problems.length} problems`, title: s.problems.join("\n") }));
+  badges.replaceChildren(...b);
+  detail.setReadOnly(s.readOnly);
+}
+
+async function onInit(m: InitMessage): Promise<void> {
+  const restoring = !initialized;
+  initialized = true;
+  showSession(m.session);
+  bars.render(m.bars);
+  filterSelect.value = m.filter;
+  tree.setRowCount(m.rowCount);
+  app.removeAttribute("aria-busy");
+  if (!restoring) return;
+  const saved = { ...store.state };
+  if (saved.filter !== m.filter) await setFilter(saved.filter);
+  tree.list.setScrollTop(saved.scrollTop);
+  if (saved.selectedId) await pickEntry(saved.selectedId, true, saved.scrollTop === 0);
+  else if (m.rowCount > 0) await tree.select(Math.max(0, saved.selectedIndex), { silent: saved.selectedIndex < 0 });
+  if (saved.query) search.set(saved.query);
+}
+
+function onSessionChanged(m: SessionChangedMessage): void {
+  const list = tree.list;
+  const atEnd = list.scrollTop + list.visibleRows * list.rowHeight >= list.rowCount * list.rowHeight - list.rowHeight;
+  showSession(m.session);
+  bars.render(m.bars);
+  const top = list.scrollTop;
+  tree.setRowCount(m.rowCount);
+  list.setScrollTop(atEnd ? Number.MAX_SAFE_INTEGER : top);
+  search.refresh();
+}
+
+function showNotice(n: NoticeMessage): void {
+  const close = custom("vscode-button", { icon: "close", "icon-only": "", secondary: "", "aria-label": "Dismiss", title: "Dismiss" });
+  const item = el("div", { className: `notice notice-${n.level}` }, [codicon(n.level === "info" ? "info" : n.level), el("span", { className: "notice-text", text: n.text }), close]);
+  close.addEventListener("click", () => item.remove());
+  notices.appendChild(item);
+  while (notices.childElementCount > 3) notices.firstElementChild?.remove();
+}
+
+async function setFilter(filter: RowFilter): Promise<void> {
+  try {
+    const { rowCount } = await rpc.request<"setFilter">({ type: "setFilter", filter });
+    filterSelect.value = filter;
+    store.update({ filter });
+    const id = tree.selectedRow()?.id ?? store.state.selectedId;
+    tree.setRowCount(rowCount);
+    if (id) await pickEntry(id, true);
+    search.refresh();
+  } catch (err) {
+    report(err);
+  }
+}
+
+/** Selects an entry by id (restored state, token bar click): the host tells where its row is. */
+async function pickEntry(id: string, keepScroll: boolean, center = true): Promise<void> {
+  try {
+    const seq = ++selectSeq;
+    const res = await rpc.request<"select">({ type: "select", id });
+    if (seq !== selectSeq) return;
+    applySelection(res.bars, res.files);
+    if (res.rowIndex >= 0) {
+      if (keepScroll && !center) tree.selected = res.rowIndex;
+      await tree.select(res.rowIndex, { silent: true, center: !keepScroll || center });
+      store.update({ selectedId: id, selectedIndex: res.rowIndex });
+    }
+  } catch (err) {
+    report(err);
+  }
+}
+
+async function loadSelection(id: string): Promise<void> {
+  const seq = ++selectSeq;
+  try {
+    const res = await rpc.request<"select">({ type: "select", id });
+    if (seq === selectSeq) applySelection(res.bars, res.files);
+  } catch (err) {
+    report(err);
+  }
+}
+
+function applySelection(b: TokenBar[], f: FileActivityView[]): void {
+  bars.render(b);
+  files.render(f);
+}
+
+async function loadDetails(id: string): Promise<void> {
+  const seq = ++detailSeq;
+  try {
+    const d: EntryDetails = await rpc.request<"details">({ type: "details", id });
+    if (seq === detailSeq) detail.render(d);
+  } catch (err) {
+    report(err);
+  }
+}
+
+function report(err: unknown): void {
+  if (err instanceof RpcDisposedError) return;
+  showNotice({ type: "notice", level: "error", text: err instanceof Error ? err.message : String(err) });
+}

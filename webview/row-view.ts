@@ -1,0 +1,121 @@
+import type { Row } from "../src/protocol";
+import { codicon, el, formatTokens, visible } from "./dom";
+
+export interface RowPaintState {
+  selected: boolean;
+  match: boolean;
+  currentMatch: boolean;
+  setSize: number;
+}
+
+const ROLE_ICONS: Record<string, string> = {
+  user: "account",
+  assistant: "hubot",
+  toolResult: "output",
+  bashExecution: "terminal",
+  custom: "extensions",
+  branchSummary: "git-merge",
+  compactionSummary: "fold",
+};
+const TYPE_ICONS: Record<string, string> = {
+  compaction: "fold",
+  branch_summary: "git-merge",
+  label: "tag",
+  model_change: "settings-gear",
+  thinking_level_change: "lightbulb",
+  custom: "extensions",
+  custom_message: "comment",
+  session: "file",
+  session_info: "info",
+};
+
+export function iconFor(row: Pick<Row, "type" | "role">): string {
+  return (row.role && ROLE_ICONS[row.role]) || TYPE_ICONS[row.type] || "circle-small";
+}
+
+export function isFoldable(row: Row): boolean {
+  return row.folded || row.childCount > 1;
+}
+
+/** Tree depth from the connector prefix (pi draws 3 columns per level). */
+export function levelOf(row: Row): number {
+  return Math.floor([...row.prefix].length / 3) + 1;
+}
+
+function kindName(row: Row): string {
+  if (row.type === "message" && row.role) return `${row.role} message`;
+  return row.type.replace(/_/g, " ");
+}
+
+/** What a screen reader says for the row. */
+export function rowLabel(row: Row): string {
+  const parts = [kindName(row), row.preview || "(empty)", `${row.tokens} tokens`];
+  if (row.label) parts.push(`label ${row.label}`);
+  if (row.compaction) parts.push(`compaction, ${row.compaction.tokensBefore} tokens before`);
+  if (row.boundary === "summarized") parts.push("summarized by a compaction");
+  if (row.boundary === "kept-start") parts.push("kept context starts here");
+  if (row.isActiveLeaf) parts.push("active leaf");
+  else if (row.onActivePath) parts.push("on active path");
+  if (row.isDefaultLeaf) parts.push("default leaf");
+  if (row.childCount > 1) parts.push(`${row.childCount} branches${row.folded ? ", folded" : ""}`);
+  return visible(parts.join(", "));
+}
+
+/** Paints one row into a pooled element; the element is rebuilt only when the row or its state changed. */
+export function paintRow(node: HTMLElement, index: number, row: Row | undefined, st: RowPaintState): void {
+  node.id = `row-${index}`;
+  node.setAttribute("role", "treeitem");
+  node.setAttribute("aria-posinset", String(index + 1));
+  node.setAttribute("aria-setsize", String(st.setSize));
+  node.setAttribute("aria-selected", String(st.selected));
+  node.dataset.index = String(index);
+  const key = row ? `${row.id}|${row.folded}|${row.label ?? ""}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}` : "loading";
+  const stateKey = `${st.selected}|${st.match}|${st.currentMatch}`;
+  if (node.dataset.key === key && node.dataset.state === stateKey && node.dataset.pos === String(index)) return;
+  node.dataset.key = key;
+  node.dataset.state = stateKey;
+  node.dataset.pos = String(index);
+
+  const cls = ["row"];
+  if (st.selected) cls.push("selected");
+  if (st.match) cls.push("match");
+  if (st.currentMatch) cls.push("current-match");
+  if (!row) {
+    node.className = [...cls, "loading"].join(" ");
+    node.removeAttribute("aria-expanded");
+    node.setAttribute("aria-level", "1");
+    node.setAttribute("aria-label", "loading");
+    node.replaceChildren(el("span", { className: "preview", text: "…" }));
+    delete node.dataset.id;
+    return;
+  }
+  if (row.onActivePath) cls.push("active-path");
+  if (row.isActiveLeaf) cls.push("active-leaf");
+  if (row.isDefaultLeaf) cls.push("default-leaf");
+  if (row.compaction) cls.push("compaction");
+  if (row.boundary) cls.push(`boundary-${row.boundary}`);
+  cls.push(`role-${row.role ?? row.type}`);
+  node.className = cls.join(" ");
+  node.dataset.id = row.id;
+  node.setAttribute("aria-level", String(levelOf(row)));
+  if (isFoldable(row)) node.setAttribute("aria-expanded", String(!row.folded));
+  else node.removeAttribute("aria-expanded");
+  node.setAttribute("aria-label", rowLabel(row));
+
+  const twisty = isFoldable(row)
+    ? el("span", { className: `twisty codicon codicon-${row.folded ? "chevron-right" : "chevron-down"}`, title: row.folded ? "Unfold branch" : "Fold branch", attrs: { "data-action": "fold", "aria-hidden": "true" } })
+    : el("span", { className: "twisty", attrs: { "aria-hidden": "true" } });
+  const icon = codicon(iconFor(row));
+  icon.classList.add("role-icon");
+  const children: Node[] = [el("span", { className: "prefix", text: row.prefix, attrs: { "aria-hidden": "true" } }), twisty, icon];
+  children.push(el("span", { className: "preview", text: row.preview }));
+  if (row.label) children.push(el("span", { className: "chip label-chip", text: row.label }));
+  if (row.compaction) {
+    children.push(el("span", { className: "chip compaction-chip", text: `compacted ${formatTokens(row.compaction.tokensBefore)}`, title: "Compaction: tokens in context before it ran" }));
+  }
+  if (row.boundary === "kept-start") children.push(el("span", { className: "chip kept-chip", text: "kept from here" }));
+  if (row.isDefaultLeaf) children.push(el("span", { className: "chip leaf-chip", text: "leaf" }));
+  if (row.folded) children.push(el("span", { className: "chip fold-chip", text: `+${row.childCount}` }));
+  children.push(el("span", { className: "tokens", text: formatTokens(row.tokens), title: `${row.tokens} tokens` }));
+  node.replaceChildren(...children);
+}
