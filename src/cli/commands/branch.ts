@@ -1,0 +1,50 @@
+import { branchSession } from "../../core/compaction/branch-summary";
+import { onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError } from "../cli-error";
+import { humanTokens, safeText } from "../format";
+import { loadSession, requireEntry } from "../load";
+import { nothingWritten } from "./compact";
+
+const usage = "ase branch <file> --to ID [--summarize] [--instructions TEXT] [--model M]";
+
+export const branchCommand: CliCommand = {
+  name: "branch",
+  usage,
+  summary: "move the leaf to ID as pi's /tree does (appends a branch_summary; --summarize summarizes the branch left)",
+  async run(args, io) {
+    const { values, positionals } = parseFlags(
+      args,
+      { to: { type: "string" }, summarize: { type: "boolean" }, instructions: { type: "string" }, model: { type: "string" } },
+      usage,
+    );
+    if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
+    const session = await loadSession(onePositional(positionals, "session file", usage));
+    requireEntry(session, values.to, "to");
+    const apiKey = io.env.ANTHROPIC_API_KEY;
+    if (values.summarize && !apiKey) throw new CliError("nothing written: ANTHROPIC_API_KEY is not set (leave out --summarize to move the leaf without a summary)");
+    try {
+      const out = await branchSession(session, {
+        targetId: values.to,
+        summarize: values.summarize,
+        customInstructions: values.instructions,
+        llm: apiKey ? { apiKey, baseURL: io.env.ANTHROPIC_BASE_URL || undefined, model: values.model } : undefined,
+        onProgress: (p) => {
+          if (p.type === "retry") io.err(`note: branch summary: ${p.reason}; retry ${p.attempt + 1} in ${(p.delayMs / 1000).toFixed(1)}s\n`);
+        },
+      });
+      const p = out.plan;
+      io.out(`moved the leaf of ${session.path}\n`);
+      io.out(`  entry: ${out.entry.id} (branch_summary, parent ${p.targetId}, from ${p.fromLeafId})\n`);
+      io.out(`  branch left: ${p.branchEntryIds.length} entr${p.branchEntryIds.length === 1 ? "y" : "ies"} after ${p.commonAncestorId ?? "(no common ancestor)"}\n`);
+      if (out.summarized) {
+        io.out(`  summarized ${p.messages.length} message(s), ~${humanTokens(p.totalTokens)} tokens${p.leftOut ? ` (${p.leftOut} older left out: budget)` : ""}; model ${p.model}\n`);
+        io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
+        io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
+      } else {
+        io.out(`  summary: (empty${values.summarize ? ": nothing on the branch to summarize" : ""})\n`);
+      }
+    } catch (err) {
+      throw nothingWritten(err);
+    }
+  },
+};

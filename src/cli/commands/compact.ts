@@ -1,0 +1,119 @@
+import { type CompactionProgress, compactSession } from "../../core/compaction/compact";
+import { SummaryError } from "../../core/compaction/llm-errors";
+import { type CompactionPlan, NothingToCompactError, planCompaction } from "../../core/compaction/prepare";
+import { type CompactionStrategy, STRATEGIES } from "../../core/compaction/settings";
+import { OldVersionError } from "../../core/store/append";
+import { StaleSessionError } from "../../core/store/session";
+import { intFlag, onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError, type CliIO } from "../cli-error";
+import { humanTokens, safeText } from "../format";
+import { loadSession, requireEntry } from "../load";
+
+const usage =
+  "ase compact <file> [--leaf ID] [--dry-run] [--strategy summarize|truncate|smart] [--instructions TEXT] [--model M] [--allow-fallback] [--keep-recent N] [--reserve N]";
+
+/** What every front end shows before compacting: the dry run, in plain lines. */
+export function describePlan(plan: CompactionPlan): string[] {
+  const lines = [
+    `strategy: ${plan.strategy}${plan.strategy === "truncate" ? " (no LLM)" : `, model ${plan.model} (${plan.modelSource})`}`,
+    `leaf: ${plan.leafId}; tokens before: ${humanTokens(plan.tokensBefore)}`,
+    `cut: first kept entry ${plan.firstKeptEntryId} (${plan.cutAt}); keeps ${plan.keptMessages} message(s), ~${humanTokens(plan.keptTokens)} tokens (keepRecentTokens ${plan.settings.keepRecentTokens})`,
+    `summarize: ${plan.toSummarize.length} message(s), ~${humanTokens(plan.summarizeTokens)} tokens${plan.previousSummary ? `, updating the summary of compaction ${plan.previousCompactionId}` : ""}`,
+  ];
+  if (plan.isSplitTurn) lines.push(`split turn: starts at ${plan.turnStartEntryId}; ${plan.turnPrefix.length} prefix message(s), ~${humanTokens(plan.turnPrefixTokens)} tokens, summarized separately`);
+  if (plan.strategy !== "truncate") lines.push(`max summary tokens: ${plan.maxSummaryTokens}${plan.isSplitTurn ? `, turn prefix ${plan.maxTurnPrefixTokens}` : ""}`);
+  if (plan.smart) {
+    const counts = { "tool-call": 0, error: 0, long: 0 };
+    for (const i of plan.smart.items) counts[i.reason]++;
+    lines.push(
+      `kept verbatim: ${plan.smart.items.length} item(s) (${counts["tool-call"]} tool calls, ${counts.error} errors, ${counts.long} long), ~${humanTokens(plan.smart.tokens)} of ${humanTokens(plan.smart.budget)} tokens${plan.smart.overBudget ? `; ${plan.smart.overBudget} more left to the summary` : ""}`,
+    );
+  }
+  lines.push(`tokens after: ~${humanTokens(plan.tokensAfterEstimate)}${plan.strategy === "truncate" ? "" : " at most"}`);
+  lines.push(`read files: ${plan.readFiles.length ? plan.readFiles.map(safeText).join(", ") : "(none)"}`);
+  lines.push(`modified files: ${plan.modifiedFiles.length ? plan.modifiedFiles.map(safeText).join(", ") : "(none)"}`);
+  for (const n of plan.notes) lines.push(`note: ${n}`);
+  return lines;
+}
+
+function progressPrinter(io: CliIO): (p: CompactionProgress) => void {
+  return (p) => {
+    if (p.type === "retry") io.err(`note: ${p.part} summary: ${p.reason}; retry ${p.attempt + 1} in ${(p.delayMs / 1000).toFixed(1)}s\n`);
+    else if (p.type === "fallback") io.err(`note: falling back to truncate: ${p.reason}\n`);
+  };
+}
+
+/** Failures the user can act on, as one line that says nothing was written. */
+export function nothingWritten(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  if (err instanceof OldVersionError || err instanceof StaleSessionError || err instanceof NothingToCompactError || err instanceof SummaryError) {
+    const msg = err.message.replace(/[;,]? ?nothing written$/, "");
+    return new CliError(`nothing written: ${msg}`);
+  }
+  return new CliError(`nothing written: ${(err as Error).message}`);
+}
+
+export const compactCommand: CliCommand = {
+  name: "compact",
+  usage,
+  summary: "append a pi compaction at the leaf (summary via ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL); --dry-run shows the plan",
+  async run(args, io) {
+    const { values, positionals } = parseFlags(
+      args,
+      {
+        leaf: { type: "string" },
+        "dry-run": { type: "boolean" },
+        strategy: { type: "string" },
+        instructions: { type: "string" },
+        model: { type: "string" },
+        "allow-fallback": { type: "boolean" },
+        "keep-recent": { type: "string" },
+        reserve: { type: "string" },
+      },
+      usage,
+    );
+    const strategy = (values.strategy ?? "summarize") as CompactionStrategy;
+    if (!STRATEGIES.includes(strategy)) throw new CliError(`--strategy must be ${STRATEGIES.join(", ")}; got "${values.strategy}"`);
+    const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
+    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const leaf = requireEntry(session, values.leaf, "leaf");
+    if (leaf < 0) throw new CliError(`${session.path}: the session has no entries; nothing written`);
+    const leafId = session.metas[leaf].id;
+    const planOpts = { leafId, strategy, settings, model: values.model };
+
+    if (values["dry-run"]) {
+      let plan: CompactionPlan;
+      try {
+        plan = planCompaction(session, planOpts);
+      } catch (err) {
+        throw new CliError((err as Error).message);
+      }
+      io.out(`dry run for ${session.path} (nothing written)\n`);
+      for (const l of describePlan(plan)) io.out(`  ${l}\n`);
+      if (session.version < 3) io.out(`  note: version ${session.version} file: compacting it would be refused; fork it first (ase fork)\n`);
+      return;
+    }
+    const apiKey = io.env.ANTHROPIC_API_KEY;
+    if (strategy !== "truncate" && !apiKey) {
+      throw new CliError("nothing written: ANTHROPIC_API_KEY is not set (or use --strategy truncate, which needs no LLM)");
+    }
+    try {
+      const out = await compactSession(session, {
+        ...planOpts,
+        customInstructions: values.instructions,
+        allowFallback: values["allow-fallback"],
+        llm: apiKey ? { apiKey, baseURL: io.env.ANTHROPIC_BASE_URL || undefined, model: values.model } : undefined,
+        onProgress: progressPrinter(io),
+      });
+      const p = out.plan;
+      io.out(`compacted ${session.path}\n`);
+      io.out(`  entry: ${out.entry.id} (compaction, parent ${p.leafId}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${p.model}`}\n`);
+      io.out(`  tokens: ${humanTokens(out.tokensBefore)} -> ~${humanTokens(out.tokensAfter)}\n`);
+      io.out(`  first kept entry: ${p.firstKeptEntryId}; summarized ${p.toSummarize.length + p.turnPrefix.length} message(s)${p.isSplitTurn ? " (split turn)" : ""}\n`);
+      io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
+      io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
+    } catch (err) {
+      throw nothingWritten(err);
+    }
+  },
+};

@@ -1,0 +1,80 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "@anthropic-ai/sdk";
+
+/**
+ * Why a summary could not be made. `retryable` kinds are transient on the server's
+ * side: we retry them with backoff, and only they may fall back to `truncate`.
+ */
+export type SummaryFailureKind =
+  | "auth" // 401/403: the key is wrong or lacks access; retrying cannot help
+  | "rate-limit" // 429
+  | "overloaded" // 529
+  | "server" // other 5xx
+  | "network" // connection refused/reset, stream cut
+  | "timeout" // no answer (or no stream event) in time
+  | "bad-request" // other 4xx: model name, max_tokens, prompt too long...
+  | "bad-response" // an answer we cannot read (malformed JSON, no text)
+  | "cancelled"; // the caller's AbortSignal
+
+const RETRYABLE = new Set<SummaryFailureKind>(["rate-limit", "overloaded", "server", "network", "timeout"]);
+
+export class SummaryError extends Error {
+  constructor(
+    readonly kind: SummaryFailureKind,
+    message: string,
+    readonly status?: number,
+    readonly attempts = 1,
+  ) {
+    super(message);
+    this.name = "SummaryError";
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}
+
+export class CancelledError extends SummaryError {
+  constructor(what = "compaction") {
+    super("cancelled", `${what} cancelled; nothing written`);
+    this.name = "CancelledError";
+  }
+}
+
+function apiDetail(err: APIError): string {
+  const msg = err.apiMessage ?? err.message;
+  return msg.replace(/\s+/g, " ").slice(0, 200);
+}
+
+/** Maps whatever the SDK threw to one kind and a one-line message without the key. */
+export function classifyError(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean }): SummaryError {
+  if (err instanceof SummaryError) return err;
+  if (ctx.cancelled) return new CancelledError();
+  if (ctx.timedOut || err instanceof APIConnectionTimeoutError) return new SummaryError("timeout", `no answer from ${ctx.baseURL} in time`);
+  if (err instanceof APIUserAbortError) return new CancelledError();
+  if (err instanceof APIConnectionError) return new SummaryError("network", `cannot reach ${ctx.baseURL}: ${err.cause instanceof Error ? err.cause.message : err.message}`);
+  if (err instanceof APIError && typeof err.status === "number") {
+    const s = err.status;
+    if (s === 401) return new SummaryError("auth", `the API key was rejected (401): ${apiDetail(err)}`, s);
+    if (s === 403) return new SummaryError("auth", `the API key may not use this (403): ${apiDetail(err)}`, s);
+    if (s === 429) return new SummaryError("rate-limit", `rate limited (429): ${apiDetail(err)}`, s);
+    if (s === 529) return new SummaryError("overloaded", `the API is overloaded (529): ${apiDetail(err)}`, s);
+    if (s >= 500) return new SummaryError("server", `server error (${s}): ${apiDetail(err)}`, s);
+    if (s === 404) return new SummaryError("bad-request", `not found (404), check the model "${ctx.model}" and the base URL: ${apiDetail(err)}`, s);
+    return new SummaryError("bad-request", `request refused (${s}): ${apiDetail(err)}`, s);
+  }
+  if (err instanceof APIError) {
+    // An APIError without a status is how the SDK reports a broken or garbled stream.
+    return new SummaryError("network", `the response stream broke: ${err.message}`);
+  }
+  if (err instanceof SyntaxError) return new SummaryError("bad-response", `the API sent a response that is not valid JSON: ${err.message}`);
+  const e = err as NodeJS.ErrnoException;
+  if (e && (e.code === "ECONNRESET" || e.code === "ECONNREFUSED" || e.name === "TypeError" || /terminated|socket|network/i.test(String(e.message)))) {
+    return new SummaryError("network", `connection to ${ctx.baseURL} failed: ${e.message}`);
+  }
+  return new SummaryError("bad-response", `unexpected answer from the API: ${(err as Error)?.message ?? String(err)}`);
+}

@@ -1,0 +1,90 @@
+import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { branchSession, planBranch } from "../../src/core/compaction/branch-summary";
+import { SummaryError } from "../../src/core/compaction/llm-errors";
+import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/context/convert";
+import { buildContext } from "../../src/core/context/build-context";
+import { Session } from "../../src/core/store/session";
+import { refContext, refLoad } from "../helpers/reference-context";
+import { assistant, header, toolResult, user, writeSession } from "../helpers/session-builder";
+import { FakeAnthropic } from "./fake-anthropic";
+import { expectUnchanged, FAST_RETRY } from "./helpers";
+
+/** u1 -> a1, then two branches: (u2 a2[edit] t2 a3) and the last line (u3 a4) on another branch. */
+function branchedSession(): string {
+  return writeSession([
+    header(),
+    user("u1", null, "start"),
+    assistant("a1", "u1", "ok"),
+    user("u2", "a1", "try plan A"),
+    assistant("a2", "u2", "editing", { toolCalls: [{ id: "c1", name: "edit", arguments: { path: "/src/x.ts", oldText: "a", newText: "b" } }] }),
+    toolResult("t2", "a2", "c1", "edit", "edited"),
+    assistant("a3", "t2", "plan A done"),
+  ]);
+}
+
+describe("branch summary (pi's /tree)", () => {
+  it("plan: entries from the old leaf back to the common ancestor, files, budget newest first", async () => {
+    const session = await Session.load(branchedSession());
+    const plan = planBranch(session, { targetId: "a1" });
+    assert.equal(plan.fromLeafId, "a3");
+    assert.equal(plan.commonAncestorId, "a1");
+    assert.deepEqual(plan.branchEntryIds, ["u2", "a2", "t2", "a3"]);
+    assert.deepEqual(plan.messages.map((m) => m.entryId), ["u2", "a2", "a3"], "tool results are left out");
+    assert.deepEqual(plan.modifiedFiles, ["/src/x.ts"]);
+    const tight = planBranch(session, { targetId: "a1", contextWindow: 16384 + 5, reserveTokens: 16384 });
+    assert.deepEqual(tight.messages.map((m) => m.entryId), ["a3"]);
+    assert.equal(tight.leftOut, 2);
+  });
+
+  it("without --summarize: an empty branch_summary at the target, so the leaf move lasts", async () => {
+    const file = branchedSession();
+    const before = readFileSync(file);
+    const session = await Session.load(file);
+    const out = await branchSession(session, { targetId: "a1" });
+    const after = readFileSync(file);
+    assert.ok(after.subarray(0, before.length).equals(before));
+    const line = JSON.parse(after.subarray(before.length).toString("utf8"));
+    assert.deepEqual(Object.keys(line), ["type", "id", "parentId", "timestamp", "fromId", "summary"]);
+    assert.equal(line.parentId, "a1");
+    assert.equal(line.fromId, "a3");
+    assert.equal(line.summary, "");
+    assert.equal(out.summarized, false);
+    // The new last line is the leaf: its context is the target's, nothing added.
+    const reread = await Session.load(file);
+    assert.deepEqual(buildContext(reread).parts.map((p) => p.entryId), ["u1", "a1"]);
+  });
+
+  it("--summarize: the LLM summary (2048 max tokens) reads back as a branch summary message after the target", async () => {
+    const fake = await FakeAnthropic.start([{ kind: "message", text: "BRANCH GIST" }]);
+    try {
+      const file = branchedSession();
+      const session = await Session.load(file);
+      const out = await branchSession(session, { targetId: "a1", summarize: true, llm: { apiKey: "k", baseURL: fake.url, retry: FAST_RETRY } });
+      assert.equal(fake.requests[0].body.max_tokens, 2048);
+      assert.ok(fake.requests[0].prompt.includes('[Assistant tool calls]: edit(path="/src/x.ts"'));
+      assert.deepEqual(out.entry.details, { readFiles: [], modifiedFiles: ["/src/x.ts"] });
+      const reread = await Session.load(file);
+      const ctx = buildContext(reread);
+      assert.deepEqual(ctx.parts.map((p) => p.kind), ["message", "message", "branch-summary"]);
+      const text = (ctx.parts[2].llm.content as Array<{ text: string }>)[0].text;
+      assert.ok(text.startsWith(BRANCH_SUMMARY_PREFIX) && text.endsWith(BRANCH_SUMMARY_SUFFIX) && text.includes("BRANCH GIST") && text.includes("<modified-files>\n/src/x.ts"));
+      assert.deepEqual(refContext(refLoad(file)).messages, ctx.parts.map((p) => p.llm));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("--summarize with a failing API: nothing written", async () => {
+    const fake = await FakeAnthropic.start([], { apiKey: "right" });
+    try {
+      const file = branchedSession();
+      const before = readFileSync(file);
+      const session = await Session.load(file);
+      await assert.rejects(branchSession(session, { targetId: "a1", summarize: true, llm: { apiKey: "wrong", baseURL: fake.url, retry: FAST_RETRY } }), (e: Error) => e instanceof SummaryError && e.kind === "auth");
+      expectUnchanged(file, before);
+    } finally {
+      await fake.close();
+    }
+  });
+});
