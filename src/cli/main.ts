@@ -1,11 +1,14 @@
 import { type CliCommand, CliError, type CliIO } from "./cli-error";
+import { branchCommand } from "./commands/branch";
+import { compactCommand } from "./commands/compact";
 import { contextCommand } from "./commands/context";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
+import { tokensCommand } from "./commands/tokens";
 import { treeCommand } from "./commands/tree";
 
-const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand];
+const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, compactCommand, branchCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

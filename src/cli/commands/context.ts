@@ -1,19 +1,22 @@
-import { readFileSync } from "node:fs";
 import { buildContext } from "../../core/context/build-context";
 import { renderAnthropic } from "../../core/context/render-anthropic";
 import { renderXml } from "../../core/context/render-xml";
+import { resolveSystemPrompt } from "../../core/context/system-prompt";
 import { intFlag, onePositional, parseFlags } from "../args";
-import { type CliCommand, CliError } from "../cli-error";
+import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
-const usage = "ase context <file> [--leaf ID] [--format pi|anthropic|xml] [--system FILE] [--max-tokens N]";
+const usage = "ase context <file> [--leaf ID] [--format pi|anthropic|xml] [--system auto|FILE] [--max-tokens N]";
 
-function readSystem(file: string | undefined): string | undefined {
-  if (file === undefined) return undefined;
+/** `auto` rebuilds pi's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
+function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | undefined {
+  if (spec === undefined) return undefined;
   try {
-    return readFileSync(file, "utf8");
+    const sp = resolveSystemPrompt(spec, cwd, io.env);
+    if (sp.reconstructed) for (const n of ["system prompt RECONSTRUCTED (pi does not store it)", ...sp.notes]) io.err(`note: ${n}\n`);
+    return sp.text;
   } catch (err) {
-    throw new CliError(`--system ${file}: cannot read: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+    throw new CliError((err as Error).message);
   }
 }
 
@@ -33,7 +36,7 @@ export const contextCommand: CliCommand = {
     if (maxTokens !== undefined && format !== "xml") throw new CliError("--max-tokens applies to --format xml only");
     const session = await loadSession(onePositional(positionals, "session file", usage));
     const leaf = requireEntry(session, values.leaf, "leaf");
-    const system = readSystem(values.system);
+    const system = readSystem(values.system, session.header.cwd, io);
     reportProblems(session, io.err);
     const ctx = buildContext(session, leaf >= 0 ? session.metas[leaf].id : null);
     let out: unknown;

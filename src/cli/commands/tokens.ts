@@ -1,0 +1,176 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { BUDGET_PARTS, type BudgetAllocation } from "../../core/context/budget";
+import { resolveSystemPrompt, type SystemPrompt } from "../../core/context/system-prompt";
+import type { Session } from "../../core/store/session";
+import type { AccuracyReport } from "../../core/tokens/accuracy";
+import type { Fit } from "../../core/tokens/calibration";
+import { tokenCacheFile } from "../../core/tokens/token-cache";
+import { TOKEN_KINDS } from "../../core/tokens/token-kinds";
+import { type TokenReport, tokenReport } from "../../core/tokens/token-report";
+import { intFlag, onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError, type CliIO } from "../cli-error";
+import { humanTokens, safeText } from "../format";
+import { loadSession, reportProblems, requireEntry } from "../load";
+
+const usage =
+  "ase tokens <file> [--leaf ID] [--exact] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
+
+/** $XDG_CACHE_HOME/agent-session-explorer/tokens, else ~/.cache/agent-session-explorer/tokens. */
+export function tokenCacheDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
+  return join(base, "agent-session-explorer", "tokens");
+}
+
+function parseAllocation(value: string | undefined): BudgetAllocation | undefined {
+  if (value === undefined) return undefined;
+  const nums = value.split(",").map((s) => Number(s.trim()));
+  if (nums.length !== BUDGET_PARTS.length || nums.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new CliError(`--allocation expects ${BUDGET_PARTS.length} percentages (${BUDGET_PARTS.join(",")}), got "${value}"`);
+  }
+  const sum = nums.reduce((a, b) => a + b, 0);
+  if (Math.abs(sum - 100) > 0.01) throw new CliError(`--allocation percentages must sum to 100, got ${sum}`);
+  return Object.fromEntries(BUDGET_PARTS.map((k, i) => [k, nums[i]])) as BudgetAllocation;
+}
+
+/** The stable JSON interface of `ase tokens --json` (documented in the issue; only ever extended). */
+export function tokensJson(r: TokenReport, system: SystemPrompt | undefined): unknown {
+  return {
+    leafId: r.leaf.leafId,
+    contextTokens: r.leaf.contextTokens,
+    contextWindow: r.leaf.contextWindow,
+    threshold: r.leaf.threshold,
+    wouldCompact: r.leaf.wouldCompact,
+    model: r.leaf.model,
+    reserveTokens: r.leaf.reserveTokens,
+    windowSource: r.leaf.windowSource,
+    recordedPart: r.leaf.recorded,
+    estimatedPart: r.leaf.estimated,
+    tokenizer: r.tokenizer ?? null,
+    calibration: r.calibration,
+    entries: r.entries.map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      ...(e.recorded ? { recorded: { input: e.recorded.input, output: e.recorded.output, cacheRead: e.recorded.cacheRead, cacheWrite: e.recorded.cacheWrite } } : {}),
+      estimate: e.estimate,
+      ...(e.exact !== undefined ? { exact: e.exact } : {}),
+      ...(e.calibrated !== undefined ? { calibrated: e.calibrated } : {}),
+    })),
+    branches: r.branches.map((b) => ({ leafId: b.leafId, fromId: b.fromId, entries: b.entries, tokens: b.tokens, byKind: b.byKind, path: b.path })),
+    budget: {
+      total: r.budget.total,
+      contextTokens: r.budget.contextTokens,
+      systemSource: r.budget.systemSource,
+      overflowing: r.budget.overflowing,
+      parts: r.budget.parts.map((p) => ({ name: p.name, allocated: p.allocated, used: p.used, measured: p.measured, overflow: p.overflow })),
+    },
+    ...(system ? { system: { reconstructed: system.reconstructed, tokens: r.systemTokens, files: system.parts.map((p) => ({ source: p.source, path: p.path })), notes: system.notes } } : {}),
+  };
+}
+
+function fitText(f: Fit | undefined): string {
+  return f ? `x${f.factor.toFixed(3)} + ${f.perEntry}/entry` : "n/a";
+}
+
+function pct(x: number): string {
+  return Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : "n/a";
+}
+
+export function accuracyText(a: AccuracyReport): string {
+  const lines = [
+    `growth steps: ${a.steps} (fit on ${a.fitSteps}, tested on ${a.testSteps}); corrections fitted on the fit half: tokenizer ${fitText(a.exactFit)}, estimate ${fitText(a.estimateFit)}`,
+    `${"method".padEnd(20)} ${"median".padStart(8)} ${"p90".padStart(8)} ${"bias".padStart(8)} ${"n".padStart(5)}`,
+    ...a.methods.map((m) => `${m.method.padEnd(20)} ${pct(m.median).padStart(8)} ${pct(m.p90).padStart(8)} ${pct(m.bias).padStart(8)} ${String(m.n).padStart(5)}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function text(r: TokenReport, path: string, system: SystemPrompt | undefined): string {
+  const l = r.leaf;
+  const out: string[] = [];
+  out.push(`${safeText(path)}  leaf ${l.leafId ?? "(none)"}  model ${l.model ? safeText(`${l.model.provider}/${l.model.modelId}`) : "unknown"}`);
+  out.push(`context: ${l.contextTokens} tokens (recorded ${l.recorded} + estimated ${l.estimated}; pi's rule)`);
+  out.push(`window ${l.contextWindow} (${l.windowSource}) - reserve ${l.reserveTokens} = threshold ${l.threshold}: ${l.wouldCompact ? "pi WOULD auto-compact" : "below the threshold"}`);
+  const c = r.calibration;
+  out.push(`calibration (${c.steps} growth steps${c.fitted ? "" : ", none usable: factors 1"}): estimate ${fitText(c.estimate)}${c.exact ? `, tokenizer ${fitText(c.exact)}` : ""}${r.tokenizer ? `  [tokenizer ${r.tokenizer}; for Claude an approximation]` : ""}`);
+  if (system) out.push(`system prompt: ${r.systemTokens} tokens, ${system.reconstructed ? "RECONSTRUCTED" : "from file"}: ${system.parts.map((p) => safeText(p.path)).join(", ") || "(no files)"}`);
+  out.push("", `budget (total ${r.budget.total}; system: ${r.budget.systemSource}):`);
+  for (const p of r.budget.parts) {
+    out.push(`  ${p.name.padEnd(9)} allocated ${String(p.allocated).padStart(8)}  used ${String(p.used).padStart(8)}${p.overflow ? `  OVER by ${p.overflow}` : ""}`);
+  }
+  out.push("", `branches (${r.branches.length}):`);
+  for (const b of r.branches) {
+    const kinds = TOKEN_KINDS.filter((k) => b.byKind[k]).map((k) => `${k} ${humanTokens(b.byKind[k])}`).join(", ");
+    out.push(`  ${b.leafId} from ${b.fromId ?? "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
+  }
+  out.push("", `entries (${r.entries.length}): id kind recorded(in+cacheRead+cacheWrite/out) estimate exact calibrated`);
+  for (const e of r.entries) {
+    const rec = e.recorded ? `${e.recorded.input + e.recorded.cacheRead + e.recorded.cacheWrite}/${e.recorded.output}` : "-";
+    out.push(`  ${e.id} ${e.kind.padEnd(16)} ${rec.padStart(14)} ${String(e.estimate).padStart(7)} ${String(e.exact ?? "-").padStart(7)} ${String(e.calibrated ?? "-").padStart(7)}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** `--system auto|FILE` for any command: auto = reconstructed from the session's cwd and pi's agent dir. */
+export function systemPromptFor(spec: string | undefined, session: Session, env: NodeJS.ProcessEnv): SystemPrompt | undefined {
+  if (spec === undefined) return undefined;
+  try {
+    return resolveSystemPrompt(spec, session.header.cwd, env);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+}
+
+async function run(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      leaf: { type: "string" },
+      exact: { type: "boolean" },
+      json: { type: "boolean" },
+      accuracy: { type: "boolean" },
+      system: { type: "string" },
+      reserve: { type: "string" },
+      window: { type: "string" },
+      budget: { type: "string" },
+      allocation: { type: "string" },
+      "no-cache": { type: "boolean" },
+    },
+    usage,
+  );
+  const reserveTokens = intFlag(values.reserve, "reserve");
+  const window = intFlag(values.window, "window");
+  const budgetTotal = intFlag(values.budget, "budget");
+  const allocation = parseAllocation(values.allocation);
+  const path = onePositional(positionals, "session file", usage);
+  const session = await loadSession(path);
+  const leaf = requireEntry(session, values.leaf, "leaf");
+  const system = systemPromptFor(values.system, session, io.env);
+  reportProblems(session, io.err);
+  const report = await tokenReport(session, {
+    leafId: leaf >= 0 ? session.metas[leaf].id : undefined,
+    exact: values.exact,
+    accuracy: values.accuracy,
+    cachePath: values["no-cache"] ? undefined : tokenCacheFile(tokenCacheDir(io.env), session.path),
+    system,
+    allocation,
+    budgetTotal,
+    reserveTokens,
+    // --window applies to whatever model the leaf uses: an empty prefix matches every id.
+    windows: window !== undefined ? { "": window } : undefined,
+  });
+  if (values.accuracy) {
+    const a = report.accuracy as AccuracyReport;
+    if (!a.steps) throw new CliError(`${session.path}: no consecutive calls with recorded usage; nothing to grade against`);
+    io.out(values.json ? `${JSON.stringify(a, null, 2)}\n` : accuracyText(a));
+    return;
+  }
+  io.out(values.json ? `${JSON.stringify(tokensJson(report, system), null, 2)}\n` : text(report, session.path, system));
+}
+
+export const tokensCommand: CliCommand = {
+  name: "tokens",
+  usage,
+  summary: "token figures per entry, branch and leaf: recorded, estimated, tokenizer, calibrated; budget; --accuracy",
+  run,
+};

@@ -1,0 +1,217 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
+import type { RecordedUsage } from "../store/entry-meta";
+import type { Session } from "../store/session";
+import { type BpeCounter, countExact } from "./bpe-counter";
+import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
+import type { CachedEntryCounts, TokenCache } from "./token-cache";
+import { countsFromArray, countsToArray, emptyCounts, entryPieces, type KindCounts, primaryKind, sumCounts } from "./token-kinds";
+
+/**
+ * Token figures for one entry, in the order of trust:
+ * - `recorded`: the provider's usage on this entry (assistant calls; also tool results,
+ *   compactions and branch summaries that did LLM work). Ground truth for the call.
+ * - `estimate`: instant, no tokenizer. Before the body is read it is pi's chars/4 figure
+ *   from the index (`measured: false`); after, chars/4 with CJK counted per character and
+ *   every image at 1,200 tokens (`measured: true`).
+ * - `exact`: o200k_base BPE counts (an approximation for Claude; see bpe-counter.ts).
+ * - `calibrated`: exact (else estimate) times the factor fitted on this session's own
+ *   recorded usage (calibration.ts).
+ * Every figure is what the entry ADDS to a context, split by kind for the bars.
+ */
+export interface EntryTokens {
+  /** Position in file order (Session.metas index). */
+  index: number;
+  id: string;
+  /** The message role for `message` entries, else the entry type. */
+  kind: string;
+  /** pi's own chars/4 rule, exactly (what pi's compaction and context size use). */
+  pi: number;
+  estimate: number;
+  estimateByKind: KindCounts;
+  /** Whether `estimate` comes from the entry's body (true) or the index (false). */
+  measured: boolean;
+  exact?: number;
+  exactByKind?: KindCounts;
+  /** Characters estimated instead of tokenized because a time budget ran out (0 normally). */
+  fallbackChars?: number;
+  calibrated?: number;
+  recorded?: RecordedUsage;
+}
+
+/** Entry types that can put content into a context; the rest are never read. */
+const CARRIERS = new Set(["message", "compaction", "branch_summary", "custom_message"]);
+
+/**
+ * Figures from the index alone: no I/O, O(entries). This is what the first paint draws
+ * (a 100 MB session gets its bars as soon as it is indexed); `measureEntries` refines it.
+ */
+export function instantTokens(session: Session): EntryTokens[] {
+  return session.metas.map((m, index) => {
+    const byKind = emptyCounts();
+    const k = primaryKind(m.type, m.role);
+    if (k) byKind[k] = m.estimate;
+    const e: EntryTokens = {
+      index,
+      id: m.id,
+      kind: m.type === "message" ? (m.role ?? "message") : m.type,
+      pi: m.estimate,
+      estimate: m.estimate,
+      estimateByKind: byKind,
+      measured: false,
+    };
+    if (m.usage) e.recorded = m.usage;
+    return e;
+  });
+}
+
+export interface MeasureOptions {
+  /** Also count with a real tokenizer (slow: ~10 MB/s); without it only estimates are refined. */
+  counter?: BpeCounter;
+  /** Content-hash cache (token-cache.ts); the caller saves it when it wants. */
+  cache?: TokenCache;
+  /** Entries to measure (default: all); e.g. the leaf's path first, the rest later. */
+  indices?: readonly number[];
+  signal?: AbortSignal;
+  /** Called after each time slice and at the end. */
+  onProgress?: (done: number, total: number) => void;
+  /** Work this long between yields to the event loop (the extension host must stay responsive). */
+  sliceMs?: number;
+}
+
+export interface MeasureStats {
+  entries: number;
+  bytes: number;
+  cacheHits: number;
+  tokenized: number;
+  ms: number;
+}
+
+const BLOCK = 4 * 1024 * 1024;
+
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Per-kind counts of one entry's content by the instant estimate and, optionally, the tokenizer. */
+function countEntry(obj: Record<string, unknown>, counter: BpeCounter | undefined): { e: KindCounts; x?: KindCounts; f: number } {
+  const pieces = entryPieces(obj);
+  const e = emptyCounts();
+  const x = counter ? emptyCounts() : undefined;
+  let f = 0;
+  for (const p of pieces.texts) {
+    e[p.kind] += estimateTextTokens(p.text);
+    if (x && counter) {
+      const c = countExact(counter, p.text);
+      x[p.kind] += c.tokens;
+      f += c.fallbackChars;
+    }
+  }
+  // No offline tokenizer sizes images (Claude bills by pixels); both figures use pi's 1,200.
+  e.images += pieces.images * IMAGE_TOKENS;
+  if (x) x.images += pieces.images * IMAGE_TOKENS;
+  return { e, x, f };
+}
+
+function fillFromCache(row: EntryTokens, hit: CachedEntryCounts, withExact: boolean): void {
+  row.estimateByKind = countsFromArray(hit.e);
+  row.estimate = sumCounts(row.estimateByKind);
+  row.measured = true;
+  if (withExact && hit.x) {
+    row.exactByKind = countsFromArray(hit.x);
+    row.exact = sumCounts(row.exactByKind);
+    row.fallbackChars = hit.f ?? 0;
+  }
+}
+
+/**
+ * Reads entry bodies by byte range (in 4 MiB blocks, not through the Session's LRU, so a
+ * full pass does not evict what the UI is showing), and fills `estimate`/`exact` in
+ * `table`. Cooperative: yields every `sliceMs`, reports progress, stops with the
+ * signal's reason when aborted (figures measured so far stay in the table and cache).
+ */
+export async function measureEntries(session: Session, table: EntryTokens[], opts: MeasureOptions = {}): Promise<MeasureStats> {
+  const t0 = performance.now();
+  const metas = session.metas;
+  const { counter, cache, signal } = opts;
+  const all = opts.indices ? [...opts.indices].sort((a, b) => a - b) : metas.map((_, i) => i);
+  // Entries that carry nothing are settled without I/O: every figure is 0.
+  for (const i of all) {
+    if (CARRIERS.has(metas[i].type)) continue;
+    table[i].measured = true;
+    if (counter) {
+      table[i].exact = 0;
+      table[i].exactByKind = emptyCounts();
+    }
+  }
+  const wanted = all.filter((i) => CARRIERS.has(metas[i].type));
+  cache?.bindFile(session.stamp);
+  const sliceMs = opts.sliceMs ?? 10;
+  const stats: MeasureStats = { entries: 0, bytes: 0, cacheHits: 0, tokenized: 0, ms: 0 };
+  signal?.throwIfAborted();
+  const fd = openSync(session.path, "r");
+  try {
+    let buf = Buffer.allocUnsafe(BLOCK);
+    let blockStart = 0;
+    let blockEnd = 0;
+    let slice = performance.now();
+    for (let n = 0; n < wanted.length; n++) {
+      const i = wanted[n];
+      const m = metas[i];
+      const row = table[i];
+      // Unchanged file: the hash is known by offset, the line need not even be read.
+      const known = cache?.hashAt(m.offset);
+      const quick = known !== undefined ? cache?.get(known) : undefined;
+      if (quick && (!counter || quick.x)) {
+        fillFromCache(row, quick, !!counter);
+        stats.cacheHits++;
+        stats.bytes += m.length;
+      } else {
+        if (m.offset < blockStart || m.offset + m.length > blockEnd) {
+          if (m.length > buf.length) buf = Buffer.allocUnsafe(m.length);
+          blockStart = m.offset;
+          blockEnd = blockStart + readSync(fd, buf, 0, buf.length, blockStart);
+        }
+        const raw = buf.subarray(m.offset - blockStart, m.offset - blockStart + m.length);
+        stats.bytes += m.length;
+        const key = cache ? createHash("sha1").update(raw).digest("base64") : "";
+        if (cache) cache.setHashAt(m.offset, key);
+        const hit = cache?.get(key);
+        if (hit && (!counter || hit.x)) {
+          stats.cacheHits++;
+          fillFromCache(row, hit, !!counter);
+        } else {
+          let obj: Record<string, unknown>;
+          try {
+            obj = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+          } catch {
+            continue; // the file changed under us; the index reload will report it
+          }
+          const c = countEntry(obj, counter);
+          row.estimateByKind = c.e;
+          if (c.x) {
+            row.exactByKind = c.x;
+            row.exact = sumCounts(c.x);
+            row.fallbackChars = c.f;
+            stats.tokenized++;
+          }
+          cache?.set(key, { e: countsToArray(c.e), ...(c.x ? { x: countsToArray(c.x), f: c.f } : {}) });
+          row.estimate = sumCounts(row.estimateByKind);
+          row.measured = true;
+        }
+      }
+      stats.entries++;
+      if (performance.now() - slice > sliceMs) {
+        opts.onProgress?.(n + 1, wanted.length);
+        await yieldToLoop();
+        signal?.throwIfAborted();
+        slice = performance.now();
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  opts.onProgress?.(wanted.length, wanted.length);
+  stats.ms = performance.now() - t0;
+  return stats;
+}
