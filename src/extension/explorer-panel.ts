@@ -52,6 +52,8 @@ export class ExplorerPanel extends Disposable {
   private loading: Promise<void> | undefined;
   private refreshing = false;
   private refreshAgain = false;
+  /** What the panel has done, for the log and the extension tests. */
+  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -111,7 +113,13 @@ export class ExplorerPanel extends Disposable {
     }
   }
 
+  /** Entry count the webview was last told about (actions may append through our session). */
+  private shown = 0;
+
   private post(msg: HostToWebview): void {
+    if (msg.type === "init") this.stats.inits++;
+    else if (msg.type === "sessionChanged") this.stats.changes++;
+    if (msg.type === "init" || msg.type === "sessionChanged") this.shown = msg.session.entryCount;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
   }
 
@@ -218,6 +226,8 @@ export class ExplorerPanel extends Disposable {
         case "rows": {
           const marks = this.boundaries();
           const slice = this.rows.slice(msg.start, msg.start + msg.count).map((r) => this.row(r, marks));
+          this.stats.rowRequests++;
+          this.stats.rowsServed += slice.length;
           return reply({ start: msg.start, rows: slice, rowCount: this.rows.length });
         }
         case "details": {
@@ -262,6 +272,8 @@ export class ExplorerPanel extends Disposable {
         }
       }
     } catch (err) {
+      this.stats.errors++;
+      this.deps.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
       this.post({ type: "reply", requestId: msg.requestId, ok: false, error: (err as Error).message });
     }
   }
@@ -293,18 +305,21 @@ export class ExplorerPanel extends Disposable {
     try {
       do {
         this.refreshAgain = false;
-        let added = 0;
         try {
-          added = (await this.session.refresh()).added;
+          await this.session.refresh();
         } catch (err) {
           if (!(err instanceof StaleSessionError)) throw err;
           this.deps.log.warn(err.message);
           this.post({ type: "notice", level: "warning", text: `${this.file.split(/[\\/]/).pop()} was rewritten on disk; reloaded it.` });
+          this.stats.reloads++;
           this.loading = this.load();
           await this.loading;
           if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.deps.bars(this.session, undefined) });
           continue;
         }
+        // Counted against what the webview was shown: an action of ours may have appended
+        // through this very session, so refresh() alone would report nothing new.
+        const added = this.session.metas.length - this.shown;
         if (added > 0) {
           this.selectedLeaf = undefined;
           this.recomputeRows();

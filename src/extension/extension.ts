@@ -7,6 +7,7 @@ import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
 import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
 import { EXPLORER_VIEW_TYPE, ExplorerPanel, type PanelState } from "./explorer-panel";
 import { createLog } from "./log";
+import { sessionsToOpen } from "./open-on-start";
 import { SessionsView } from "./sessions-view";
 import { readSettings } from "./settings";
 
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: writing actions enabled")),
   );
+  for (const file of sessionsToOpen(log)) void openSession(vscode.Uri.file(file)).catch((err) => log.error(`cannot open ${file}: ${(err as Error).message}`));
   log.info(`activated (${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`);
   return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view };
 }

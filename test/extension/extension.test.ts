@@ -1,0 +1,178 @@
+import { strict as assert } from "node:assert";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vscode from "vscode";
+import { buildContext } from "../../src/core/context/build-context";
+import { Session } from "../../src/core/store/session";
+import { projectDirName } from "../../src/core/store/sessions-dir";
+import type { ExtensionApi } from "../../src/extension/extension";
+import { FakeAnthropic } from "../compaction/fake-anthropic";
+import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
+
+const EXT_ID = "agent-session-explorer.agent-session-explorer";
+const agentDir = process.env.PI_CODING_AGENT_DIR as string;
+
+async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A long enough session to compact: turns with tool calls on files. */
+function writeProjectSession(cwd: string, name: string): string {
+  const dir = join(agentDir, "sessions", projectDirName(cwd));
+  mkdirSync(dir, { recursive: true });
+  const lines: Array<Record<string, unknown>> = [header({ cwd })];
+  let parent: string | null = null;
+  const add = (e: Record<string, unknown>) => {
+    lines.push(e);
+    parent = e.id as string;
+  };
+  const filler = "lorem ipsum dolor sit amet ".repeat(400);
+  for (let t = 0; t < 12; t++) {
+    const n = (k: number) => (t * 10 + k).toString(16).padStart(8, "0");
+    add(user(n(1), parent, `turn ${t}: please look at src/file${t}.ts ${filler}`));
+    add(assistant(n(2), parent, "", { toolCalls: [{ id: `call${t}`, name: "read", arguments: { path: `src/file${t}.ts` } }], usage: { input: 2000 * (t + 1), output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 2000 * (t + 1) + 50 } }));
+    add(toolResult(n(3), parent, `call${t}`, "read", `export const x${t} = ${t}; ${filler}`));
+    add(assistant(n(4), parent, `Read file ${t}.`, { usage: { input: 2000 * (t + 1) + 900, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 2000 * (t + 1) + 920 } }));
+  }
+  add(bash("000000ff", parent, "npm test", "ok"));
+  add(entry("session_info", "000000fe", parent, { name }));
+  return writeSession(lines, { dir, name: `2026-01-0${name.length % 9}T00-00-00-000Z_test-${name.replace(/\W/g, "")}.jsonl` });
+}
+
+describe("Agent Session Explorer in a real VS Code extension host", function () {
+  let api: ExtensionApi;
+  let file: string;
+  let fake: FakeAnthropic;
+
+  before(async () => {
+    assert.ok(agentDir, "PI_CODING_AGENT_DIR must be set by the runner");
+    file = writeProjectSession("/home/ana/alpha", "Alpha refactor");
+    writeProjectSession("/home/ana/beta", "Beta bugfix");
+    fake = await FakeAnthropic.start([], { apiKey: "test-key", fallback: { kind: "message", text: "## Goal\nCompacted by the fake server.\n\n## Progress\n- [x] read twelve files" } });
+    const cfg = vscode.workspace.getConfiguration("agentSessions");
+    await cfg.update("anthropicBaseUrl", fake.url, vscode.ConfigurationTarget.Global);
+    await cfg.update("summaryModel", "claude-test-model", vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await fake?.close();
+  });
+
+  it("activates on its command and returns its API", async () => {
+    const ext = vscode.extensions.getExtension<ExtensionApi>(EXT_ID);
+    assert.ok(ext, `extension ${EXT_ID} is installed`);
+    await vscode.commands.executeCommand("agentSessions.refresh");
+    api = await ext.activate();
+    assert.ok(ext.isActive);
+    assert.equal(typeof api.panels, "function");
+  });
+
+  it("the sessions view lists the sessions, grouped by project, newest first", async () => {
+    await api.sessionsView.refresh();
+    const projects = await api.sessionsView.getChildren();
+    const cwds = projects.map((p) => (p.kind === "project" ? p.group.cwd : ""));
+    assert.ok(cwds.includes("/home/ana/alpha") && cwds.includes("/home/ana/beta"), `projects: ${cwds.join(", ")}`);
+    const alpha = projects.find((p) => p.kind === "project" && p.group.cwd === "/home/ana/alpha");
+    const sessions = await api.sessionsView.getChildren(alpha);
+    assert.equal(sessions.length, 1);
+    const item = api.sessionsView.getTreeItem(sessions[0]);
+    assert.equal(item.label, "Alpha refactor");
+    assert.match(String(item.description), /50 entries/);
+    assert.equal(item.command?.command, "agentSessions.openSession");
+  });
+
+  it("Open Session shows the explorer, and its webview asks for rows", async () => {
+    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(file));
+    const panel = await until("the panel", () => api.panelFor(file));
+    await panel.whenLoaded();
+    assert.equal(panel.session?.metas.length, 50);
+    // The webview loaded, said ready, got init and fetched its first page of rows.
+    await until("the webview to request rows", () => panel.stats.rowRequests > 0 && panel.stats.rowsServed > 0, 30_000);
+    assert.ok(panel.stats.inits >= 1);
+    // Opening again focuses the same panel.
+    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(file));
+    assert.deepEqual(api.panels(), [file]);
+  });
+
+  it("Fork writes a new session file that reads back with the same context", async () => {
+    const before = readFileSync(file);
+    const at = "00000072";
+    const forked = (await vscode.commands.executeCommand("agentSessions.forkSession", vscode.Uri.file(file), at)) as string;
+    assert.equal(typeof forked, "string");
+    assert.ok(readFileSync(file).equals(before), "source unchanged");
+    const a = await Session.load(forked);
+    const b = await Session.load(file);
+    assert.equal(a.header.parentSession, file);
+    assert.deepEqual(buildContext(a).parts.map((p) => p.llm), buildContext(b, at).parts.map((p) => p.llm));
+  });
+
+  it("Label Entry appends a label the explorer picks up", async () => {
+    const panel = api.panelFor(file);
+    assert.ok(panel);
+    const id = (await vscode.commands.executeCommand("agentSessions.labelEntry", vscode.Uri.file(file), "00000001", "start here")) as string;
+    assert.match(id, /^[0-9a-f]{8}$/);
+    await until("the label in the open panel", () => panel.session?.tree.labels.get("00000001") === "start here");
+  });
+
+  it("Compact (against a fake Anthropic server) appends one compaction entry and the explorer shows it", async () => {
+    await vscode.commands.executeCommand("agentSessions.setApiKey", "test-key");
+    const panel = api.panelFor(file);
+    assert.ok(panel);
+    const before = readFileSync(file);
+    const changesBefore = panel.stats.changes;
+    const out = (await vscode.commands.executeCommand("agentSessions.compactSession", vscode.Uri.file(file), { strategy: "summarize" })) as { entry: { id: string; type: string; summary: string }; tokensBefore: number; tokensAfter: number };
+    assert.equal(out.entry.type, "compaction");
+    assert.match(out.entry.summary, /Compacted by the fake server/);
+    assert.ok(out.tokensAfter < out.tokensBefore, `${out.tokensBefore} -> ${out.tokensAfter}`);
+    const after = readFileSync(file);
+    assert.ok(after.subarray(0, before.length).equals(before), "old bytes untouched");
+    const added = after.subarray(before.length).toString("utf8").trimEnd().split("\n");
+    assert.equal(added.length, 1, "exactly one new line");
+    assert.equal(JSON.parse(added[0]).id, out.entry.id);
+    assert.equal(fake.requests.length, 1);
+    assert.equal(fake.requests[0].body.model, "claude-test-model");
+    await until("the explorer to show the new boundary", () => panel.stats.changes > changesBefore && panel.session?.metas.some((m) => m.id === out.entry.id));
+    const ctx = buildContext(panel.session as Session);
+    assert.equal(ctx.compactionId, out.entry.id);
+  });
+
+  it("Preview Context opens a read-only editor with the exact request", async () => {
+    const res = (await vscode.commands.executeCommand("agentSessions.previewContext", vscode.Uri.file(file), undefined, "anthropic")) as { uri: vscode.Uri; request: { messages: unknown[] } };
+    assert.ok(res.request.messages.length > 0);
+    const doc = await until("the preview document", () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === res.uri.toString()));
+    assert.match(doc.getText(), /^\/\/ Context pi sends for leaf/);
+    assert.match(doc.getText(), /"messages": \[/);
+  });
+
+  it("an appended line appears live in the open explorer", async () => {
+    const panel = api.panelFor(file);
+    assert.ok(panel?.session);
+    const count = panel.session.metas.length;
+    const last = panel.session.metas[count - 1].id;
+    appendFileSync(file, `${JSON.stringify(user("0000abcd", last, "typed by the agent just now"))}\n`);
+    const t0 = Date.now();
+    await until("the appended entry", () => panel.session?.metas.some((m) => m.id === "0000abcd"), 5_000);
+    const ms = Date.now() - t0;
+    assert.ok(ms < 2_000, `appeared after ${ms} ms`);
+    // The webview refetches its rows for the new view, and every request succeeded.
+    const served = panel.stats.rowsServed;
+    await until("the webview to refetch rows", () => panel.stats.rowsServed > served, 10_000);
+    assert.equal(panel.stats.errors, 0);
+  });
+
+  it("errors are clear and nothing is written: unknown entry, old version", async () => {
+    const before = readFileSync(file);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand("agentSessions.forkSession", vscode.Uri.file(file), "nope")), /no entry with id nope/);
+    const v1 = writeSession([{ type: "session", id: "old", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/x" }, { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: "hi" } }]);
+    const v1Before = readFileSync(v1);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand("agentSessions.labelEntry", vscode.Uri.file(v1), "00000002", "x")), /Fork it to a new version 3 file first/);
+    assert.ok(readFileSync(v1).equals(v1Before));
+    assert.ok(readFileSync(file).equals(before));
+  });
+});

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The extension-host test layer: builds the extension and its in-host mocha suite, makes
+// a throwaway pi agent dir and workspace, and runs the suite inside a real VS Code
+// (code-server) through scripts/e2e/run-extension-tests.mjs. Exit code = the suite's.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..", "..");
+const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { cwd: root, stdio: "inherit", ...opts });
+
+let r = run(process.execPath, ["scripts/e2e/setup-vscode.mjs"]);
+if (r.status !== 0) {
+  console.error("extension tests: could not set up code-server (see above)");
+  process.exit(1);
+}
+r = run(process.execPath, ["esbuild.mjs", "--ext-tests"]);
+if (r.status !== 0) process.exit(1);
+
+const work = mkdtempSync(join(tmpdir(), "ase-ext-test-"));
+const agentDir = join(work, "agent");
+const workspace = join(work, "workspace");
+mkdirSync(join(agentDir, "sessions"), { recursive: true });
+mkdirSync(workspace, { recursive: true });
+mkdirSync(join(work, "tmp"), { recursive: true });
+mkdirSync(join(root, "test-artifacts", "e2e"), { recursive: true });
+r = run(process.execPath, [
+  "scripts/e2e/run-extension-tests.mjs",
+  "--extension", root,
+  "--tests", join(root, "out", "test-ext", "index.js"),
+  "--workspace", workspace,
+  "--env", `PI_CODING_AGENT_DIR=${agentDir}`,
+  "--env", `TMPDIR=${join(work, "tmp")}`,
+  "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
+  "--timeout", "240",
+]);
+if (r.status === 0) rmSync(work, { recursive: true, force: true });
+else console.error(`extension tests failed; files kept in ${work}`);
+process.exit(r.status ?? 1);
