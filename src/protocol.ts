@@ -184,6 +184,11 @@ export interface SessionChangedMessage {
   added: number;
   bars: TokenBar[];
 }
+/** Better token figures are in (exact counts finished): redraw the bars. */
+export interface BarsMessage {
+  type: "bars";
+  bars: TokenBar[];
+}
 /** A short notice to show in the panel (e.g. "file was rewritten; reloaded"). */
 export interface NoticeMessage {
   type: "notice";
@@ -199,7 +204,7 @@ export interface ReplyMessage {
   error?: string;
 }
 
-export type HostToWebview = InitMessage | SessionChangedMessage | NoticeMessage | ReplyMessage;
+export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | NoticeMessage | ReplyMessage;
 
 /** Result shapes of the requests, by request type. */
 export interface ReplyResults {

@@ -130,6 +130,9 @@ function onHostEvent(e: HostEvent): void {
     case "sessionChanged":
       onSessionChanged(e);
       break;
+    case "bars":
+      bars.render(e.bars);
+      break;
     case "notice":
       showNotice(e);
       break;

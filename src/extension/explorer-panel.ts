@@ -18,6 +18,7 @@ import {
   type TokenBar,
   type WebviewToHost,
 } from "../protocol";
+import { instantTokens, type EntryTokens } from "../core/tokens/entry-tokens";
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
@@ -28,7 +29,9 @@ export interface PanelDeps {
   extensionUri: vscode.Uri;
   log: Log;
   /** Token bars for the panel: default path, selected path and branches. */
-  bars(session: Session, selectedLeaf: number | undefined): TokenBar[];
+  bars(session: Session, table: readonly EntryTokens[], selectedLeaf: number | undefined): TokenBar[];
+  /** Exact counting for the table in the background (setting tokenCounting = exact); resolves when done. */
+  countExact?(session: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal): Promise<void>;
   /** Runs an entry action (fork, continue, label, preview, compact) from the webview. */
   runAction(action: EntryAction, file: string, entryId: string): Promise<void>;
   onDidDispose(panel: ExplorerPanel): void;
@@ -45,6 +48,9 @@ export interface PanelState {
  */
 export class ExplorerPanel extends Disposable {
   session: Session | undefined;
+  /** Per-entry token figures: estimates at once, exact counts filled in when asked. */
+  private table: EntryTokens[] = [];
+  private counting: AbortController | undefined;
   private filter: RowFilter = "default";
   private folded = new Set<string>();
   private rows: TreeRow[] = [];
@@ -53,7 +59,7 @@ export class ExplorerPanel extends Disposable {
   private refreshing = false;
   private refreshAgain = false;
   /** What the panel has done, for the log and the extension tests. */
-  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0 };
+  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -74,6 +80,7 @@ export class ExplorerPanel extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.counting?.abort();
     super.dispose();
     this.deps.onDidDispose(this);
   }
@@ -103,7 +110,9 @@ export class ExplorerPanel extends Disposable {
         () => Session.load(this.file),
       );
       this.selectedLeaf = undefined;
+      this.table = instantTokens(this.session);
       this.recomputeRows();
+      this.startCounting(undefined);
       const problems = this.session.problems;
       if (problems.length) this.deps.log.warn(`${this.file}: ${problems.length} problem(s): ${problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
@@ -116,9 +125,31 @@ export class ExplorerPanel extends Disposable {
   /** Entry count the webview was last told about (actions may append through our session). */
   private shown = 0;
 
+  private bars(): TokenBar[] {
+    return this.session ? this.deps.bars(this.session, this.table, this.selectedLeaf) : [];
+  }
+
+  /** Exact counts run after first paint and replace the estimates in the bars when done. */
+  private startCounting(indices: number[] | undefined): void {
+    const s = this.session;
+    if (!s || !this.deps.countExact) return;
+    this.counting?.abort();
+    const ctl = new AbortController();
+    this.counting = ctl;
+    this.deps.countExact(s, this.table, indices, ctl.signal).then(
+      () => {
+        if (!ctl.signal.aborted && this.session === s) this.post({ type: "bars", bars: this.bars() });
+      },
+      (err: unknown) => {
+        if (!ctl.signal.aborted) this.deps.log.warn(`exact token counts stopped: ${(err as Error).message}`);
+      },
+    );
+  }
+
   private post(msg: HostToWebview): void {
     if (msg.type === "init") this.stats.inits++;
     else if (msg.type === "sessionChanged") this.stats.changes++;
+    else if (msg.type === "bars") this.stats.barUpdates++;
     if (msg.type === "init" || msg.type === "sessionChanged") this.shown = msg.session.entryCount;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
   }
@@ -206,7 +237,7 @@ export class ExplorerPanel extends Disposable {
         this.folded = new Set(msg.restore.folded);
         this.recomputeRows();
       }
-      if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.deps.bars(this.session, this.selectedLeaf) });
+      if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.bars() });
       return;
     }
     if (msg.type === "action") {
@@ -268,7 +299,7 @@ export class ExplorerPanel extends Disposable {
           this.recomputeRows();
           const files = fileActivity(s, s.tree.path(i)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
           const rowIndex = this.rows.findIndex((r) => r.index === i);
-          return reply({ bars: this.deps.bars(s, leaf), files, rowIndex });
+          return reply({ bars: this.bars(), files, rowIndex });
         }
       }
     } catch (err) {
@@ -314,7 +345,7 @@ export class ExplorerPanel extends Disposable {
           this.stats.reloads++;
           this.loading = this.load();
           await this.loading;
-          if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.deps.bars(this.session, undefined) });
+          if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.bars() });
           continue;
         }
         // Counted against what the webview was shown: an action of ours may have appended
@@ -322,8 +353,11 @@ export class ExplorerPanel extends Disposable {
         const added = this.session.metas.length - this.shown;
         if (added > 0) {
           this.selectedLeaf = undefined;
+          const known = this.table.length;
+          this.table.push(...instantTokens(this.session).slice(known));
           this.recomputeRows();
-          this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rows.length, added, bars: this.deps.bars(this.session, undefined) });
+          this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rows.length, added, bars: this.bars() });
+          this.startCounting(this.table.map((_, i) => i).slice(known));
         }
       } while (this.refreshAgain);
     } catch (err) {

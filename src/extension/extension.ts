@@ -1,6 +1,9 @@
 import * as vscode from "vscode";
 import { Session } from "../core/store/session";
-import { instantTokens } from "../core/tokens/entry-tokens";
+import { join } from "node:path";
+import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
+import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";
+import { TokenCache, tokenCacheFile } from "../core/tokens/token-cache";
 import { tokenBars } from "../core/view/token-bars";
 import type { ActionDeps } from "./actions";
 import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
@@ -30,9 +33,21 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const panels = new Map<string, ExplorerPanel>();
   const setActiveContext = () => void vscode.commands.executeCommand("setContext", "agentSessions.explorerActive", [...panels.values()].some((p) => p.panel.active));
 
-  const bars = (s: Session, selected: number | undefined) => {
+  const bars = (s: Session, table: readonly EntryTokens[], selected: number | undefined) => {
     const st = readSettings();
-    return tokenBars(s, instantTokens(s), selected, { reserveTokens: st.reserveTokens, windows: st.contextWindows });
+    return tokenBars(s, table, selected, { reserveTokens: st.reserveTokens, windows: st.contextWindows });
+  };
+  /** tokenCounting = exact: BPE counts in the background, cached by content hash per session. */
+  const countExact = async (s: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => {
+    if (readSettings().tokenCounting !== "exact") return;
+    const cache = TokenCache.open(tokenCacheFile(join(cacheDir, "tokens"), s.path), "o200k_base");
+    try {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: "Counting tokens" }, (progress) =>
+        measureEntries(s, table, { counter: gptTokenizerCounter(), cache, indices, signal, onProgress: (done, total) => progress.report({ message: `${Math.round((100 * done) / Math.max(total, 1))}%` }) }),
+      );
+    } finally {
+      cache.save();
+    }
   };
 
   let commandDeps: CommandDeps;
@@ -41,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       extensionUri: context.extensionUri,
       log,
       bars,
+      countExact,
       runAction: (action, f, id) => runEntryAction(commandDeps, action, f, id),
       onDidDispose: (gone) => {
         if (panels.get(gone.file) === gone) panels.delete(gone.file);

@@ -166,6 +166,15 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.equal(panel.stats.errors, 0);
   });
 
+  it("tokenCounting = exact: counts run after first paint and the bars are redrawn", async () => {
+    await vscode.workspace.getConfiguration("agentSessions").update("tokenCounting", "exact", vscode.ConfigurationTarget.Global);
+    const other = writeProjectSession("/home/ana/gamma", "Gamma tokens");
+    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(other));
+    const panel = await until("the panel", () => api.panelFor(other));
+    await until("exact counts to update the bars", () => panel.stats.barUpdates > 0, 30_000);
+    await vscode.workspace.getConfiguration("agentSessions").update("tokenCounting", undefined, vscode.ConfigurationTarget.Global);
+  });
+
   it("errors are clear and nothing is written: unknown entry, old version", async () => {
     const before = readFileSync(file);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand("agentSessions.forkSession", vscode.Uri.file(file), "nope")), /no entry with id nope/);
