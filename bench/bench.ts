@@ -1,11 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/context/build-context";
 import { Session } from "../src/core/store/session";
 import { generateSession } from "./generate";
-import { loadChild } from "./load-child";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
 import { instantTokens } from "../src/core/tokens/entry-tokens";
@@ -34,7 +33,7 @@ function median(xs: number[]): number {
 }
 
 function child(mode: string, file: string): { ms: number; maxRssBytes: number; entries: number } {
-  const r = spawnSync(process.execPath, [SELF, "--child", mode, file], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(dirname(SELF), "load-child.js"), mode, file], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`child ${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop() as string);
 }
@@ -157,7 +156,6 @@ function benchList(files: string[]): void {
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === "--child") return loadChild(process.argv[3], process.argv[4]);
   const sizes = (process.env.ASE_BENCH_SIZES ?? "25,100,400").split(",").map(Number);
   console.log(`Agent Session Explorer benchmarks (node ${process.version}); synthetic sessions in ${WORK}`);
   const files = sizes.map((mb) => synthetic(mb));

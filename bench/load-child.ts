@@ -3,7 +3,7 @@ import { scanLines } from "../src/core/store/line-scanner";
 
 /**
  * Runs one load in a fresh process so its peak RSS is its own:
- *   node bench.js --child index|parse FILE
+ *   node load-child.js index|parse FILE
  * Prints one JSON line: {ms, maxRssBytes, entries}.
  */
 export async function loadChild(mode: string, file: string): Promise<void> {
@@ -21,4 +21,11 @@ export async function loadChild(mode: string, file: string): Promise<void> {
   }
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   process.stdout.write(`${JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, entries })}\n`);
+}
+
+if (require.main === module) {
+  loadChild(process.argv[2], process.argv[3]).catch((err) => {
+    process.stderr.write(`${(err as Error).stack}\n`);
+    process.exitCode = 1;
+  });
 }

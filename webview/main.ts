@@ -161,6 +161,10 @@ function showSession(s: InitMessage["session"]): void {
 async function onInit(m: InitMessage): Promise<void> {
   const restoring = !initialized;
   initialized = true;
+  if (store.state.file !== m.session.path) {
+    store.update({ file: m.session.path });
+    store.flush();
+  }
   showSession(m.session);
   bars.render(m.bars);
   filterSelect.value = m.filter;

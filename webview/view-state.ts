@@ -3,6 +3,8 @@ import type { VsCodeApi } from "./vscode-api";
 
 /** What survives a webview reload: view state only; the data is always refetched. */
 export interface ViewState {
+  /** The session file, so VS Code's panel serializer can reopen this panel after a reload. */
+  file?: string;
   selectedId?: string;
   selectedIndex: number;
   scrollTop: number;
@@ -21,6 +23,7 @@ export function loadViewState(api: Pick<VsCodeApi, "getState">): ViewState {
   const o = raw as Record<string, unknown>;
   const num = (v: unknown, d: number): number => (typeof v === "number" && Number.isFinite(v) ? v : d);
   return {
+    file: typeof o.file === "string" ? o.file : undefined,
     selectedId: typeof o.selectedId === "string" ? o.selectedId : undefined,
     selectedIndex: num(o.selectedIndex, -1),
     scrollTop: Math.max(0, num(o.scrollTop, 0)),

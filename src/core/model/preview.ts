@@ -6,40 +6,54 @@ const MAX = 100;
 
 const codes = new Uint16Array(MAX + 1);
 
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0;
+}
+
 /**
- * Collapses whitespace in the head of a text into one short line. Built from char codes
- * so the result is a fresh flat string: a slice would keep the (possibly megabyte-long)
- * source alive, and a regex over a long head is the slowest part of indexing.
+ * Collapses whitespace in the heads of some texts into one short line. The parts are
+ * walked in turn rather than joined: joining a short label to a megabyte tool output
+ * and reading the result would make V8 copy the whole output. The result is built from
+ * char codes, a fresh flat string that keeps no long source alive.
  */
-function oneLine(text: string, max = MAX): string {
+function oneLine(...parts: string[]): string {
   let n = 0;
   let space = false;
-  const end = Math.min(text.length, max * 3);
-  for (let i = 0; i < end && n <= max; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0) {
-      space = n > 0;
-      continue;
+  outer: for (const text of parts) {
+    const end = Math.min(text.length, MAX * 3);
+    for (let i = 0; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (isSpace(c)) {
+        space = n > 0;
+        continue;
+      }
+      if (space) {
+        codes[n++] = 32;
+        space = false;
+      }
+      if (n > MAX) break outer;
+      codes[n++] = c;
+      if (n > MAX) break outer;
     }
-    if (space) {
-      codes[n++] = 32;
-      space = false;
-      if (n > max) break;
-    }
-    codes[n++] = c;
   }
-  if (n > max) {
-    codes[max - 3] = codes[max - 2] = codes[max - 1] = 46;
-    n = max;
+  if (n > MAX) {
+    codes[MAX - 3] = codes[MAX - 2] = codes[MAX - 1] = 46;
+    n = MAX;
   }
   return String.fromCharCode.apply(null, codes.subarray(0, n) as unknown as number[]);
+}
+
+/** Whether a text has anything but whitespace (without trim(), which copies). */
+function hasText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return true;
+  return false;
 }
 
 function firstText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   for (const b of content as Array<Record<string, unknown>>) {
-    if (b && b.type === "text" && typeof b.text === "string" && b.text.trim()) return b.text;
+    if (b && b.type === "text" && typeof b.text === "string" && hasText(b.text)) return b.text;
   }
   for (const b of content as Array<Record<string, unknown>>) {
     if (b && b.type === "image") return "[image]";
@@ -50,47 +64,46 @@ function firstText(content: unknown): string {
 function toolCallText(b: Record<string, unknown>): string {
   const args = (b.arguments ?? {}) as Record<string, unknown>;
   const main = args.path ?? args.command ?? args.pattern ?? args.url;
-  return `${String(b.name)}(${typeof main === "string" ? main : ""})`;
+  // The main argument can be a long command: only its head is shown anyway.
+  return `${String(b.name)}(${typeof main === "string" ? main.slice(0, MAX) : ""})`;
 }
 
 function messagePreview(m: Record<string, unknown>): string {
   switch (m.role) {
     case "user":
-      return firstText(m.content);
+      return oneLine(firstText(m.content));
     case "assistant": {
       const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
-      const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && b.text.trim());
+      const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && hasText(b.text));
       const calls = blocks.filter((b) => b?.type === "toolCall").map(toolCallText);
-      if (text) return calls.length ? `${text.text as string} -> ${calls.join(", ")}` : (text.text as string);
-      if (calls.length) return `-> ${calls.join(", ")}`;
+      if (text) return calls.length ? oneLine(text.text as string, " -> ", calls.join(", ")) : oneLine(text.text as string);
+      if (calls.length) return oneLine("-> ", calls.join(", "));
       const thinking = blocks.find((b) => b?.type === "thinking");
-      if (thinking) return `(thinking) ${String(thinking.thinking ?? "")}`;
-      return m.stopReason === "error" || m.stopReason === "aborted"
-        ? `(${String(m.stopReason)}) ${String(m.errorMessage ?? "")}`
-        : "(empty)";
+      if (thinking) return oneLine("(thinking) ", String(thinking.thinking ?? ""));
+      return m.stopReason === "error" || m.stopReason === "aborted" ? oneLine(`(${String(m.stopReason)}) `, String(m.errorMessage ?? "")) : "(empty)";
     }
     case "toolResult":
-      return `${String(m.toolName ?? "tool")}${m.isError ? " (error)" : ""}: ${firstText(m.content)}`;
+      return oneLine(String(m.toolName ?? "tool"), m.isError ? " (error): " : ": ", firstText(m.content));
     case "bashExecution":
-      return `$ ${String(m.command ?? "")}${m.excludeFromContext ? " (not sent)" : ""}`;
+      return oneLine("$ ", String(m.command ?? ""), m.excludeFromContext ? " (not sent)" : "");
     case "custom":
     case "hookMessage":
-      return `[${String(m.customType ?? "custom")}] ${firstText(m.content)}`;
+      return oneLine(`[${String(m.customType ?? "custom")}] `, firstText(m.content));
     default:
-      return `(${String(m.role)})`;
+      return oneLine(`(${String(m.role)})`);
   }
 }
 
 export function entryPreview(e: Record<string, unknown>): string {
   switch (e.type) {
     case "message":
-      return oneLine(e.message && typeof e.message === "object" ? messagePreview(e.message as Record<string, unknown>) : "");
+      return e.message && typeof e.message === "object" ? messagePreview(e.message as Record<string, unknown>) : "";
     case "compaction":
       return oneLine(`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`);
     case "branch_summary":
-      return oneLine(typeof e.summary === "string" && e.summary ? `branch summary: ${e.summary}` : "branch (no summary)");
+      return typeof e.summary === "string" && e.summary ? oneLine("branch summary: ", e.summary) : "branch (no summary)";
     case "custom_message":
-      return oneLine(`[${String(e.customType ?? "custom")}] ${firstText(e.content)}`);
+      return oneLine(`[${String(e.customType ?? "custom")}] `, firstText(e.content));
     case "custom":
       return oneLine(`custom: ${String(e.customType ?? "")}`);
     case "model_change":
@@ -98,9 +111,9 @@ export function entryPreview(e: Record<string, unknown>): string {
     case "thinking_level_change":
       return oneLine(`thinking: ${String(e.thinkingLevel ?? "")}`);
     case "label":
-      return oneLine(typeof e.label === "string" && e.label ? `label ${String(e.targetId)}: ${e.label}` : `label ${String(e.targetId)} cleared`);
+      return typeof e.label === "string" && e.label ? oneLine(`label ${String(e.targetId)}: `, e.label) : oneLine(`label ${String(e.targetId)} cleared`);
     case "session_info":
-      return oneLine(`name: ${String(e.name ?? "")}`);
+      return oneLine("name: ", String(e.name ?? ""));
     default:
       return oneLine(`(${String(e.type)})`);
   }

@@ -119,7 +119,7 @@ export class IndexBuilder {
     }
     if (e.type === "session") {
       // pi drops extra header lines from the entries; they still count for v1 indexes.
-      this.parsedIds.push(undefined);
+      if (this.version < 2) this.parsedIds.push(undefined);
       return;
     }
     this.addEntry(e, raw);
@@ -138,14 +138,14 @@ export class IndexBuilder {
           line: raw.lineNo,
           message: `line ${raw.lineNo}: a version ${this.version} entry needs a string "id"; found ${describe(e.id)} (entry skipped)`,
         });
-        this.parsedIds.push(undefined);
         return;
       }
       id = e.id;
       // In a chain the parent is the previous entry: share its id string instead of a copy.
       parentId = typeof e.parentId === "string" ? (e.parentId === this.prevId ? this.prevId : e.parentId) : null;
     }
-    this.parsedIds.push(id);
+    // Only v1 compactions point at entries by position.
+    if (this.version < 2) this.parsedIds.push(id);
     this.prevId = id;
     const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";

@@ -1,4 +1,5 @@
 import type { AgentMessage } from "../model/messages";
+import { jsonLength } from "./json-length";
 
 /** pi counts an image as 4,800 characters, i.e. 1,200 tokens. */
 export const IMAGE_CHARS = 4800;
@@ -37,7 +38,7 @@ export function estimateMessageTokens(message: AgentMessage): number {
         if (b.type === "text" && typeof b.text === "string") chars += b.text.length;
         else if (b.type === "thinking" && typeof b.thinking === "string") chars += b.thinking.length;
         else if (b.type === "toolCall") {
-          chars += String(b.name ?? "").length + (JSON.stringify(b.arguments ?? {})?.length ?? 0);
+          chars += String(b.name ?? "").length + jsonLength(b.arguments ?? {});
         }
       }
       return charsToTokens(chars);
