@@ -1,3 +1,4 @@
+import { type FSWatcher, watch } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -33,6 +34,9 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   private groups: ProjectGroup[] = [];
   private filterText = "";
   private loading: Promise<void> | undefined;
+  /** fs.watch per directory (sessions dir and each project dir), so new and growing sessions show within a second. */
+  private watchers = new Map<string, FSWatcher>();
+  private debounce: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly cacheDir: string,
@@ -71,7 +75,34 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
       this.log.error(`cannot list sessions under ${dir}: ${(err as Error).message}`);
     }
     await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
+    this.watchDirs(dir);
     this.changed.fire(undefined);
+  }
+
+  private watchDirs(root: string): void {
+    const dirs = new Set([root, ...this.allSessions().map((s) => join(s.path, ".."))]);
+    for (const [d, w] of this.watchers) {
+      if (!dirs.has(d)) {
+        w.close();
+        this.watchers.delete(d);
+      }
+    }
+    for (const d of dirs) {
+      if (this.watchers.has(d)) continue;
+      try {
+        const w = watch(d, { persistent: false }, () => {
+          clearTimeout(this.debounce);
+          this.debounce = setTimeout(() => void this.refresh(), 300);
+        });
+        w.on("error", () => {
+          w.close();
+          this.watchers.delete(d);
+        });
+        this.watchers.set(d, w);
+      } catch {
+        // A missing dir is watched again after the next refresh.
+      }
+    }
   }
 
   private matches(s: SessionSummary, cwd: string): boolean {
@@ -119,6 +150,9 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   }
 
   dispose(): void {
+    clearTimeout(this.debounce);
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
     this.changed.dispose();
   }
 }

@@ -87,6 +87,14 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.equal(item.command?.command, "agentSessions.openSession");
   });
 
+  it("the sessions view updates by itself when a new session appears", async () => {
+    writeProjectSession("/home/ana/delta", "Delta appears later");
+    await until("the new project in the view", async () => {
+      const projects = await api.sessionsView.getChildren();
+      return projects.some((p) => p.kind === "project" && p.group.cwd === "/home/ana/delta");
+    }, 5_000);
+  });
+
   it("Open Session shows the explorer, and its webview asks for rows", async () => {
     await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(file));
     const panel = await until("the panel", () => api.panelFor(file));
