@@ -38,6 +38,8 @@ export interface RecordedRequest {
 export type Script = FakeReply[] | ((req: RecordedRequest, n: number) => FakeReply);
 
 export interface FakeOptions {
+  /** Answer for POST /v1/messages/count_tokens (default: chars/4 of the messages). */
+  countTokens?: (body: RecordedRequest["body"]) => number;
   /** When set, requests with another key get a 401. */
   apiKey?: string;
   /** Reply once a list script is used up. */
@@ -107,6 +109,12 @@ export class FakeAnthropic {
     const key = req.headers["x-api-key"] ?? String(req.headers.authorization ?? "").replace(/^Bearer /, "");
     if (this.opts.apiKey !== undefined && key !== this.opts.apiKey) {
       return sendError(res, { kind: "error", status: 401, type: "authentication_error", message: "invalid x-api-key" });
+    }
+    if (req.method === "POST" && rec.path.startsWith("/v1/messages/count_tokens")) {
+      const n = this.opts.countTokens ? this.opts.countTokens(body) : Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ input_tokens: n }));
+      return;
     }
     if (req.method !== "POST" || !rec.path.startsWith("/v1/messages")) {
       return sendError(res, { kind: "error", status: 404, type: "not_found_error", message: `no route ${req.method} ${rec.path}` });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -57,13 +57,24 @@ export function entry(type: string, id: string, parentId: string | null, fields:
 
 /** Writes lines (objects are JSON-encoded, strings written as is) to a new temp file. */
 export function writeSession(lines: Array<Raw | string>, opts: { trailingNewline?: boolean; dir?: string; name?: string } = {}): string {
-  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "ase-test-"));
+  const dir = opts.dir ?? tempDir();
   const file = join(dir, opts.name ?? "session.jsonl");
   const text = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
   writeFileSync(file, opts.trailingNewline === false ? text : `${text}\n`);
   return file;
 }
 
+const made: string[] = [];
+
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "ase-test-"));
+  const dir = mkdtempSync(join(tmpdir(), "ase-test-"));
+  made.push(dir);
+  return dir;
+}
+
+// Temp dirs go when the run ends (mocha's root hook; absent where no mocha runs this).
+if (typeof after === "function") {
+  after(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
 }

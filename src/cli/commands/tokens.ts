@@ -8,13 +8,15 @@ import type { Fit } from "../../core/tokens/calibration";
 import { tokenCacheFile } from "../../core/tokens/token-cache";
 import { TOKEN_KINDS } from "../../core/tokens/token-kinds";
 import { type TokenReport, tokenReport } from "../../core/tokens/token-report";
+import { type AnthropicCount, countWithAnthropic } from "../../core/tokens/anthropic-count";
+import { renderAnthropic } from "../../core/context/render-anthropic";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage =
-  "ase tokens <file> [--leaf ID] [--exact] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
+  "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
 
 /** $XDG_CACHE_HOME/agent-session-explorer/tokens, else ~/.cache/agent-session-explorer/tokens. */
 export function tokenCacheDir(env: NodeJS.ProcessEnv): string {
@@ -135,9 +137,12 @@ async function run(args: string[], io: CliIO): Promise<void> {
       budget: { type: "string" },
       allocation: { type: "string" },
       "no-cache": { type: "boolean" },
+      "anthropic-count": { type: "boolean" },
     },
     usage,
   );
+  const apiKey = io.env.ANTHROPIC_API_KEY;
+  if (values["anthropic-count"] && !apiKey) throw new CliError("--anthropic-count needs ANTHROPIC_API_KEY (the count is a request to the Messages API)");
   const reserveTokens = intFlag(values.reserve, "reserve");
   const window = intFlag(values.window, "window");
   const budgetTotal = intFlag(values.budget, "budget");
@@ -165,7 +170,27 @@ async function run(args: string[], io: CliIO): Promise<void> {
     io.out(values.json ? `${JSON.stringify(a, null, 2)}\n` : accuracyText(a));
     return;
   }
-  io.out(values.json ? `${JSON.stringify(tokensJson(report, system), null, 2)}\n` : text(report, session.path, system));
+  let anthropic: AnthropicCount | undefined;
+  if (values["anthropic-count"]) {
+    const { body } = renderAnthropic(report.context, { system: system?.text });
+    try {
+      anthropic = await countWithAnthropic(body, {
+        apiKey: apiKey as string,
+        baseURL: io.env.ANTHROPIC_BASE_URL || undefined,
+        cachePath: values["no-cache"] ? undefined : join(tokenCacheDir(io.env), "anthropic-counts.json"),
+      });
+    } catch (err) {
+      throw new CliError(`count-tokens request failed: ${(err as Error).message.split("\n")[0]}`);
+    }
+  }
+  if (values.json) {
+    const json = tokensJson(report, system) as Record<string, unknown>;
+    if (anthropic) json.anthropicCount = anthropic;
+    io.out(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  io.out(text(report, session.path, system));
+  if (anthropic) io.out(`anthropic count-tokens (${anthropic.model}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
 }
 
 export const tokensCommand: CliCommand = {
