@@ -10,6 +10,8 @@ const layers = [
   { name: "set-up: code-server, Node 24, Chromium", cmd: ["node", "scripts/e2e/setup-vscode.mjs"], counts: false },
   { name: "webview (Chromium)", cmd: ["node", "test/webview/run.mjs"] },
   { name: "extension host (real VS Code)", cmd: ["node", "test/extension/run.mjs"] },
+  { name: "npm start, driven in Chromium", cmd: ["node", "test/e2e/start.test.mjs"] },
+  { name: ".vsix installed into code-server", cmd: ["node", "test/e2e/vsix.test.mjs"] },
 ];
 
 /** Passed/failed/pending counts from mocha's summary or a `name: N passed, M failed` line. */

@@ -120,7 +120,10 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: writing actions enabled")),
   );
-  for (const file of sessionsToOpen(log)) void openSession(vscode.Uri.file(file)).catch((err) => log.error(`cannot open ${file}: ${(err as Error).message}`));
+  const toOpen = sessionsToOpen(log);
+  // A workspace that lists sessions wants them in front: show our view too.
+  if (toOpen.length) void vscode.commands.executeCommand("workbench.view.extension.agentSessions");
+  for (const file of toOpen) void openSession(vscode.Uri.file(file)).catch((err) => log.error(`cannot open ${file}: ${(err as Error).message}`));
   log.info(`activated (${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`);
   return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view };
 }

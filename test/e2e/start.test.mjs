@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// `npm start` end to end: runs it as a newcomer would, opens the URL it prints in
+// Chromium (playwright-core), checks that the Session Explorer shows the demo session and
+// that the Sessions view lists the demo projects, saves test-artifacts/e2e/explorer.png,
+// stops it with SIGTERM and checks that it cleaned up; then ASE_START_SMOKE=1 (start,
+// self-check, stop) must exit 0.
+// Usage: node test/e2e/start.test.mjs   Closing line: `start: N passed, M failed`.
+// Needs the e2e toolchain (npm start installs it itself on the first run).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+const SHOT = path.join(ARTIFACTS, 'explorer.png');
+// Texts of the rich demo session (scripts/demo/generate-demo.mjs).
+const DEMO_TEXT = 'The quarterly rainfall report only print';
+const DEMO_NAME = 'CSV export for the rainfall report';
+const FIRST_START_TIMEOUT_MS = 15 * 60_000; // a first run may npm ci and build code-server
+
+const t0 = Date.now();
+const say = (msg) => console.log(`[start.test ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const results = [];
+async function check(name, fn) {
+  const t = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`  ok    ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`  FAIL  ${name}: ${e.message}`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().once('error', reject).listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function portOpen(port) {
+  return new Promise((resolve) => {
+    const sock = net.connect(port, '127.0.0.1');
+    sock.once('connect', () => { sock.destroy(); resolve(true); });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * `npm start -- ...args` in its own process group; collects its output and resolves
+ * fields as they are printed (url, pid to kill, demo dir).
+ */
+function npmStart(args, env = {}) {
+  const child = spawn('npm', ['start', '--silent', '--', ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc = { child, out: '', exited: null };
+  proc.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const onData = (d) => {
+    proc.out += d;
+    for (const line of String(d).split('\n')) if (line.trim()) console.log(`    | ${line}`);
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  proc.waitFor = async (re, timeoutMs) => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const m = proc.out.match(re);
+      if (m) return m;
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`npm start exited (${child.exitCode ?? child.signalCode}) before printing ${re}`);
+      if (Date.now() > end) throw new Error(`npm start did not print ${re} within ${timeoutMs / 1000}s`);
+      await sleep(200);
+    }
+  };
+  // Never leave a server behind, whatever happens to this test.
+  proc.killGroup = (sig = 'SIGKILL') => { try { process.kill(-child.pid, sig); } catch { /* gone */ } };
+  process.on('exit', () => proc.killGroup());
+  return proc;
+}
+
+let exitCode = 1;
+try {
+  const { assertInstalled } = await import('../../scripts/e2e/paths.mjs');
+
+  // ---- 1. npm start, then drive the page it serves
+  const port = await freePort();
+  const started = Date.now();
+  const run = npmStart(['--port', String(port), '--no-browser-check']);
+  let url = null, pid = null, demoDir = null, browser = null;
+
+  await check('npm start prints the URL and how to stop it', async () => {
+    url = (await run.waitFor(/http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+/, FIRST_START_TIMEOUT_MS))[0];
+    pid = Number((await run.waitFor(/run: kill (\d+)/, 5_000))[1]);
+    demoDir = (await run.waitFor(/demo sessions in (\S+)/, 1_000))[1];
+    if (!url.includes(`127.0.0.1:${port}/`)) throw new Error(`URL ${url} is not on the requested port ${port}`);
+    if (!/\$ node dist\/cli\.js list --dir /.test(run.out)) throw new Error('the CLI example was not shown');
+    say(`npm start printed its URL after ${((Date.now() - started) / 1000).toFixed(1)}s`);
+  });
+
+  if (url) {
+    assertInstalled();
+    const { launchBrowser, openWorkbench, webviewFrame, errorNotifications, screenshot } = await import('../../scripts/e2e/browser.mjs');
+    browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
+    const { page } = browser;
+    await check('the page opens the Session Explorer on the demo session', async () => {
+      const ms = await openWorkbench(page, url);
+      say(`workbench restored in ${(ms / 1000).toFixed(1)}s`);
+      const frame = await webviewFrame(page, { text: DEMO_TEXT, timeoutMs: 60_000 });
+      const body = await frame.locator('body').innerText();
+      if (!body.includes(DEMO_NAME)) say(`note: the explorer body does not show the session name ${JSON.stringify(DEMO_NAME)}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    });
+    await check('the Sessions view lists the demo projects and sessions', async () => {
+      const icon = page.locator('.activitybar .action-item a[aria-label^="Agent Sessions"], .activitybar .action-item[aria-label^="Agent Sessions"]').first();
+      await icon.click({ timeout: 15_000 });
+      const rows = page.locator('.sidebar .monaco-list-row');
+      const end = Date.now() + 20_000;
+      let texts = [];
+      for (;;) {
+        texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+        const all = texts.join(' | ');
+        if (['/home/demo/project', '/home/demo/notes-app', DEMO_NAME].every((t) => all.includes(t))) break;
+        if (Date.now() > end) throw new Error(`Sessions view rows: ${JSON.stringify(texts)}`);
+        await sleep(300);
+      }
+      // Let the explorer finish painting before the picture is taken.
+      await sleep(1_500);
+      say(`screenshot ${await screenshot(page, SHOT)}`);
+    });
+    // The README's feature pictures, from the same page.
+    const { runCommand } = await import('../../scripts/e2e/browser.mjs');
+    await check('"Agent Sessions: Preview Context" shows the context pi would send', async () => {
+      await runCommand(page, 'Agent Sessions: Preview Context');
+      const editor = page.locator('.editor-instance .monaco-editor .view-lines');
+      const end = Date.now() + 15_000;
+      for (;;) {
+        const text = (await editor.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+        if (text.includes('Context pi sends for leaf')) break;
+        if (Date.now() > end) throw new Error(`no editor shows the context preview; editors: ${JSON.stringify(text.slice(0, 200))}`);
+        await sleep(300);
+      }
+      await sleep(500);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'context-preview.png'))}`);
+      await page.keyboard.press('Escape');
+    });
+    await check('the large demo session opens from the Sessions view, and Compact Session shows its dry run', async () => {
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      await page.locator('.sidebar .monaco-list-row', { hasText: 'Rainfall tool: long refactoring session' }).first().click();
+      await webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 60_000 });
+      await sleep(1_500);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'tree-large.png'))}`);
+      await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'summarize' }).first();
+      await row.click({ timeout: 10_000 });
+      // Extra instructions: none.
+      await page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      const modal = page.locator('.monaco-dialog-box', { hasText: 'Compact this session?' });
+      await modal.waitFor({ timeout: 20_000 });
+      const detail = (await modal.innerText()).replace(/\s+/g, ' ');
+      if (!/tokens now -> about/.test(detail)) throw new Error(`the dry run says ${JSON.stringify(detail.slice(0, 300))}`);
+      say(`dry run: ${detail.slice(0, 200)}`);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'compaction-dry-run.png'))}`);
+      await page.keyboard.press('Escape'); // nothing is written
+    });
+    await browser.close();
+  }
+
+  await check('SIGTERM stops npm start, code-server and removes the demo dir', async () => {
+    if (!pid) throw new Error('no pid was printed');
+    process.kill(pid, 'SIGTERM');
+    const res = await Promise.race([run.exited, sleep(30_000).then(() => null)]);
+    if (!res) throw new Error('npm start did not exit within 30 s of SIGTERM');
+    if (res.code !== 0) throw new Error(`npm start exited with ${res.code ?? res.signal} after SIGTERM`);
+    if (await portOpen(port)) throw new Error(`port ${port} still answers after the stop`);
+    const runDir = demoDir && path.dirname(path.dirname(demoDir));
+    if (runDir && fs.existsSync(runDir)) throw new Error(`${runDir} still exists`);
+  });
+  run.killGroup();
+
+  // ---- 2. the self-checking smoke mode (second start: everything is cached)
+  await check('ASE_START_SMOKE=1 npm start starts, checks the explorer in Chromium and exits 0 (second start)', async () => {
+    const t = Date.now();
+    const smoke = npmStart(['--port', String(await freePort())], { ASE_START_SMOKE: '1' });
+    const res = await Promise.race([smoke.exited, sleep(120_000).then(() => null)]);
+    smoke.killGroup();
+    if (!res) throw new Error('did not finish within 120 s');
+    if (res.code !== 0) throw new Error(`exited with ${res.code ?? res.signal}`);
+    if (!/smoke: ok/.test(smoke.out)) throw new Error('no "smoke: ok" line');
+    const ready = smoke.out.match(/ready after ([\d.]+)s/);
+    say(`second start: ready after ${ready ? ready[1] : '?'}s (whole smoke run ${((Date.now() - t) / 1000).toFixed(1)}s)`);
+    if (ready && Number(ready[1]) > 60) throw new Error(`second start took ${ready[1]}s (must be well under a minute)`);
+  });
+  exitCode = results.every((r) => r.ok) ? 0 : 1;
+} catch (e) {
+  console.log(`  FAIL  harness: ${e.message}`);
+  results.push({ name: 'harness', ok: false });
+}
+const passed = results.filter((r) => r.ok).length;
+console.log(`start: ${passed} passed, ${results.length - passed} failed`);
+process.exit(results.length && passed === results.length ? exitCode : 1);

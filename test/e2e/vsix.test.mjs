@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// The packaged extension, as a user gets it: `npm run package`, install the .vsix into a
+// fresh code-server extensions dir with --install-extension, open a workspace whose
+// .agent-sessions/open.json names a demo session (the installed extension must open it in
+// the Session Explorer: the webview bundle and assets are in the package), then run
+// "Agent Sessions: Show Log" from the command palette and read the log it shows.
+// Usage: node test/e2e/vsix.test.mjs   Closing line: `vsix: N passed, M failed`.
+// Needs the e2e toolchain: node scripts/e2e/setup-vscode.mjs.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const VSIX = path.join(ROOT, 'dist-vsix', `${pkg.name}-${pkg.version}.vsix`);
+
+const t0 = Date.now();
+const say = (msg) => console.log(`[vsix.test ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const results = [];
+async function check(name, fn) {
+  const t = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`  ok    ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+    return true;
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`  FAIL  ${name}: ${e.message}`);
+    return false;
+  }
+}
+
+const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-vsix-test-'));
+let server = null;
+let browser = null;
+try {
+  const { assertInstalled } = await import('../../scripts/e2e/paths.mjs');
+  const { extensionsDirOf, installVsix, startCodeServer, workbenchUrl } = await import('../../scripts/e2e/code-server.mjs');
+  const { errorNotifications, launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = await import('../../scripts/e2e/browser.mjs');
+  const { generateDemo } = await import('../../scripts/demo/generate-demo.mjs');
+  const { zipEntries } = await import('../../scripts/package.mjs');
+  assertInstalled();
+
+  const packaged = await check('npm run package builds the .vsix (under 10 MB, no sources, tests or maps)', async () => {
+    const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0) {
+      const log = path.join(ARTIFACTS, 'package.log');
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      fs.writeFileSync(log, r.stdout + r.stderr);
+      const why = (r.stderr + r.stdout).split('\n').filter((l) => /FAILED|ERROR|must not|missing|over the/i.test(l));
+      throw new Error(`exit ${r.status}: ${why.join(' / ') || 'see ' + log}`);
+    }
+    if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} was not written`);
+    const size = fs.statSync(VSIX).size;
+    const names = zipEntries(VSIX).map((e) => e.name);
+    say(`${path.relative(ROOT, VSIX)}: ${(size / 1024).toFixed(0)} KB, ${names.length} files`);
+    const bad = names.filter((n) => /^extension\/(src|test|webview|node_modules)\/|\.map$|\.jsonl$/.test(n));
+    if (bad.length) throw new Error(`unexpected files: ${bad.join(', ')}`);
+  });
+  // `npm run package` leaves the minified production build in dist/; put the
+  // development build (with source maps) back for the other test layers.
+  spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  if (!packaged) throw new Error('no .vsix to install');
+
+  const csRun = path.join(runDir, 'code-server');
+  await check('code-server --install-extension installs it into a fresh extensions dir', async () => {
+    say(installVsix(VSIX, extensionsDirOf(csRun)));
+    const dirs = fs.readdirSync(extensionsDirOf(csRun));
+    const want = `${pkg.publisher}.${pkg.name}-${pkg.version}`.toLowerCase();
+    if (!dirs.some((d) => d.toLowerCase() === want)) throw new Error(`extensions dir holds ${JSON.stringify(dirs)}, not ${want}`);
+  });
+
+  // A demo workspace: the rich session, opened by the installed extension on start.
+  const agentDir = path.join(runDir, 'pi-agent');
+  const demo = generateDemo(path.join(agentDir, 'sessions'), { large: false });
+  const workspace = path.join(runDir, 'workspace');
+  fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }));
+
+  server = await startCodeServer({ workspace, runDir: csRun, env: { PI_CODING_AGENT_DIR: agentDir } });
+  browser = await launchBrowser({ profileDir: path.join(runDir, 'chromium') });
+  const { page } = browser;
+  // No extensionDevelopmentPath: only the installed copy can answer.
+  const url = workbenchUrl({ port: server.port, workspace });
+  say(`workbench restored in ${((await openWorkbench(page, url)) / 1000).toFixed(1)}s`);
+
+  await check('the installed extension opens the demo session in the Session Explorer', async () => {
+    await webviewFrame(page, { text: demo.knownText, timeoutMs: 60_000 });
+  });
+
+  await check('"Agent Sessions: Show Log" from the palette shows the extension log', async () => {
+    await runCommand(page, 'Agent Sessions: Show Log');
+    const lines = page.locator('.part.panel .monaco-editor .view-lines');
+    const end = Date.now() + 15_000;
+    let text = '';
+    for (;;) {
+      text = (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+      if (/activated \(/.test(text)) break;
+      if (Date.now() > end) throw new Error(`the Output panel shows ${JSON.stringify(text.slice(0, 300))}`);
+      await sleep(300);
+    }
+    const errors = await errorNotifications(page);
+    if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'vsix-show-log.png'))}`);
+  });
+} catch (e) {
+  console.log(`  FAIL  harness: ${e.message}`);
+  results.push({ name: 'harness', ok: false });
+  if (browser) await screenshot_(browser.page);
+} finally {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+}
+
+async function screenshot_(page) {
+  try {
+    const { screenshot } = await import('../../scripts/e2e/browser.mjs');
+    say(`failure screenshot ${await screenshot(page, path.join(ARTIFACTS, 'vsix-failure.png'))}`);
+  } catch { /* best effort */ }
+}
+
+const passed = results.filter((r) => r.ok).length;
+const ok = results.length > 0 && passed === results.length;
+if (ok) fs.rmSync(runDir, { recursive: true, force: true });
+else say(`run dir kept: ${runDir}`);
+console.log(`vsix: ${passed} passed, ${results.length - passed} failed`);
+process.exit(ok ? 0 : 1);
