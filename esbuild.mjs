@@ -39,6 +39,10 @@ if (args.has("--tests")) {
   rmSync("out/test", { recursive: true, force: true });
   builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha"], sourcemap: "inline" });
 }
+if (args.has("--webview-tests")) {
+  // A webview test host backed by the real core, loaded by test/webview/run.mjs.
+  builds.push({ ...node, entryPoints: ["test/webview/real-host.ts"], outfile: "out/test-webview/real-host.js" });
+}
 if (args.has("--ext-tests")) {
   // Runs inside the VS Code extension host: `vscode` and mocha come from there / node_modules.
   builds.push({ ...node, entryPoints: ["test/extension/index.ts"], outfile: "out/test-ext/index.js", external: ["vscode", "mocha"], sourcemap: "inline" });

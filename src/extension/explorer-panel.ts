@@ -5,14 +5,12 @@ import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
 import { fileActivity } from "../core/files/file-ops";
 import { Session, StaleSessionError } from "../core/store/session";
-import type { TreeRow } from "../core/tree/tree-rows";
-import { treeRows } from "../core/tree/tree-rows";
+import { RowView, sessionInfoView } from "../core/view/row-view";
 import { entryDetails } from "../core/view/entry-details";
 import {
   type EntryAction,
   type HostToWebview,
   isWebviewToHost,
-  type Row,
   type RowFilter,
   type SessionInfoView,
   type TokenBar,
@@ -51,10 +49,10 @@ export class ExplorerPanel extends Disposable {
   /** Per-entry token figures: estimates at once, exact counts filled in when asked. */
   private table: EntryTokens[] = [];
   private counting: AbortController | undefined;
-  private filter: RowFilter = "default";
-  private folded = new Set<string>();
-  private rows: TreeRow[] = [];
-  private selectedLeaf: number | undefined;
+  /** Rows, filter, folds and the active leaf (undefined until the session is loaded). */
+  private view: RowView | undefined;
+  /** View state the webview restored before the session was loaded. */
+  private restored: { filter: RowFilter; folded: string[] } | undefined;
   private loading: Promise<void> | undefined;
   private refreshing = false;
   private refreshAgain = false;
@@ -109,9 +107,10 @@ export class ExplorerPanel extends Disposable {
         { location: vscode.ProgressLocation.Window, title: `Loading ${this.file.split(/[\\/]/).pop()}` },
         () => Session.load(this.file),
       );
-      this.selectedLeaf = undefined;
       this.table = instantTokens(this.session);
-      this.recomputeRows();
+      if (this.view) this.view.setSession(this.session);
+      else this.view = new RowView(this.session);
+      if (this.restored) this.applyRestore(this.restored);
       this.startCounting(undefined);
       const problems = this.session.problems;
       if (problems.length) this.deps.log.warn(`${this.file}: ${problems.length} problem(s): ${problems.slice(0, 5).map((p) => p.message).join("; ")}`);
@@ -126,7 +125,18 @@ export class ExplorerPanel extends Disposable {
   private shown = 0;
 
   private bars(): TokenBar[] {
-    return this.session ? this.deps.bars(this.session, this.table, this.selectedLeaf) : [];
+    return this.session ? this.deps.bars(this.session, this.table, this.view?.selectedLeaf) : [];
+  }
+
+  private applyRestore(r: { filter: RowFilter; folded: string[] }): void {
+    if (!this.view) {
+      this.restored = r;
+      return;
+    }
+    this.view.filter = r.filter;
+    this.view.folded.clear();
+    for (const id of r.folded) this.view.folded.add(id);
+    this.view.recompute();
   }
 
   /** Exact counts run after first paint and replace the estimates in the bars when done. */
@@ -155,72 +165,15 @@ export class ExplorerPanel extends Disposable {
   }
 
   private info(): SessionInfoView {
-    const s = this.session as Session;
-    return {
-      path: s.path,
-      name: s.tree.name,
-      cwd: s.header.cwd,
-      version: s.version,
-      entryCount: s.metas.length,
-      defaultLeafId: s.metas.length ? s.metas[s.tree.defaultLeaf].id : null,
-      problems: s.problems.map((p) => p.message),
-      readOnly: s.version < 3 || !vscode.workspace.isTrusted,
-    };
+    return sessionInfoView(this.session as Session, vscode.workspace.isTrusted);
   }
 
-  private recomputeRows(): void {
-    const s = this.session;
-    if (!s) return;
-    const folded = new Set<number>();
-    for (const id of this.folded) {
-      const i = s.tree.indexOf(id);
-      if (i !== undefined) folded.add(i);
-    }
-    this.rows = treeRows(s, { filter: this.filter, folded, leaf: this.selectedLeaf });
+  private get rowCount(): number {
+    return this.view?.rowCount ?? 0;
   }
 
-  private boundaries(): Map<number, "summarized" | "kept-start"> {
-    const s = this.session as Session;
-    const out = new Map<number, "summarized" | "kept-start">();
-    const leaf = this.selectedLeaf ?? s.tree.defaultLeaf;
-    if (leaf < 0) return out;
-    const path = s.tree.path(leaf);
-    let c = -1;
-    for (let k = path.length - 1; k >= 0; k--) if (s.metas[path[k]].type === "compaction") { c = k; break; }
-    if (c < 0) return out;
-    const keep = s.metas[path[c]].firstKeptEntryId;
-    let kept = false;
-    for (let k = 0; k < c; k++) {
-      const i = path[k];
-      if (!kept && s.metas[i].id === keep) {
-        kept = true;
-        out.set(i, "kept-start");
-      } else if (!kept) out.set(i, "summarized");
-    }
-    return out;
-  }
-
-  private row(r: TreeRow, marks: Map<number, "summarized" | "kept-start">): Row {
-    const s = this.session as Session;
-    const m = s.metas[r.index];
-    const row: Row = {
-      id: m.id,
-      prefix: r.prefix,
-      type: m.type,
-      role: m.role,
-      preview: m.preview,
-      tokens: m.estimate,
-      label: s.tree.labels.get(m.id),
-      onActivePath: r.onActivePath,
-      isActiveLeaf: r.isActiveLeaf,
-      isDefaultLeaf: r.index === s.tree.defaultLeaf,
-      childCount: s.tree.childCount(r.index),
-      folded: this.folded.has(m.id),
-    };
-    if (m.type === "compaction") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
-    const b = marks.get(r.index);
-    if (b) row.boundary = b;
-    return row;
+  private get filter(): RowFilter {
+    return this.view?.filter ?? "default";
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -231,13 +184,9 @@ export class ExplorerPanel extends Disposable {
     const msg = raw as WebviewToHost;
     if (msg.type === "ready") {
       await this.whenLoaded();
-      if (msg.restore) {
-        // View state the webview saved before a reload: filter and folded branches.
-        this.filter = msg.restore.filter;
-        this.folded = new Set(msg.restore.folded);
-        this.recomputeRows();
-      }
-      if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.bars() });
+      // View state the webview saved before a reload: filter and folded branches.
+      if (msg.restore) this.applyRestore(msg.restore);
+      if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
       return;
     }
     if (msg.type === "action") {
@@ -252,53 +201,28 @@ export class ExplorerPanel extends Disposable {
     const reply = (result: unknown) => this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
     try {
       const s = this.session;
-      if (!s) throw new Error("the session could not be loaded");
+      const view = this.view;
+      if (!s || !view) throw new Error("the session could not be loaded");
       switch (msg.type) {
         case "rows": {
-          const marks = this.boundaries();
-          const slice = this.rows.slice(msg.start, msg.start + msg.count).map((r) => this.row(r, marks));
+          const rows = view.page(msg.start, msg.count);
           this.stats.rowRequests++;
-          this.stats.rowsServed += slice.length;
-          return reply({ start: msg.start, rows: slice, rowCount: this.rows.length });
+          this.stats.rowsServed += rows.length;
+          return reply({ start: msg.start, rows, rowCount: view.rowCount });
         }
         case "details": {
           const i = s.requireIndex(msg.id);
           return reply(entryDetails(s.entryAt(i), s.metas[i], s.tree.labels.get(msg.id), msg.fullBlock));
         }
         case "setFilter":
-          this.filter = msg.filter;
-          this.recomputeRows();
-          return reply({ rowCount: this.rows.length });
-        case "toggleFold": {
-          s.requireIndex(msg.id);
-          if (this.folded.has(msg.id)) this.folded.delete(msg.id);
-          else this.folded.add(msg.id);
-          this.recomputeRows();
-          return reply({ rowCount: this.rows.length });
-        }
-        case "search": {
-          const q = msg.query.toLowerCase();
-          const matches: number[] = [];
-          if (q) {
-            this.rows.forEach((r, k) => {
-              const m = s.metas[r.index];
-              if (m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) matches.push(k);
-            });
-          }
-          return reply({ matches });
-        }
+          return reply({ rowCount: view.setFilter(msg.filter) });
+        case "toggleFold":
+          return reply({ rowCount: view.toggleFold(msg.id) });
+        case "search":
+          return reply({ matches: view.search(msg.query) });
         case "select": {
-          const i = s.requireIndex(msg.id);
-          // The active path follows the selection down to the newest leaf under it.
-          let leaf = i;
-          while (s.tree.childCount(leaf) > 0) {
-            const kids = s.tree.children(leaf);
-            leaf = kids[kids.length - 1];
-          }
-          this.selectedLeaf = leaf;
-          this.recomputeRows();
-          const files = fileActivity(s, s.tree.path(i)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
-          const rowIndex = this.rows.findIndex((r) => r.index === i);
+          const { entry, rowIndex } = view.select(msg.id);
+          const files = fileActivity(s, s.tree.path(entry)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
           return reply({ bars: this.bars(), files, rowIndex });
         }
       }
@@ -345,18 +269,21 @@ export class ExplorerPanel extends Disposable {
           this.stats.reloads++;
           this.loading = this.load();
           await this.loading;
-          if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rows.length, filter: this.filter, bars: this.bars() });
+          if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
           continue;
         }
         // Counted against what the webview was shown: an action of ours may have appended
         // through this very session, so refresh() alone would report nothing new.
         const added = this.session.metas.length - this.shown;
         if (added > 0) {
-          this.selectedLeaf = undefined;
           const known = this.table.length;
           this.table.push(...instantTokens(this.session).slice(known));
-          this.recomputeRows();
-          this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rows.length, added, bars: this.bars() });
+          if (this.view) {
+            // New entries usually continue the default leaf: follow it.
+            this.view.selectedLeaf = undefined;
+            this.view.recompute();
+          }
+          this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rowCount, added, bars: this.bars() });
           this.startCounting(this.table.map((_, i) => i).slice(known));
         }
       } while (this.refreshAgain);

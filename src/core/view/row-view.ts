@@ -1,0 +1,148 @@
+import type { Row, RowFilter, SessionInfoView } from "../../protocol";
+import type { Session } from "../store/session";
+import { type TreeRow, treeRows } from "../tree/tree-rows";
+
+type Boundary = "summarized" | "kept-start";
+
+/**
+ * The explorer's rows for one session: filter, folded branch points and the active
+ * leaf, rebuilt in O(entries) when one of them changes, and served by page. Pure, so the
+ * extension host and the webview tests (on real sessions) use the very same rows.
+ */
+export class RowView {
+  filter: RowFilter = "default";
+  readonly folded = new Set<string>();
+  /** Leaf of the selected branch; undefined = the default leaf. */
+  selectedLeaf: number | undefined;
+  private rows: TreeRow[] = [];
+  private marks = new Map<number, Boundary>();
+
+  constructor(private session: Session) {
+    this.recompute();
+  }
+
+  setSession(session: Session): void {
+    this.session = session;
+    if (this.selectedLeaf !== undefined && this.selectedLeaf >= session.metas.length) this.selectedLeaf = undefined;
+    this.recompute();
+  }
+
+  get rowCount(): number {
+    return this.rows.length;
+  }
+
+  recompute(): void {
+    const s = this.session;
+    const folded = new Set<number>();
+    for (const id of this.folded) {
+      const i = s.tree.indexOf(id);
+      if (i !== undefined) folded.add(i);
+    }
+    this.rows = treeRows(s, { filter: this.filter, folded, leaf: this.selectedLeaf });
+    this.marks = this.boundaries();
+  }
+
+  setFilter(filter: RowFilter): number {
+    this.filter = filter;
+    this.recompute();
+    return this.rows.length;
+  }
+
+  toggleFold(id: string): number {
+    this.session.requireIndex(id);
+    if (this.folded.has(id)) this.folded.delete(id);
+    else this.folded.add(id);
+    this.recompute();
+    return this.rows.length;
+  }
+
+  /** Selecting an entry makes the newest leaf under it the active one. */
+  select(id: string): { entry: number; leaf: number; rowIndex: number } {
+    const s = this.session;
+    const entry = s.requireIndex(id);
+    let leaf = entry;
+    while (s.tree.childCount(leaf) > 0) {
+      const kids = s.tree.children(leaf);
+      leaf = kids[kids.length - 1];
+    }
+    this.selectedLeaf = leaf;
+    this.recompute();
+    return { entry, leaf, rowIndex: this.rows.findIndex((r) => r.index === entry) };
+  }
+
+  /** Row indexes whose preview or label contains the query, or whose id starts with it. */
+  search(query: string): number[] {
+    const q = query.toLowerCase();
+    if (!q) return [];
+    const s = this.session;
+    const out: number[] = [];
+    this.rows.forEach((r, k) => {
+      const m = s.metas[r.index];
+      if (m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
+    });
+    return out;
+  }
+
+  page(start: number, count: number): Row[] {
+    return this.rows.slice(start, start + count).map((r) => this.row(r));
+  }
+
+  /** On the active path, the entries the last compaction summarized and where its kept part starts. */
+  private boundaries(): Map<number, Boundary> {
+    const s = this.session;
+    const out = new Map<number, Boundary>();
+    const leaf = this.selectedLeaf ?? s.tree.defaultLeaf;
+    if (leaf < 0) return out;
+    const path = s.tree.path(leaf);
+    let c = -1;
+    for (let k = path.length - 1; k >= 0 && c < 0; k--) if (s.metas[path[k]].type === "compaction") c = k;
+    if (c < 0) return out;
+    const keep = s.metas[path[c]].firstKeptEntryId;
+    let kept = false;
+    for (let k = 0; k < c; k++) {
+      const i = path[k];
+      if (!kept && s.metas[i].id === keep) {
+        kept = true;
+        out.set(i, "kept-start");
+      } else if (!kept) out.set(i, "summarized");
+    }
+    return out;
+  }
+
+  private row(r: TreeRow): Row {
+    const s = this.session;
+    const m = s.metas[r.index];
+    const row: Row = {
+      id: m.id,
+      prefix: r.prefix,
+      type: m.type,
+      role: m.role,
+      preview: m.preview,
+      tokens: m.estimate,
+      label: s.tree.labels.get(m.id),
+      onActivePath: r.onActivePath,
+      isActiveLeaf: r.isActiveLeaf,
+      isDefaultLeaf: r.index === s.tree.defaultLeaf,
+      childCount: s.tree.childCount(r.index),
+      folded: this.folded.has(m.id),
+    };
+    if (m.type === "compaction") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
+    const b = this.marks.get(r.index);
+    if (b) row.boundary = b;
+    return row;
+  }
+}
+
+/** The session header the panel shows. */
+export function sessionInfoView(s: Session, trusted: boolean): SessionInfoView {
+  return {
+    path: s.path,
+    name: s.tree.name,
+    cwd: s.header.cwd,
+    version: s.version,
+    entryCount: s.metas.length,
+    defaultLeafId: s.metas.length ? s.metas[s.tree.defaultLeaf].id : null,
+    problems: s.problems.map((p) => p.message),
+    readOnly: s.version < 3 || !trusted,
+  };
+}
