@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { RecordedUsage } from "../store/entry-meta";
 import type { Session } from "../store/session";
+import { chunkAtWhitespace } from "./text-chunks";
 import { type BpeCounter, countExact } from "./bpe-counter";
 import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
 import type { CachedEntryCounts, TokenCache } from "./token-cache";
@@ -93,18 +94,28 @@ function yieldToLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Per-kind counts of one entry's content by the instant estimate and, optionally, the tokenizer. */
-function countEntry(obj: Record<string, unknown>, counter: BpeCounter | undefined): { e: KindCounts; x?: KindCounts; f: number } {
+/** Text longer than this is tokenized in parts with yields between them. */
+const YIELD_CHARS = 64 * 1024;
+
+/**
+ * Per-kind counts of one entry's content by the instant estimate and, optionally, the
+ * tokenizer. A long text is counted in parts cut at whitespace, and `pause` may yield
+ * to the event loop between parts, so one megabyte tool output cannot stall the host.
+ */
+async function countEntry(obj: Record<string, unknown>, counter: BpeCounter | undefined, pause: () => Promise<void>): Promise<{ e: KindCounts; x?: KindCounts; f: number }> {
   const pieces = entryPieces(obj);
   const e = emptyCounts();
   const x = counter ? emptyCounts() : undefined;
   let f = 0;
   for (const p of pieces.texts) {
     e[p.kind] += estimateTextTokens(p.text);
-    if (x && counter) {
-      const c = countExact(counter, p.text);
+    if (!x || !counter) continue;
+    const parts = p.text.length > YIELD_CHARS ? chunkAtWhitespace(p.text, YIELD_CHARS) : [p.text];
+    for (const part of parts) {
+      const c = countExact(counter, part);
       x[p.kind] += c.tokens;
       f += c.fallbackChars;
+      if (parts.length > 1) await pause();
     }
   }
   // No offline tokenizer sizes images (Claude bills by pixels); both figures use pi's 1,200.
@@ -155,7 +166,16 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
     let blockStart = 0;
     let blockEnd = 0;
     let slice = performance.now();
+    let done = 0;
+    const pause = async () => {
+      if (performance.now() - slice <= sliceMs) return;
+      opts.onProgress?.(done, wanted.length);
+      await yieldToLoop();
+      signal?.throwIfAborted();
+      slice = performance.now();
+    };
     for (let n = 0; n < wanted.length; n++) {
+      done = n;
       const i = wanted[n];
       const m = metas[i];
       const row = table[i];
@@ -187,7 +207,7 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
           } catch {
             continue; // the file changed under us; the index reload will report it
           }
-          const c = countEntry(obj, counter);
+          const c = await countEntry(obj, counter, pause);
           row.estimateByKind = c.e;
           if (c.x) {
             row.exactByKind = c.x;
@@ -201,12 +221,8 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
         }
       }
       stats.entries++;
-      if (performance.now() - slice > sliceMs) {
-        opts.onProgress?.(n + 1, wanted.length);
-        await yieldToLoop();
-        signal?.throwIfAborted();
-        slice = performance.now();
-      }
+      done = n + 1;
+      await pause();
     }
   } finally {
     closeSync(fd);
