@@ -58,7 +58,7 @@ export async function continueAt(deps: ActionDeps, file: string, entryId: string
   const abort = new AbortController();
   token?.onCancellationRequested(() => abort.abort());
   const st = readSettings();
-  const out = await branchSession(s, { targetId: entryId, summarize, llm: key ? llmOptions(key) : undefined, signal: abort.signal, reserveTokens: st.reserveTokens });
+  const out = await branchSession(s, { targetId: entryId, summarize, llm: key ? llmOptions(key) : undefined, signal: abort.signal, reserveTokens: st.reserveTokens, windows: st.contextWindows });
   deps.log.info(`continued ${file} from ${entryId} (branch_summary ${out.entry.id}${out.summarized ? ", summarized" : ""})`);
   return out.entry.id;
 }

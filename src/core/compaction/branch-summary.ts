@@ -10,7 +10,8 @@ import { CancelledError, SummaryError } from "./llm-errors";
 import { entryAgentMessage, type PlannedMessage } from "./prepare";
 import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "./prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
-import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS, DEFAULT_CONTEXT_WINDOW, resolveSummaryModel } from "./settings";
+import { contextWindowFor } from "../tokens/model-windows";
+import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS, resolveSummaryModel } from "./settings";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 
 /** What moving the leaf to `targetId` would summarize (pi's /tree), computed offline. */
@@ -38,8 +39,10 @@ export interface BranchPlanOptions {
   /** The leaf being left; default the session's leaf (its last entry). */
   fromLeafId?: string;
   model?: string;
-  /** Input budget = contextWindow - reserveTokens, as pi sizes it. */
+  /** Input budget = contextWindow - reserveTokens, as pi sizes it (default: the summary model's window). */
   contextWindow?: number;
+  /** Context windows by model id or prefix, beating the built-in table (a setting). */
+  windows?: Readonly<Record<string, number>>;
   reserveTokens?: number;
 }
 
@@ -65,7 +68,10 @@ export function planBranch(session: Session, opts: BranchPlanOptions): BranchPla
     cur = p === undefined ? -1 : p;
   }
   branch.reverse();
-  const budget = (opts.contextWindow ?? DEFAULT_CONTEXT_WINDOW) - (opts.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens);
+  const { model, source } = resolveSummaryModel(buildContext(session, session.metas[from].id).model, opts.model);
+  // The summary model's own window (the known-models table), unless the caller says.
+  const window = opts.contextWindow ?? contextWindowFor(model, opts.windows).tokens;
+  const budget = window - (opts.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens);
 
   // Newest first within the budget; a summary entry that overflows still gets in while
   // under 90% of the budget, because it stands for a lot of history.
@@ -103,7 +109,6 @@ export function planBranch(session: Session, opts: BranchPlanOptions): BranchPla
     leftOut++;
   }
   const { readFiles, modifiedFiles } = piFileLists(fileActivity(session, filePositions.sort((a, b) => a - b)));
-  const { model, source } = resolveSummaryModel(buildContext(session, session.metas[from].id).model, opts.model);
   return {
     sessionPath: session.path,
     fromLeafId: session.metas[from].id,
