@@ -25,8 +25,6 @@ export const STRATEGIES: readonly CompactionStrategy[] = ["summarize", "truncate
  */
 export const DEFAULT_SUMMARY_MODEL = "claude-sonnet-4-6";
 
-/** Context window assumed for the branch-summary input budget (Claude models: 200k). */
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
 
 /** Max output tokens, as pi sizes them. */
 export function summaryMaxTokens(s: CompactionSettings): number {
