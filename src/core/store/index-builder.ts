@@ -1,7 +1,8 @@
 import type { SessionHeader } from "../model/entries";
 import { entryPreview } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
-import { type EntryMeta, type LineProblem, MetaRecord, type RecordedUsage, intern } from "./entry-meta";
+import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
+import { EntryTable } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";
 
 export class NotASessionError extends Error {
@@ -51,7 +52,9 @@ function describe(v: unknown): string {
 export class IndexBuilder {
   header: SessionHeader | undefined;
   version = 1;
-  readonly metas: EntryMeta[] = [];
+  readonly table = new EntryTable();
+  /** The records as an array; each access reads the table (nothing is kept per entry). */
+  readonly metas: readonly EntryMeta[] = this.table.asArray();
   readonly problems: LineProblem[] = [];
   /** v1 only: id of each parsed entry by its index among parsed lines (header = 0). */
   private parsedIds: Array<string | undefined> = [];
@@ -149,58 +152,65 @@ export class IndexBuilder {
     this.prevId = id;
     const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
-    const meta = new MetaRecord(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreview(e), estimateEntryTokens(e));
-    this.fillTypeFields(meta, e);
-    this.metas.push(meta);
+    const i = this.table.push(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreview(e), estimateEntryTokens(e));
+    this.fillTypeFields(i, type, e);
   }
 
-  private fillTypeFields(meta: EntryMeta, e: Record<string, unknown>): void {
-    switch (meta.type) {
+  private fillTypeFields(i: number, type: string, e: Record<string, unknown>): void {
+    const t = this.table;
+    switch (type) {
       case "message": {
         const m = (e.message ?? {}) as Record<string, unknown>;
         let role = typeof m.role === "string" ? m.role : "(none)";
         if (role === "hookMessage" && this.version < 3) role = "custom";
-        meta.role = intern(role);
+        t.roles[i] = intern(role);
         if (role === "assistant") {
-          meta.usage = readUsage(m.usage);
-          if (typeof m.stopReason === "string") meta.stopReason = intern(m.stopReason);
-          if (typeof m.provider === "string") meta.provider = intern(m.provider);
-          if (typeof m.model === "string") meta.model = intern(m.model);
+          t.setUsage(i, readUsage(m.usage));
+          if (typeof m.stopReason === "string") t.stopReasons[i] = intern(m.stopReason);
+          if (typeof m.provider === "string") t.providers[i] = intern(m.provider);
+          if (typeof m.model === "string") t.models[i] = intern(m.model);
           const blocks = Array.isArray(m.content) ? (m.content as Array<{ type?: string }>) : [];
-          const calls = blocks.filter((b) => b && b.type === "toolCall").length;
-          if (calls) meta.toolCalls = calls;
+          let calls = 0;
+          for (const b of blocks) if (b && b.type === "toolCall") calls++;
+          t.toolCalls[i] = calls;
         } else if (role === "toolResult" && m.usage) {
-          meta.usage = readUsage(m.usage);
+          t.setUsage(i, readUsage(m.usage));
         } else if (role === "bashExecution" && m.excludeFromContext) {
-          meta.excluded = true;
+          t.rareOf(i).excluded = true;
         }
         break;
       }
-      case "compaction":
-        if (typeof e.firstKeptEntryId === "string") meta.firstKeptEntryId = e.firstKeptEntryId;
-        if (typeof e.firstKeptEntryIndex === "number") meta.firstKeptEntryIndex = e.firstKeptEntryIndex;
-        meta.tokensBefore = num(e.tokensBefore);
-        if (Array.isArray(e.retainedTail)) meta.hasRetainedTail = true;
-        if (e.usage) meta.usage = readUsage(e.usage);
+      case "compaction": {
+        const r = t.rareOf(i);
+        if (typeof e.firstKeptEntryId === "string") r.firstKeptEntryId = e.firstKeptEntryId;
+        if (typeof e.firstKeptEntryIndex === "number") r.firstKeptEntryIndex = e.firstKeptEntryIndex;
+        r.tokensBefore = num(e.tokensBefore);
+        if (Array.isArray(e.retainedTail)) r.hasRetainedTail = true;
+        if (e.usage) t.setUsage(i, readUsage(e.usage));
         break;
-      case "branch_summary":
-        meta.fromId = typeof e.fromId === "string" ? e.fromId : undefined;
-        meta.emptySummary = !(typeof e.summary === "string" && e.summary);
-        if (e.usage) meta.usage = readUsage(e.usage);
+      }
+      case "branch_summary": {
+        const r = t.rareOf(i);
+        r.fromId = typeof e.fromId === "string" ? e.fromId : undefined;
+        r.emptySummary = !(typeof e.summary === "string" && e.summary);
+        if (e.usage) t.setUsage(i, readUsage(e.usage));
         break;
-      case "label":
-        meta.targetId = typeof e.targetId === "string" ? e.targetId : undefined;
-        meta.label = typeof e.label === "string" && e.label ? e.label : undefined;
+      }
+      case "label": {
+        const r = t.rareOf(i);
+        r.targetId = typeof e.targetId === "string" ? e.targetId : undefined;
+        r.label = typeof e.label === "string" && e.label ? e.label : undefined;
         break;
+      }
       case "session_info":
-        if (typeof e.name === "string" && e.name.trim()) meta.name = e.name.trim();
+        if (typeof e.name === "string" && e.name.trim()) t.rareOf(i).name = e.name.trim();
         break;
       case "model_change":
-        if (typeof e.provider === "string") meta.provider = intern(e.provider);
-        if (typeof e.modelId === "string") meta.model = intern(e.modelId);
+        if (typeof e.provider === "string") t.providers[i] = intern(e.provider);
+        if (typeof e.modelId === "string") t.models[i] = intern(e.modelId);
         break;
       case "thinking_level_change":
-        if (typeof e.thinkingLevel === "string") meta.thinkingLevel = intern(e.thinkingLevel);
+        if (typeof e.thinkingLevel === "string") t.rareOf(i).thinkingLevel = intern(e.thinkingLevel);
         break;
     }
   }
@@ -208,11 +218,11 @@ export class IndexBuilder {
   /** v1 compactions name the first kept entry by its index among parsed lines. */
   resolveV1Indexes(from = 0): void {
     if (this.version >= 2) return;
-    for (let i = from; i < this.metas.length; i++) {
-      const m = this.metas[i];
-      if (m.type === "compaction" && m.firstKeptEntryIndex !== undefined && m.firstKeptEntryId === undefined) {
-        const target = this.parsedIds[m.firstKeptEntryIndex];
-        if (target) m.firstKeptEntryId = target;
+    for (const [i, r] of this.table.rare) {
+      if (i < from || this.table.types[i] !== "compaction") continue;
+      if (r.firstKeptEntryIndex !== undefined && r.firstKeptEntryId === undefined) {
+        const target = this.parsedIds[r.firstKeptEntryIndex];
+        if (target) r.firstKeptEntryId = target;
       }
     }
   }

@@ -120,7 +120,7 @@ export class Session {
     if (this.tail) {
       // The writer may have finished the unterminated last line: forget it and rescan it.
       const { offset, line } = this.tail;
-      if (metas.length && metas[metas.length - 1].offset === offset) metas.pop();
+      if (metas.length && metas[metas.length - 1].offset === offset) this.builder.table.pop();
       const probs = this.builder.problems;
       for (let k = probs.length - 1; k >= 0; k--) if (probs[k].line === line) probs.splice(k, 1);
       from = offset;
