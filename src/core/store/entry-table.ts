@@ -15,7 +15,7 @@ export interface RareFields {
   excluded?: boolean;
 }
 
-function grow<T extends Float64Array | Int32Array | Uint32Array>(a: T, size: number): T {
+function grow<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: T, size: number): T {
   const b = new (a.constructor as new (n: number) => T)(size);
   b.set(a);
   return b;
@@ -30,13 +30,17 @@ function grow<T extends Float64Array | Int32Array | Uint32Array>(a: T, size: num
 export class EntryTable {
   count = 0;
   private cap = 1024;
-  ids: string[] = [];
-  parentIds: Array<string | null> = [];
-  types: string[] = [];
-  roles: Array<string | undefined> = [];
-  stopReasons: Array<string | undefined> = [];
-  providers: Array<string | undefined> = [];
-  models: Array<string | undefined> = [];
+  // Short repeated strings (types, roles, models, stop reasons) as codes into one list.
+  private dict: string[] = [""];
+  private dictIndex = new Map<string, number>();
+  private typeCodes = new Uint16Array(this.cap);
+  private roleCodes = new Uint16Array(this.cap);
+  private stopCodes = new Uint16Array(this.cap);
+  private providerCodes = new Uint16Array(this.cap);
+  private modelCodes = new Uint16Array(this.cap);
+  /** 0: no parent, 1: the previous entry (a chain, the common case), 2: parentOther. */
+  private parentKinds = new Uint8Array(this.cap);
+  private readonly parentOther = new Map<number, string>();
   offsets = new Float64Array(this.cap);
   times = new Float64Array(this.cap);
   lines = new Int32Array(this.cap);
@@ -45,13 +49,19 @@ export class EntryTable {
   toolCalls = new Int32Array(this.cap);
   /** Usage: input, output, cacheRead, cacheWrite, totalTokens, cost; NaN input = none. */
   usage = new Float64Array(this.cap * 6);
-  private previewBytes = Buffer.allocUnsafe(64 * 1024);
-  private previewEnds = new Uint32Array(this.cap);
+  private ids = new Bytes();
+  private previews = new Bytes();
   readonly rare = new Map<number, RareFields>();
 
   private reserve(): void {
     if (this.count < this.cap) return;
     const c = this.cap * 2;
+    this.typeCodes = grow(this.typeCodes, c);
+    this.roleCodes = grow(this.roleCodes, c);
+    this.stopCodes = grow(this.stopCodes, c);
+    this.providerCodes = grow(this.providerCodes, c);
+    this.modelCodes = grow(this.modelCodes, c);
+    this.parentKinds = grow(this.parentKinds, c);
     this.offsets = grow(this.offsets, c);
     this.times = grow(this.times, c);
     this.lines = grow(this.lines, c);
@@ -59,21 +69,38 @@ export class EntryTable {
     this.estimates = grow(this.estimates, c);
     this.toolCalls = grow(this.toolCalls, c);
     this.usage = grow(this.usage, c * 6);
-    this.previewEnds = grow(this.previewEnds, c);
     this.cap = c;
+  }
+
+  private code(s: string | undefined): number {
+    if (s === undefined) return 0;
+    let c = this.dictIndex.get(s);
+    if (c === undefined) {
+      if (this.dict.length >= 65535) return 0;
+      c = this.dict.length;
+      this.dict.push(s);
+      this.dictIndex.set(s, c);
+    }
+    return c;
+  }
+
+  private str(c: number): string | undefined {
+    return c === 0 ? undefined : this.dict[c];
   }
 
   /** Appends an entry's common fields; returns its position. */
   push(id: string, parentId: string | null, type: string, time: number, line: number, offset: number, length: number, preview: string, estimate: number): number {
     this.reserve();
     const i = this.count++;
-    this.ids[i] = id;
-    this.parentIds[i] = parentId;
-    this.types[i] = type;
-    this.roles[i] = undefined;
-    this.stopReasons[i] = undefined;
-    this.providers[i] = undefined;
-    this.models[i] = undefined;
+    this.ids.set(i, id);
+    if (parentId === null) this.parentKinds[i] = 0;
+    else if (i > 0 && parentId === this.idAt(i - 1)) this.parentKinds[i] = 1;
+    else {
+      this.parentKinds[i] = 2;
+      this.parentOther.set(i, parentId);
+    }
+    this.typeCodes[i] = this.code(type);
+    this.roleCodes[i] = this.stopCodes[i] = this.providerCodes[i] = this.modelCodes[i] = 0;
     this.offsets[i] = offset;
     this.times[i] = time;
     this.lines[i] = line;
@@ -81,14 +108,7 @@ export class EntryTable {
     this.estimates[i] = estimate;
     this.toolCalls[i] = 0;
     this.usage[i * 6] = Number.NaN;
-    const start = i > 0 ? this.previewEnds[i - 1] : 0;
-    const need = start + Buffer.byteLength(preview, "utf8");
-    if (need > this.previewBytes.length) {
-      const b = Buffer.allocUnsafe(Math.max(need, this.previewBytes.length * 2));
-      this.previewBytes.copy(b, 0, 0, start);
-      this.previewBytes = b;
-    }
-    this.previewEnds[i] = start + this.previewBytes.write(preview, start, "utf8");
+    this.previews.set(i, preview);
     return i;
   }
 
@@ -97,12 +117,45 @@ export class EntryTable {
     if (!this.count) return;
     const i = --this.count;
     this.rare.delete(i);
-    this.ids.length = this.parentIds.length = this.types.length = this.roles.length = i;
-    this.stopReasons.length = this.providers.length = this.models.length = i;
+    this.parentOther.delete(i);
   }
 
+  idAt(i: number): string {
+    return this.ids.get(i);
+  }
+  parentIdAt(i: number): string | null {
+    const k = this.parentKinds[i];
+    return k === 0 ? null : k === 1 ? this.idAt(i - 1) : (this.parentOther.get(i) as string);
+  }
+  typeAt(i: number): string {
+    return this.dict[this.typeCodes[i]];
+  }
+  roleAt(i: number): string | undefined {
+    return this.str(this.roleCodes[i]);
+  }
+  setRole(i: number, v: string): void {
+    this.roleCodes[i] = this.code(v);
+  }
+  stopReasonAt(i: number): string | undefined {
+    return this.str(this.stopCodes[i]);
+  }
+  setStopReason(i: number, v: string): void {
+    this.stopCodes[i] = this.code(v);
+  }
+  providerAt(i: number): string | undefined {
+    return this.str(this.providerCodes[i]);
+  }
+  setProvider(i: number, v: string): void {
+    this.providerCodes[i] = this.code(v);
+  }
+  modelAt(i: number): string | undefined {
+    return this.str(this.modelCodes[i]);
+  }
+  setModel(i: number, v: string): void {
+    this.modelCodes[i] = this.code(v);
+  }
   preview(i: number): string {
-    return this.previewBytes.toString("utf8", i > 0 ? this.previewEnds[i - 1] : 0, this.previewEnds[i]);
+    return this.previews.get(i);
   }
 
   getUsage(i: number): RecordedUsage | undefined {
@@ -164,6 +217,28 @@ export class EntryTable {
   }
 }
 
+/** Strings stored back to back as UTF-8 in one growing buffer, addressed by position. */
+class Bytes {
+  private buf = Buffer.allocUnsafe(64 * 1024);
+  private ends = new Uint32Array(1024);
+
+  set(i: number, s: string): void {
+    if (i >= this.ends.length) this.ends = grow(this.ends, Math.max(i + 1, this.ends.length * 2));
+    const start = i > 0 ? this.ends[i - 1] : 0;
+    const need = start + s.length * 3;
+    if (need > this.buf.length) {
+      const b = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
+      this.buf.copy(b, 0, 0, start);
+      this.buf = b;
+    }
+    this.ends[i] = start + this.buf.write(s, start, "utf8");
+  }
+
+  get(i: number): string {
+    return this.buf.toString("utf8", i > 0 ? this.ends[i - 1] : 0, this.ends[i]);
+  }
+}
+
 /** One entry's index record, read from the table's columns. */
 export class EntryView implements EntryMeta {
   constructor(
@@ -171,10 +246,10 @@ export class EntryView implements EntryMeta {
     readonly index: number,
   ) {}
 
-  get id() { return this.t.ids[this.index]; }
-  get parentId() { return this.t.parentIds[this.index]; }
-  get type() { return this.t.types[this.index]; }
-  get role() { return this.t.roles[this.index]; }
+  get id() { return this.t.idAt(this.index); }
+  get parentId() { return this.t.parentIdAt(this.index); }
+  get type() { return this.t.typeAt(this.index); }
+  get role() { return this.t.roleAt(this.index); }
   get time() { return this.t.times[this.index]; }
   get timestamp() {
     const t = this.time;
@@ -186,9 +261,9 @@ export class EntryView implements EntryMeta {
   get preview() { return this.t.preview(this.index); }
   get estimate() { return this.t.estimates[this.index]; }
   get usage() { return this.t.getUsage(this.index); }
-  get stopReason() { return this.t.stopReasons[this.index]; }
-  get provider() { return this.t.providers[this.index]; }
-  get model() { return this.t.models[this.index]; }
+  get stopReason() { return this.t.stopReasonAt(this.index); }
+  get provider() { return this.t.providerAt(this.index); }
+  get model() { return this.t.modelAt(this.index); }
   get toolCalls() { return this.t.toolCalls[this.index] || undefined; }
   private get r() { return this.t.rare.get(this.index); }
   get thinkingLevel() { return this.r?.thinkingLevel; }

@@ -163,12 +163,12 @@ export class IndexBuilder {
         const m = (e.message ?? {}) as Record<string, unknown>;
         let role = typeof m.role === "string" ? m.role : "(none)";
         if (role === "hookMessage" && this.version < 3) role = "custom";
-        t.roles[i] = intern(role);
+        t.setRole(i, role);
         if (role === "assistant") {
           t.setUsage(i, readUsage(m.usage));
-          if (typeof m.stopReason === "string") t.stopReasons[i] = intern(m.stopReason);
-          if (typeof m.provider === "string") t.providers[i] = intern(m.provider);
-          if (typeof m.model === "string") t.models[i] = intern(m.model);
+          if (typeof m.stopReason === "string") t.setStopReason(i, m.stopReason);
+          if (typeof m.provider === "string") t.setProvider(i, m.provider);
+          if (typeof m.model === "string") t.setModel(i, m.model);
           const blocks = Array.isArray(m.content) ? (m.content as Array<{ type?: string }>) : [];
           let calls = 0;
           for (const b of blocks) if (b && b.type === "toolCall") calls++;
@@ -206,8 +206,8 @@ export class IndexBuilder {
         if (typeof e.name === "string" && e.name.trim()) t.rareOf(i).name = e.name.trim();
         break;
       case "model_change":
-        if (typeof e.provider === "string") t.providers[i] = intern(e.provider);
-        if (typeof e.modelId === "string") t.models[i] = intern(e.modelId);
+        if (typeof e.provider === "string") t.setProvider(i, e.provider);
+        if (typeof e.modelId === "string") t.setModel(i, e.modelId);
         break;
       case "thinking_level_change":
         if (typeof e.thinkingLevel === "string") t.rareOf(i).thinkingLevel = intern(e.thinkingLevel);
@@ -219,7 +219,7 @@ export class IndexBuilder {
   resolveV1Indexes(from = 0): void {
     if (this.version >= 2) return;
     for (const [i, r] of this.table.rare) {
-      if (i < from || this.table.types[i] !== "compaction") continue;
+      if (i < from || this.table.typeAt(i) !== "compaction") continue;
       if (r.firstKeptEntryIndex !== undefined && r.firstKeptEntryId === undefined) {
         const target = this.parsedIds[r.firstKeptEntryIndex];
         if (target) r.firstKeptEntryId = target;
