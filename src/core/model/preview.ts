@@ -17,6 +17,11 @@ function isSpace(c: number): boolean {
  * char codes, a fresh flat string that keeps no long source alive.
  */
 function oneLine(...parts: string[]): string {
+  return String.fromCharCode.apply(null, codes.subarray(0, collect(parts)) as unknown as number[]);
+}
+
+/** Fills `codes` with the collapsed head of the parts; returns how many were written. */
+function collect(parts: readonly string[]): number {
   let n = 0;
   let space = false;
   outer: for (const text of parts) {
@@ -40,7 +45,7 @@ function oneLine(...parts: string[]): string {
     codes[MAX - 3] = codes[MAX - 2] = codes[MAX - 1] = 46;
     n = MAX;
   }
-  return String.fromCharCode.apply(null, codes.subarray(0, n) as unknown as number[]);
+  return n;
 }
 
 /** Whether a text has anything but whitespace (without trim(), which copies). */
@@ -68,53 +73,62 @@ function toolCallText(b: Record<string, unknown>): string {
   return `${String(b.name)}(${typeof main === "string" ? main.slice(0, MAX) : ""})`;
 }
 
-function messagePreview(m: Record<string, unknown>): string {
+function messageParts(m: Record<string, unknown>): string[] {
   switch (m.role) {
     case "user":
-      return oneLine(firstText(m.content));
+      return [firstText(m.content)];
     case "assistant": {
       const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
       const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && hasText(b.text));
       const calls = blocks.filter((b) => b?.type === "toolCall").map(toolCallText);
-      if (text) return calls.length ? oneLine(text.text as string, " -> ", calls.join(", ")) : oneLine(text.text as string);
-      if (calls.length) return oneLine("-> ", calls.join(", "));
+      if (text) return calls.length ? [text.text as string, " -> ", calls.join(", ")] : [text.text as string];
+      if (calls.length) return ["-> ", calls.join(", ")];
       const thinking = blocks.find((b) => b?.type === "thinking");
-      if (thinking) return oneLine("(thinking) ", String(thinking.thinking ?? ""));
-      return m.stopReason === "error" || m.stopReason === "aborted" ? oneLine(`(${String(m.stopReason)}) `, String(m.errorMessage ?? "")) : "(empty)";
+      if (thinking) return ["(thinking) ", String(thinking.thinking ?? "")];
+      return m.stopReason === "error" || m.stopReason === "aborted" ? [`(${String(m.stopReason)}) `, String(m.errorMessage ?? "")] : ["(empty)"];
     }
     case "toolResult":
-      return oneLine(String(m.toolName ?? "tool"), m.isError ? " (error): " : ": ", firstText(m.content));
+      return [String(m.toolName ?? "tool"), m.isError ? " (error): " : ": ", firstText(m.content)];
     case "bashExecution":
-      return oneLine("$ ", String(m.command ?? ""), m.excludeFromContext ? " (not sent)" : "");
+      return ["$ ", String(m.command ?? ""), m.excludeFromContext ? " (not sent)" : ""];
     case "custom":
     case "hookMessage":
-      return oneLine(`[${String(m.customType ?? "custom")}] `, firstText(m.content));
+      return [`[${String(m.customType ?? "custom")}] `, firstText(m.content)];
     default:
-      return oneLine(`(${String(m.role)})`);
+      return [`(${String(m.role)})`];
+  }
+}
+
+function entryParts(e: Record<string, unknown>): string[] {
+  switch (e.type) {
+    case "message":
+      return e.message && typeof e.message === "object" ? messageParts(e.message as Record<string, unknown>) : [];
+    case "compaction":
+      return [`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`];
+    case "branch_summary":
+      return typeof e.summary === "string" && e.summary ? ["branch summary: ", e.summary] : ["branch (no summary)"];
+    case "custom_message":
+      return [`[${String(e.customType ?? "custom")}] `, firstText(e.content)];
+    case "custom":
+      return [`custom: ${String(e.customType ?? "")}`];
+    case "model_change":
+      return [`model: ${String(e.provider ?? "")}/${String(e.modelId ?? "")}`];
+    case "thinking_level_change":
+      return [`thinking: ${String(e.thinkingLevel ?? "")}`];
+    case "label":
+      return typeof e.label === "string" && e.label ? [`label ${String(e.targetId)}: `, e.label] : [`label ${String(e.targetId)} cleared`];
+    case "session_info":
+      return ["name: ", String(e.name ?? "")];
+    default:
+      return [`(${String(e.type)})`];
   }
 }
 
 export function entryPreview(e: Record<string, unknown>): string {
-  switch (e.type) {
-    case "message":
-      return e.message && typeof e.message === "object" ? messagePreview(e.message as Record<string, unknown>) : "";
-    case "compaction":
-      return oneLine(`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`);
-    case "branch_summary":
-      return typeof e.summary === "string" && e.summary ? oneLine("branch summary: ", e.summary) : "branch (no summary)";
-    case "custom_message":
-      return oneLine(`[${String(e.customType ?? "custom")}] `, firstText(e.content));
-    case "custom":
-      return oneLine(`custom: ${String(e.customType ?? "")}`);
-    case "model_change":
-      return oneLine(`model: ${String(e.provider ?? "")}/${String(e.modelId ?? "")}`);
-    case "thinking_level_change":
-      return oneLine(`thinking: ${String(e.thinkingLevel ?? "")}`);
-    case "label":
-      return typeof e.label === "string" && e.label ? oneLine(`label ${String(e.targetId)}: `, e.label) : oneLine(`label ${String(e.targetId)} cleared`);
-    case "session_info":
-      return oneLine("name: ", String(e.name ?? ""));
-    default:
-      return oneLine(`(${String(e.type)})`);
-  }
+  return oneLine(...entryParts(e));
+}
+
+/** The preview as UTF-16 code units: a view of a shared buffer, valid until the next call. */
+export function entryPreviewCodes(e: Record<string, unknown>): Uint16Array {
+  return codes.subarray(0, collect(entryParts(e)));
 }

@@ -89,7 +89,7 @@ export class EntryTable {
   }
 
   /** Appends an entry's common fields; returns its position. */
-  push(id: string, parentId: string | null, type: string, time: number, line: number, offset: number, length: number, preview: string, estimate: number): number {
+  push(id: string, parentId: string | null, type: string, time: number, line: number, offset: number, length: number, preview: string | Uint16Array, estimate: number): number {
     this.reserve();
     const i = this.count++;
     this.ids.set(i, id);
@@ -108,7 +108,8 @@ export class EntryTable {
     this.estimates[i] = estimate;
     this.toolCalls[i] = 0;
     this.usage[i * 6] = Number.NaN;
-    this.previews.set(i, preview);
+    if (typeof preview === "string") this.previews.set(i, preview);
+    else this.previews.setCodes(i, preview);
     return i;
   }
 
@@ -182,6 +183,16 @@ export class EntryTable {
     this.usage[k + 5] = v.cost ?? Number.NaN;
   }
 
+  setUsageFigures(i: number, input: number, output: number, cacheRead: number, cacheWrite: number, total: number, cost: number): void {
+    const k = i * 6;
+    this.usage[k] = input;
+    this.usage[k + 1] = output;
+    this.usage[k + 2] = cacheRead;
+    this.usage[k + 3] = cacheWrite;
+    this.usage[k + 4] = total;
+    this.usage[k + 5] = cost;
+  }
+
   rareOf(i: number): RareFields {
     let r = this.rare.get(i);
     if (!r) {
@@ -232,6 +243,41 @@ class Bytes {
       this.buf = b;
     }
     this.ends[i] = start + this.buf.write(s, start, "utf8");
+  }
+
+  /** The same from UTF-16 code units, encoded here: no string is made on the way in. */
+  setCodes(i: number, codes: Uint16Array): void {
+    if (i >= this.ends.length) this.ends = grow(this.ends, Math.max(i + 1, this.ends.length * 2));
+    let p = i > 0 ? this.ends[i - 1] : 0;
+    if (p + codes.length * 3 > this.buf.length) {
+      const b = Buffer.allocUnsafe(Math.max(p + codes.length * 3, this.buf.length * 2));
+      this.buf.copy(b, 0, 0, p);
+      this.buf = b;
+    }
+    const buf = this.buf;
+    for (let k = 0; k < codes.length; k++) {
+      let c = codes[k];
+      if (c < 0x80) buf[p++] = c;
+      else if (c < 0x800) {
+        buf[p++] = 0xc0 | (c >> 6);
+        buf[p++] = 0x80 | (c & 63);
+      } else {
+        if (c >= 0xd800 && c <= 0xdbff && k + 1 < codes.length && codes[k + 1] >= 0xdc00 && codes[k + 1] <= 0xdfff) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (codes[++k] - 0xdc00);
+          buf[p++] = 0xf0 | (cp >> 18);
+          buf[p++] = 0x80 | ((cp >> 12) & 63);
+          buf[p++] = 0x80 | ((cp >> 6) & 63);
+          buf[p++] = 0x80 | (cp & 63);
+          continue;
+        }
+        // A lone surrogate becomes U+FFFD, as Buffer.write does.
+        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+        buf[p++] = 0xe0 | (c >> 12);
+        buf[p++] = 0x80 | ((c >> 6) & 63);
+        buf[p++] = 0x80 | (c & 63);
+      }
+    }
+    this.ends[i] = p;
   }
 
   get(i: number): string {

@@ -1,5 +1,5 @@
 import type { SessionHeader } from "../model/entries";
-import { entryPreview } from "../model/preview";
+import { entryPreviewCodes } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
 import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
 import { EntryTable } from "./entry-table";
@@ -24,19 +24,12 @@ function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }
 
-export function readUsage(u: unknown): RecordedUsage | undefined {
-  if (!u || typeof u !== "object") return undefined;
+/** Writes a usage object's figures into the table (no object kept). */
+function putUsage(t: EntryTable, i: number, u: unknown): void {
+  if (!u || typeof u !== "object") return;
   const o = u as Record<string, unknown>;
-  const usage: RecordedUsage = {
-    input: num(o.input),
-    output: num(o.output),
-    cacheRead: num(o.cacheRead),
-    cacheWrite: num(o.cacheWrite),
-  };
-  if (typeof o.totalTokens === "number") usage.totalTokens = o.totalTokens;
   const cost = o.cost as Record<string, unknown> | undefined;
-  if (cost && typeof cost.total === "number") usage.cost = cost.total;
-  return usage;
+  t.setUsageFigures(i, num(o.input), num(o.output), num(o.cacheRead), num(o.cacheWrite), typeof o.totalTokens === "number" ? o.totalTokens : Number.NaN, cost && typeof cost.total === "number" ? cost.total : Number.NaN);
 }
 
 function describe(v: unknown): string {
@@ -152,7 +145,7 @@ export class IndexBuilder {
     this.prevId = id;
     const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
-    const i = this.table.push(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreview(e), estimateEntryTokens(e));
+    const i = this.table.push(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreviewCodes(e), estimateEntryTokens(e));
     this.fillTypeFields(i, type, e);
   }
 
@@ -165,7 +158,7 @@ export class IndexBuilder {
         if (role === "hookMessage" && this.version < 3) role = "custom";
         t.setRole(i, role);
         if (role === "assistant") {
-          t.setUsage(i, readUsage(m.usage));
+          putUsage(t, i, m.usage);
           if (typeof m.stopReason === "string") t.setStopReason(i, m.stopReason);
           if (typeof m.provider === "string") t.setProvider(i, m.provider);
           if (typeof m.model === "string") t.setModel(i, m.model);
@@ -174,7 +167,7 @@ export class IndexBuilder {
           for (const b of blocks) if (b && b.type === "toolCall") calls++;
           t.toolCalls[i] = calls;
         } else if (role === "toolResult" && m.usage) {
-          t.setUsage(i, readUsage(m.usage));
+          putUsage(t, i, m.usage);
         } else if (role === "bashExecution" && m.excludeFromContext) {
           t.rareOf(i).excluded = true;
         }
@@ -186,14 +179,14 @@ export class IndexBuilder {
         if (typeof e.firstKeptEntryIndex === "number") r.firstKeptEntryIndex = e.firstKeptEntryIndex;
         r.tokensBefore = num(e.tokensBefore);
         if (Array.isArray(e.retainedTail)) r.hasRetainedTail = true;
-        if (e.usage) t.setUsage(i, readUsage(e.usage));
+        if (e.usage) putUsage(t, i, e.usage);
         break;
       }
       case "branch_summary": {
         const r = t.rareOf(i);
         r.fromId = typeof e.fromId === "string" ? e.fromId : undefined;
         r.emptySummary = !(typeof e.summary === "string" && e.summary);
-        if (e.usage) t.setUsage(i, readUsage(e.usage));
+        if (e.usage) putUsage(t, i, e.usage);
         break;
       }
       case "label": {
