@@ -66,11 +66,10 @@ function firstText(content: unknown): string {
   return "";
 }
 
-function toolCallText(b: Record<string, unknown>): string {
+function toolCallParts(b: Record<string, unknown>): string[] {
   const args = (b.arguments ?? {}) as Record<string, unknown>;
   const main = args.path ?? args.command ?? args.pattern ?? args.url;
-  // The main argument can be a long command: only its head is shown anyway.
-  return `${String(b.name)}(${typeof main === "string" ? main.slice(0, MAX) : ""})`;
+  return [String(b.name), "(", typeof main === "string" ? main : "", ")"];
 }
 
 function messageParts(m: Record<string, unknown>): string[] {
@@ -79,12 +78,21 @@ function messageParts(m: Record<string, unknown>): string[] {
       return [firstText(m.content)];
     case "assistant": {
       const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
-      const text = blocks.find((b) => b?.type === "text" && typeof b.text === "string" && hasText(b.text));
-      const calls = blocks.filter((b) => b?.type === "toolCall").map(toolCallText);
-      if (text) return calls.length ? [text.text as string, " -> ", calls.join(", ")] : [text.text as string];
-      if (calls.length) return ["-> ", calls.join(", ")];
-      const thinking = blocks.find((b) => b?.type === "thinking");
-      if (thinking) return ["(thinking) ", String(thinking.thinking ?? "")];
+      // Parts, not joined strings: `collect` walks them and stops at the preview's length.
+      const parts: string[] = [];
+      let thinking: string | undefined;
+      for (const b of blocks) {
+        if (!b) continue;
+        if (b.type === "text" && typeof b.text === "string" && !parts.length && hasText(b.text)) parts.push(b.text);
+        else if (b.type === "thinking" && thinking === undefined) thinking = String(b.thinking ?? "");
+      }
+      let calls = 0;
+      for (const b of blocks) {
+        if (!b || b.type !== "toolCall") continue;
+        parts.push(calls++ ? ", " : parts.length ? " -> " : "-> ", ...toolCallParts(b));
+      }
+      if (parts.length) return parts;
+      if (thinking !== undefined) return ["(thinking) ", thinking];
       return m.stopReason === "error" || m.stopReason === "aborted" ? [`(${String(m.stopReason)}) `, String(m.errorMessage ?? "")] : ["(empty)"];
     }
     case "toolResult":

@@ -89,12 +89,13 @@ export class EntryTable {
   }
 
   /** Appends an entry's common fields; returns its position. */
-  push(id: string, parentId: string | null, type: string, time: number, line: number, offset: number, length: number, preview: string | Uint16Array, estimate: number): number {
+  /** `parentIsPrevious`: the caller knows the parent is the entry pushed just before. */
+  push(id: string, parentId: string | null, type: string, time: number, line: number, offset: number, length: number, preview: string | Uint16Array, estimate: number, parentIsPrevious = false): number {
     this.reserve();
     const i = this.count++;
     this.ids.set(i, id);
     if (parentId === null) this.parentKinds[i] = 0;
-    else if (i > 0 && parentId === this.idAt(i - 1)) this.parentKinds[i] = 1;
+    else if (i > 0 && (parentIsPrevious || parentId === this.idAt(i - 1))) this.parentKinds[i] = 1;
     else {
       this.parentKinds[i] = 2;
       this.parentOther.set(i, parentId);
@@ -241,6 +242,20 @@ class Bytes {
       const b = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
       this.buf.copy(b, 0, 0, start);
       this.buf = b;
+    }
+    // Ids are short ASCII: copying the bytes beats a call into the encoder.
+    if (s.length <= 64) {
+      let p = start;
+      for (let k = 0; k < s.length; k++) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) {
+          this.ends[i] = start + this.buf.write(s, start, "utf8");
+          return;
+        }
+        this.buf[p++] = c;
+      }
+      this.ends[i] = p;
+      return;
     }
     this.ends[i] = start + this.buf.write(s, start, "utf8");
   }

@@ -3,6 +3,7 @@ import { entryPreviewCodes } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
 import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
 import { EntryTable } from "./entry-table";
+import { parseIsoTime } from "../util/iso-time";
 import { isBlank, type RawLine } from "./line-scanner";
 
 export class NotASessionError extends Error {
@@ -124,9 +125,11 @@ export class IndexBuilder {
   private addEntry(e: Record<string, unknown>, raw: RawLine): void {
     let id: string;
     let parentId: string | null;
+    let parentIsPrevious = false;
     if (this.version < 2) {
       id = v1EntryId(raw.lineNo);
       parentId = this.prevId;
+      parentIsPrevious = true;
     } else {
       if (typeof e.id !== "string" || !e.id) {
         this.problems.push({
@@ -137,15 +140,16 @@ export class IndexBuilder {
         return;
       }
       id = e.id;
-      // In a chain the parent is the previous entry: share its id string instead of a copy.
-      parentId = typeof e.parentId === "string" ? (e.parentId === this.prevId ? this.prevId : e.parentId) : null;
+      // In a chain the parent is the previous entry; the table stores that as a flag.
+      parentId = typeof e.parentId === "string" ? e.parentId : null;
+      parentIsPrevious = parentId !== null && parentId === this.prevId;
     }
     // Only v1 compactions point at entries by position.
     if (this.version < 2) this.parsedIds.push(id);
     this.prevId = id;
-    const type = typeof e.type === "string" ? intern(e.type) : "(untyped)";
+    const type = typeof e.type === "string" ? e.type : "(untyped)";
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
-    const i = this.table.push(id, parentId, type, Date.parse(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreviewCodes(e), estimateEntryTokens(e));
+    const i = this.table.push(id, parentId, type, parseIsoTime(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreviewCodes(e), estimateEntryTokens(e), parentIsPrevious);
     this.fillTypeFields(i, type, e);
   }
 
