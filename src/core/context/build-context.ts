@@ -81,13 +81,19 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   let thinkingLevel = "off";
   let model: ModelRef | null = null;
   let compactionAt = -1;
+  const t = session.table;
+  let modelAt = -1;
   for (let k = 0; k < path.length; k++) {
-    const m = metas[path[k]];
-    if (m.type === "thinking_level_change") thinkingLevel = m.thinkingLevel as string;
-    else if (m.type === "model_change") model = { provider: m.provider as string, modelId: m.model as string };
-    else if (m.type === "message" && m.role === "assistant") model = { provider: m.provider as string, modelId: m.model as string };
-    else if (m.type === "compaction") compactionAt = k;
+    const i = path[k];
+    const type = t.typeAt(i);
+    if (type === "message") {
+      if (t.roleAt(i) === "assistant") modelAt = i;
+    } else if (type === "thinking_level_change") thinkingLevel = t.rare.get(i)?.thinkingLevel as string;
+    else if (type === "model_change") modelAt = i;
+    else if (type === "compaction") compactionAt = k;
   }
+  // The last model_change or assistant message on the path sets the model, as in pi.
+  if (modelAt >= 0) model = { provider: t.providerAt(modelAt) as string, modelId: t.modelAt(modelAt) as string };
 
   const parts: ContextPart[] = [];
   const all: SessionContext["agent"] = [];
@@ -98,9 +104,9 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   };
   const emit = (k: number) => {
     const i = path[k];
-    if (!mayCarry(metas[i].type)) return;
+    if (!mayCarry(t.typeAt(i))) return;
     const got = entryMessage(session.entryAt(i));
-    if (got) push(metas[i].id, got.kind, got.agent);
+    if (got) push(t.idAt(i), got.kind, got.agent);
   };
 
   const ctx: SessionContext = { leafId: metas[leaf].id, thinkingLevel, model, parts, agent: all };
@@ -121,7 +127,7 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   } else {
     let found = false;
     for (let k = 0; k < compactionAt; k++) {
-      if (!found && metas[path[k]].id === compaction.firstKeptEntryId) found = true;
+      if (!found && t.idAt(path[k]) === compaction.firstKeptEntryId) found = true;
       if (found) emit(k);
     }
     ctx.keptFound = found;

@@ -118,6 +118,7 @@ export class EntryTable {
   pop(): void {
     if (!this.count) return;
     const i = --this.count;
+    if (this.views.length > i) this.views.length = i;
     this.rare.delete(i);
     this.parentOther.delete(i);
   }
@@ -207,6 +208,9 @@ export class EntryTable {
     return new EntryView(this, i);
   }
 
+  /** Views handed out so far, kept once made (after a load, for the UI's repeated walks). */
+  private views: EntryView[] = [];
+
   /** An array-like of records, so callers index and iterate it like EntryMeta[]. */
   asArray(): readonly EntryMeta[] {
     return new Proxy([] as EntryMeta[], {
@@ -215,7 +219,8 @@ export class EntryTable {
           const c = prop.charCodeAt(0);
           if (c >= 48 && c <= 57) {
             const i = Number(prop);
-            return Number.isInteger(i) && i < this.count ? new EntryView(this, i) : undefined;
+            if (!(i < this.count) || !Number.isInteger(i)) return undefined;
+            return this.views[i] ?? (this.views[i] = new EntryView(this, i));
           }
           if (prop === "length") return this.count;
         }

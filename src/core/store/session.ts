@@ -4,6 +4,7 @@ import type { SessionEntry, SessionHeader } from "../model/entries";
 import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
 import type { EntryMeta, LineProblem } from "./entry-meta";
+import type { EntryTable } from "./entry-table";
 import { IndexBuilder, NotASessionError } from "./index-builder";
 import { type RawLine, scanLines } from "./line-scanner";
 
@@ -79,13 +80,18 @@ export class Session {
     return this.builder.metas;
   }
 
+  /** The index's columns, for passes over every entry (metas[i] makes a record per access). */
+  get table(): EntryTable {
+    return this.builder.table;
+  }
+
   /** Lines skipped or repaired in memory while loading, plus tree problems. */
   get problems(): LineProblem[] {
     return [...this.builder.problems, ...this.tree.problems].sort((a, b) => a.line - b.line);
   }
 
   get tree(): SessionTree {
-    if (!this.treeCache) this.treeCache = new SessionTree(this.builder.metas);
+    if (!this.treeCache) this.treeCache = new SessionTree(this.builder.metas, this.builder.table);
     return this.treeCache;
   }
 

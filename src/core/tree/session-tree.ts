@@ -1,4 +1,5 @@
 import type { EntryMeta, LineProblem } from "../store/entry-meta";
+import type { EntryTable } from "../store/entry-table";
 
 /**
  * The entry tree over an index: parents, children ordered by timestamp (oldest first,
@@ -15,42 +16,51 @@ export class SessionTree {
   readonly name: string | undefined;
   readonly problems: LineProblem[] = [];
 
-  constructor(readonly metas: readonly EntryMeta[]) {
+  constructor(
+    readonly metas: readonly EntryMeta[],
+    /** The columns behind `metas`: read directly in the O(entries) passes below. */
+    private readonly table?: EntryTable,
+  ) {
     const n = metas.length;
-    const seen = new Map<string, number>();
+    const ids: string[] = new Array(n);
+    for (let i = 0; i < n; i++) ids[i] = table ? table.idAt(i) : metas[i].id;
     for (let i = 0; i < n; i++) {
-      const prev = seen.get(metas[i].id);
+      const prev = this.byId.get(ids[i]);
       if (prev !== undefined) {
         this.problems.push({
           kind: "duplicate-id",
           line: metas[i].line,
-          message: `line ${metas[i].line}: id ${metas[i].id} already used on line ${metas[prev].line}; the later entry wins, as in pi`,
+          message: `line ${metas[i].line}: id ${ids[i]} already used on line ${metas[prev].line}; the later entry wins, as in pi`,
         });
       }
-      seen.set(metas[i].id, i);
-      this.byId.set(metas[i].id, i);
+      this.byId.set(ids[i], i);
     }
     this.parent = new Int32Array(n);
     let name: string | undefined;
     for (let i = 0; i < n; i++) {
-      const m = metas[i];
+      const parentId = table ? table.parentIdAt(i) : metas[i].parentId;
       let p = -1;
-      if (m.parentId !== null && m.parentId !== m.id) {
-        const pi = this.byId.get(m.parentId);
+      if (parentId !== null && parentId !== ids[i]) {
+        const pi = this.byId.get(parentId);
         if (pi === undefined) {
+          const line = metas[i].line;
           this.problems.push({
             kind: "unknown-parent",
-            line: m.line,
-            message: `line ${m.line}: parent ${m.parentId} of ${m.id} is not in the file; its path starts here`,
+            line,
+            message: `line ${line}: parent ${parentId} of ${ids[i]} is not in the file; its path starts here`,
           });
         } else p = pi;
       }
       this.parent[i] = p;
-      if (m.type === "label" && m.targetId) {
-        if (m.label) this.labels.set(m.targetId, m.label);
-        else this.labels.delete(m.targetId);
-      } else if (m.type === "session_info" && m.name) {
-        name = m.name;
+      const type = table ? table.typeAt(i) : metas[i].type;
+      if (type === "label" || type === "session_info") {
+        const m = metas[i];
+        if (type === "label" && m.targetId) {
+          if (m.label) this.labels.set(m.targetId, m.label);
+          else this.labels.delete(m.targetId);
+        } else if (type === "session_info" && m.name) {
+          name = m.name;
+        }
       }
     }
     this.name = name;
@@ -163,7 +173,8 @@ export class SessionTree {
       const a = start[p];
       const b = start[p + 1];
       if (b - a > 1) {
-        const kids = Array.from(list.subarray(a, b)).sort((x, y) => timeOrder(this.metas[x], this.metas[y]) || x - y);
+        const time = (i: number) => (this.table ? this.table.times[i] : this.metas[i].time);
+        const kids = Array.from(list.subarray(a, b)).sort((x, y) => timeOrder(time(x), time(y)) || x - y);
         list.set(kids, a);
       }
     }
@@ -171,8 +182,8 @@ export class SessionTree {
   }
 }
 
-function timeOrder(a: EntryMeta, b: EntryMeta): number {
-  const ta = Number.isNaN(a.time) ? 0 : a.time;
-  const tb = Number.isNaN(b.time) ? 0 : b.time;
+function timeOrder(a: number, b: number): number {
+  const ta = Number.isNaN(a) ? 0 : a;
+  const tb = Number.isNaN(b) ? 0 : b;
   return ta - tb;
 }

@@ -38,8 +38,8 @@ export function treeRows(session: Session, opts: TreeRowOptions = {}): TreeRow[]
   const tree = session.tree;
   const metas = session.metas;
   const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
-  const shown = (i: number) =>
-    filter === "all" ? true : filter === "user" ? metas[i].type === "message" && metas[i].role === "user" : !QUIET.has(metas[i].type);
+  const t = session.table;
+  const shown = (i: number) => (filter === "all" ? true : filter === "user" ? t.typeAt(i) === "message" && t.roleAt(i) === "user" : !QUIET.has(t.typeAt(i)));
   const folded = opts.folded;
   const activeLeaf = opts.leaf ?? tree.defaultLeaf;
   const active = new Set(activeLeaf >= 0 ? tree.path(activeLeaf) : []);
