@@ -48,22 +48,30 @@ const CARRIERS = new Set(["message", "compaction", "branch_summary", "custom_mes
  * (a 100 MB session gets its bars as soon as it is indexed); `measureEntries` refines it.
  */
 export function instantTokens(session: Session): EntryTokens[] {
-  return session.metas.map((m, index) => {
+  // Straight from the index columns: this runs over every entry at first paint.
+  const t = session.table;
+  const out: EntryTokens[] = new Array(t.count);
+  for (let index = 0; index < t.count; index++) {
+    const type = t.typeAt(index);
+    const role = t.roleAt(index);
+    const estimate = t.estimates[index];
     const byKind = emptyCounts();
-    const k = primaryKind(m.type, m.role);
-    if (k) byKind[k] = m.estimate;
+    const k = primaryKind(type, role);
+    if (k) byKind[k] = estimate;
     const e: EntryTokens = {
       index,
-      id: m.id,
-      kind: m.type === "message" ? (m.role ?? "message") : m.type,
-      pi: m.estimate,
-      estimate: m.estimate,
+      id: t.idAt(index),
+      kind: type === "message" ? (role ?? "message") : type,
+      pi: estimate,
+      estimate,
       estimateByKind: byKind,
       measured: false,
     };
-    if (m.usage) e.recorded = m.usage;
-    return e;
-  });
+    const usage = t.getUsage(index);
+    if (usage) e.recorded = usage;
+    out[index] = e;
+  }
+  return out;
 }
 
 export interface MeasureOptions {
@@ -143,19 +151,19 @@ function fillFromCache(row: EntryTokens, hit: CachedEntryCounts, withExact: bool
  */
 export async function measureEntries(session: Session, table: EntryTokens[], opts: MeasureOptions = {}): Promise<MeasureStats> {
   const t0 = performance.now();
-  const metas = session.metas;
+  const t = session.table;
   const { counter, cache, signal } = opts;
-  const all = opts.indices ? [...opts.indices].sort((a, b) => a - b) : metas.map((_, i) => i);
+  const all = opts.indices ? [...opts.indices].sort((a, b) => a - b) : Array.from({ length: t.count }, (_, i) => i);
   // Entries that carry nothing are settled without I/O: every figure is 0.
   for (const i of all) {
-    if (CARRIERS.has(metas[i].type)) continue;
+    if (CARRIERS.has(t.typeAt(i))) continue;
     table[i].measured = true;
     if (counter) {
       table[i].exact = 0;
       table[i].exactByKind = emptyCounts();
     }
   }
-  const wanted = all.filter((i) => CARRIERS.has(metas[i].type));
+  const wanted = all.filter((i) => CARRIERS.has(t.typeAt(i)));
   cache?.bindFile(session.stamp);
   const sliceMs = opts.sliceMs ?? 10;
   const stats: MeasureStats = { entries: 0, bytes: 0, cacheHits: 0, tokenized: 0, ms: 0 };
@@ -167,6 +175,8 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
     let blockEnd = 0;
     let slice = performance.now();
     let done = 0;
+    // Yield only when the time slice is used up: an await per entry would cost more
+    // than a cache hit does.
     const pause = async () => {
       if (performance.now() - slice <= sliceMs) return;
       opts.onProgress?.(done, wanted.length);
@@ -174,10 +184,11 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
       signal?.throwIfAborted();
       slice = performance.now();
     };
+    const due = () => performance.now() - slice > sliceMs;
     for (let n = 0; n < wanted.length; n++) {
       done = n;
       const i = wanted[n];
-      const m = metas[i];
+      const m = { offset: t.offsets[i], length: t.lengths[i] };
       const row = table[i];
       // Unchanged file: the hash is known by offset, the line need not even be read.
       const known = cache?.hashAt(m.offset);
@@ -222,7 +233,7 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
       }
       stats.entries++;
       done = n + 1;
-      await pause();
+      if (due()) await pause();
     }
   } finally {
     closeSync(fd);

@@ -57,10 +57,12 @@ export class TokenCache {
     try {
       const data = JSON.parse(readFileSync(path, "utf8")) as Partial<CacheFile>;
       if (data.format === FORMAT && data.tokenizer === tokenizer && data.entries && typeof data.entries === "object") {
-        cache.entries = Object.assign(Object.create(null) as Record<string, CachedEntryCounts>, data.entries);
+        // Used as parsed (no copy: a reopen should cost next to nothing); reads go through
+        // Object.hasOwn, so no key can reach a prototype.
+        cache.entries = data.entries;
         if (data.stamp && data.offsets) {
           cache.stamp = data.stamp;
-          cache.offsets = Object.assign(Object.create(null) as Record<string, string>, data.offsets);
+          cache.offsets = data.offsets;
         }
       }
     } catch {
@@ -74,7 +76,7 @@ export class TokenCache {
   }
 
   get(hash: string): CachedEntryCounts | undefined {
-    const hit = this.entries[hash];
+    const hit = Object.hasOwn(this.entries, hash) ? this.entries[hash] : undefined;
     if (hit) this.hits++;
     else this.misses++;
     return hit;
@@ -104,11 +106,11 @@ export class TokenCache {
 
   /** The content hash recorded for a line offset, only while the bound file is unchanged. */
   hashAt(offset: number): string | undefined {
-    return this.stampTrusted ? this.offsets[offset] : undefined;
+    return this.stampTrusted && Object.hasOwn(this.offsets, offset) ? this.offsets[offset] : undefined;
   }
 
   setHashAt(offset: number, hash: string): void {
-    if (this.offsets[offset] === hash) return;
+    if (Object.hasOwn(this.offsets, offset) && this.offsets[offset] === hash) return;
     this.offsets[offset] = hash;
     this.dirty = true;
   }
