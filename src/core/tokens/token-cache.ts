@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** What the cache remembers for one entry: per-kind counts in TOKEN_KINDS order. */
 export interface CachedEntryCounts {
@@ -26,7 +26,9 @@ interface CacheFile {
   entries: Record<string, CachedEntryCounts>;
   /** Content hash by line offset, valid only while the session file has exactly `stamp`. */
   stamp?: FileStamp;
-  offsets?: Record<string, string>;
+  /** Line offsets and their content hashes, as two parallel arrays (quicker to parse than an object keyed by offset). */
+  offsetList?: number[];
+  hashList?: string[];
 }
 
 /**
@@ -38,7 +40,7 @@ interface CacheFile {
  */
 export class TokenCache {
   private entries: Record<string, CachedEntryCounts> = Object.create(null);
-  private offsets: Record<string, string> = Object.create(null);
+  private offsets = new Map<number, string>();
   private stamp: FileStamp | undefined;
   private stampTrusted = false;
   private dirty = false;
@@ -60,9 +62,11 @@ export class TokenCache {
         // Used as parsed (no copy: a reopen should cost next to nothing); reads go through
         // Object.hasOwn, so no key can reach a prototype.
         cache.entries = data.entries;
-        if (data.stamp && data.offsets) {
+        if (data.stamp && Array.isArray(data.offsetList) && Array.isArray(data.hashList) && data.offsetList.length === data.hashList.length) {
           cache.stamp = data.stamp;
-          cache.offsets = data.offsets;
+          const list = data.offsetList;
+          const hashes = data.hashList;
+          for (let k = 0; k < list.length; k++) cache.offsets.set(list[k], hashes[k]);
         }
       }
     } catch {
@@ -97,7 +101,7 @@ export class TokenCache {
   bindFile(stamp: FileStamp): boolean {
     this.stampTrusted = !!this.stamp && this.stamp.size === stamp.size && this.stamp.mtimeMs === stamp.mtimeMs;
     if (!this.stampTrusted) {
-      this.offsets = Object.create(null) as Record<string, string>;
+      this.offsets = new Map();
       this.stamp = { size: stamp.size, mtimeMs: stamp.mtimeMs };
       this.dirty = true;
     }
@@ -106,12 +110,12 @@ export class TokenCache {
 
   /** The content hash recorded for a line offset, only while the bound file is unchanged. */
   hashAt(offset: number): string | undefined {
-    return this.stampTrusted && Object.hasOwn(this.offsets, offset) ? this.offsets[offset] : undefined;
+    return this.stampTrusted ? this.offsets.get(offset) : undefined;
   }
 
   setHashAt(offset: number, hash: string): void {
-    if (Object.hasOwn(this.offsets, offset) && this.offsets[offset] === hash) return;
-    this.offsets[offset] = hash;
+    if (this.offsets.get(offset) === hash) return;
+    this.offsets.set(offset, hash);
     this.dirty = true;
   }
 
@@ -120,7 +124,7 @@ export class TokenCache {
     if (!this.path || !this.dirty) return;
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${process.pid}.tmp`;
-    const data: CacheFile = { format: FORMAT, tokenizer: this.tokenizer, entries: this.entries, ...(this.stamp ? { stamp: this.stamp, offsets: this.offsets } : {}) };
+    const data: CacheFile = { format: FORMAT, tokenizer: this.tokenizer, entries: this.entries, ...(this.stamp ? { stamp: this.stamp, offsetList: [...this.offsets.keys()], hashList: [...this.offsets.values()] } : {}) };
     writeFileSync(tmp, JSON.stringify(data));
     renameSync(tmp, this.path);
     this.dirty = false;
