@@ -190,9 +190,8 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
       const i = wanted[n];
       const m = { offset: t.offsets[i], length: t.lengths[i] };
       const row = table[i];
-      // Unchanged file: the hash is known by offset, the line need not even be read.
-      const known = cache?.hashAt(m.offset);
-      const quick = known !== undefined ? cache?.get(known) : undefined;
+      // Unchanged file: the counts are known by offset, the line need not even be read.
+      const quick = cache?.getAt(m.offset);
       if (quick && (!counter || quick.x)) {
         fillFromCache(row, quick, !!counter);
         stats.cacheHits++;
@@ -206,11 +205,11 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
         const raw = buf.subarray(m.offset - blockStart, m.offset - blockStart + m.length);
         stats.bytes += m.length;
         const key = cache ? createHash("sha1").update(raw).digest("base64") : "";
-        if (cache) cache.setHashAt(m.offset, key);
         const hit = cache?.get(key);
         if (hit && (!counter || hit.x)) {
           stats.cacheHits++;
           fillFromCache(row, hit, !!counter);
+          cache?.setHashAt(m.offset, key);
         } else {
           let obj: Record<string, unknown>;
           try {
@@ -227,6 +226,7 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
             stats.tokenized++;
           }
           cache?.set(key, { e: countsToArray(c.e), ...(c.x ? { x: countsToArray(c.x), f: c.f } : {}) });
+          cache?.setHashAt(m.offset, key);
           row.estimate = sumCounts(row.estimateByKind);
           row.measured = true;
         }

@@ -2,7 +2,10 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 
-const FORMAT = 2;
+const FORMAT = 3;
+/** Numbers per entry in the file: estimate by kind, tokenizer by kind (first -1 = none), fallback chars. */
+const KINDS = 9;
+const ROW = 2 * KINDS + 1;
 
 /** What the cache remembers for one entry: per-kind counts in TOKEN_KINDS order. */
 export interface CachedEntryCounts {
@@ -20,15 +23,20 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
+/**
+ * The file: flat arrays rather than an object per entry, because a reopen's cost is
+ * mostly parsing this file and flat number arrays parse several times faster.
+ */
 interface CacheFile {
   format: number;
   tokenizer: string;
-  entries: Record<string, CachedEntryCounts>;
-  /** Content hash by line offset, valid only while the session file has exactly `stamp`. */
+  /** Content hashes; entry k's numbers are counts[k*ROW .. k*ROW+ROW). */
+  hashes: string[];
+  counts: number[];
+  /** Valid only while the session file has exactly `stamp`: line offsets and their entry numbers. */
   stamp?: FileStamp;
-  /** Line offsets and their content hashes, as two parallel arrays (quicker to parse than an object keyed by offset). */
   offsetList?: number[];
-  hashList?: string[];
+  slotList?: number[];
 }
 
 /**
@@ -39,8 +47,11 @@ interface CacheFile {
  * are renamed into place so a crash never leaves a half-written cache.
  */
 export class TokenCache {
-  private entries: Record<string, CachedEntryCounts> = Object.create(null);
-  private offsets = new Map<number, string>();
+  private hashes: string[] = [];
+  private counts: number[] = [];
+  private slots = new Map<string, number>();
+  /** Line offset -> entry number, for an unchanged file. */
+  private offsets = new Map<number, number>();
   private stamp: FileStamp | undefined;
   private stampTrusted = false;
   private dirty = false;
@@ -58,15 +69,15 @@ export class TokenCache {
     if (!path) return cache;
     try {
       const data = JSON.parse(readFileSync(path, "utf8")) as Partial<CacheFile>;
-      if (data.format === FORMAT && data.tokenizer === tokenizer && data.entries && typeof data.entries === "object") {
-        // Used as parsed (no copy: a reopen should cost next to nothing); reads go through
-        // Object.hasOwn, so no key can reach a prototype.
-        cache.entries = data.entries;
-        if (data.stamp && Array.isArray(data.offsetList) && Array.isArray(data.hashList) && data.offsetList.length === data.hashList.length) {
+      if (data.format === FORMAT && data.tokenizer === tokenizer && Array.isArray(data.hashes) && Array.isArray(data.counts) && data.counts.length === data.hashes.length * ROW) {
+        cache.hashes = data.hashes;
+        cache.counts = data.counts;
+        for (let k = 0; k < data.hashes.length; k++) cache.slots.set(data.hashes[k], k);
+        const list = data.offsetList;
+        const slots = data.slotList;
+        if (data.stamp && Array.isArray(list) && Array.isArray(slots) && list.length === slots.length) {
           cache.stamp = data.stamp;
-          const list = data.offsetList;
-          const hashes = data.hashList;
-          for (let k = 0; k < list.length; k++) cache.offsets.set(list[k], hashes[k]);
+          for (let k = 0; k < list.length; k++) cache.offsets.set(list[k], slots[k]);
         }
       }
     } catch {
@@ -76,19 +87,53 @@ export class TokenCache {
   }
 
   get size(): number {
-    return Object.keys(this.entries).length;
+    return this.hashes.length;
+  }
+
+  private row(k: number): CachedEntryCounts {
+    const b = k * ROW;
+    const c = this.counts;
+    const out: CachedEntryCounts = { e: c.slice(b, b + KINDS) };
+    if (c[b + KINDS] >= 0) {
+      out.x = c.slice(b + KINDS, b + 2 * KINDS);
+      out.f = c[b + 2 * KINDS];
+    }
+    return out;
   }
 
   get(hash: string): CachedEntryCounts | undefined {
-    const hit = Object.hasOwn(this.entries, hash) ? this.entries[hash] : undefined;
-    if (hit) this.hits++;
-    else this.misses++;
-    return hit;
+    const k = this.slots.get(hash);
+    if (k === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return this.row(k);
   }
 
   set(hash: string, counts: CachedEntryCounts): void {
-    this.entries[hash] = counts;
+    let k = this.slots.get(hash);
+    if (k === undefined) {
+      k = this.hashes.length;
+      this.hashes.push(hash);
+      this.slots.set(hash, k);
+    }
+    const b = k * ROW;
+    for (let j = 0; j < KINDS; j++) {
+      this.counts[b + j] = counts.e[j] ?? 0;
+      this.counts[b + KINDS + j] = counts.x ? (counts.x[j] ?? 0) : j === 0 ? -1 : 0;
+    }
+    this.counts[b + 2 * KINDS] = counts.f ?? 0;
     this.dirty = true;
+  }
+
+  /** The counts recorded for a line offset, only while the bound file is unchanged. */
+  getAt(offset: number): CachedEntryCounts | undefined {
+    if (!this.stampTrusted) return undefined;
+    const k = this.offsets.get(offset);
+    if (k === undefined) return undefined;
+    this.hits++;
+    return this.row(k);
   }
 
   /**
@@ -110,12 +155,15 @@ export class TokenCache {
 
   /** The content hash recorded for a line offset, only while the bound file is unchanged. */
   hashAt(offset: number): string | undefined {
-    return this.stampTrusted ? this.offsets.get(offset) : undefined;
+    if (!this.stampTrusted) return undefined;
+    const k = this.offsets.get(offset);
+    return k === undefined ? undefined : this.hashes[k];
   }
 
   setHashAt(offset: number, hash: string): void {
-    if (this.offsets.get(offset) === hash) return;
-    this.offsets.set(offset, hash);
+    const k = this.slots.get(hash);
+    if (k === undefined || this.offsets.get(offset) === k) return;
+    this.offsets.set(offset, k);
     this.dirty = true;
   }
 
@@ -124,7 +172,7 @@ export class TokenCache {
     if (!this.path || !this.dirty) return;
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.${process.pid}.tmp`;
-    const data: CacheFile = { format: FORMAT, tokenizer: this.tokenizer, entries: this.entries, ...(this.stamp ? { stamp: this.stamp, offsetList: [...this.offsets.keys()], hashList: [...this.offsets.values()] } : {}) };
+    const data: CacheFile = { format: FORMAT, tokenizer: this.tokenizer, hashes: this.hashes, counts: this.counts, ...(this.stamp ? { stamp: this.stamp, offsetList: [...this.offsets.keys()], slotList: [...this.offsets.values()] } : {}) };
     writeFileSync(tmp, JSON.stringify(data));
     renameSync(tmp, this.path);
     this.dirty = false;

@@ -49,11 +49,9 @@ export function countsToArray(c: KindCounts): number[] {
   return TOKEN_KINDS.map((k) => c[k]);
 }
 
-export function countsFromArray(a: readonly number[]): KindCounts {
+export function countsFromArray(a: ArrayLike<number>): KindCounts {
   const c = emptyCounts();
-  TOKEN_KINDS.forEach((k, i) => {
-    c[k] = a[i] ?? 0;
-  });
+  for (let i = 0; i < TOKEN_KINDS.length; i++) c[TOKEN_KINDS[i]] = a[i] ?? 0;
   return c;
 }
 
