@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createChecks } from './checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -20,22 +21,7 @@ const DEMO_TEXT = 'The quarterly rainfall report only print';
 const DEMO_NAME = 'CSV export for the rainfall report';
 const FIRST_START_TIMEOUT_MS = 15 * 60_000; // a first run may npm ci and build code-server
 
-const t0 = Date.now();
-const say = (msg) => console.log(`[start.test ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const results = [];
-async function check(name, fn) {
-  const t = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`  ok    ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
-  } catch (e) {
-    results.push({ name, ok: false });
-    console.log(`  FAIL  ${name}: ${e.message}`);
-  }
-}
+const { say, sleep, check, fail, finish, results } = createChecks('start');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -208,9 +194,6 @@ try {
   });
   exitCode = results.every((r) => r.ok) ? 0 : 1;
 } catch (e) {
-  console.log(`  FAIL  harness: ${e.message}`);
-  results.push({ name: 'harness', ok: false });
+  fail('harness', e);
 }
-const passed = results.filter((r) => r.ok).length;
-console.log(`start: ${passed} passed, ${results.length - passed} failed`);
-process.exit(results.length && passed === results.length ? exitCode : 1);
+process.exit(finish() ? exitCode : 1);

@@ -11,30 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createChecks } from './checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VSIX = path.join(ROOT, 'dist-vsix', `${pkg.name}-${pkg.version}.vsix`);
 
-const t0 = Date.now();
-const say = (msg) => console.log(`[vsix.test ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-const results = [];
-async function check(name, fn) {
-  const t = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`  ok    ${name} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
-    return true;
-  } catch (e) {
-    results.push({ name, ok: false });
-    console.log(`  FAIL  ${name}: ${e.message}`);
-    return false;
-  }
-}
+const { say, sleep, check, fail, finish } = createChecks('vsix');
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-vsix-test-'));
 let server = null;
@@ -110,8 +94,7 @@ try {
     say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'vsix-show-log.png'))}`);
   });
 } catch (e) {
-  console.log(`  FAIL  harness: ${e.message}`);
-  results.push({ name: 'harness', ok: false });
+  fail('harness', e);
   if (browser) await screenshot_(browser.page);
 } finally {
   if (browser) await browser.close();
@@ -125,9 +108,7 @@ async function screenshot_(page) {
   } catch { /* best effort */ }
 }
 
-const passed = results.filter((r) => r.ok).length;
-const ok = results.length > 0 && passed === results.length;
+const ok = finish();
 if (ok) fs.rmSync(runDir, { recursive: true, force: true });
 else say(`run dir kept: ${runDir}`);
-console.log(`vsix: ${passed} passed, ${results.length - passed} failed`);
 process.exit(ok ? 0 : 1);

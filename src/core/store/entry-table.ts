@@ -1,19 +1,10 @@
 import type { EntryMeta, RecordedUsage } from "./entry-meta";
 
 /** Fields only some entry types have, kept in a side map. */
-export interface RareFields {
-  thinkingLevel?: string;
-  targetId?: string;
-  label?: string;
-  name?: string;
-  firstKeptEntryId?: string;
-  firstKeptEntryIndex?: number;
-  tokensBefore?: number;
-  hasRetainedTail?: boolean;
-  fromId?: string;
-  emptySummary?: boolean;
-  excluded?: boolean;
-}
+export type RareFields = Pick<
+  EntryMeta,
+  "thinkingLevel" | "targetId" | "label" | "name" | "firstKeptEntryId" | "firstKeptEntryIndex" | "tokensBefore" | "hasRetainedTail" | "fromId" | "emptySummary" | "excluded"
+>;
 
 function grow<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: T, size: number): T {
   const b = new (a.constructor as new (n: number) => T)(size);
@@ -169,20 +160,6 @@ export class EntryTable {
     if (!Number.isNaN(u[k + 4])) out.totalTokens = u[k + 4];
     if (!Number.isNaN(u[k + 5])) out.cost = u[k + 5];
     return out;
-  }
-
-  setUsage(i: number, v: RecordedUsage | undefined): void {
-    const k = i * 6;
-    if (!v) {
-      this.usage[k] = Number.NaN;
-      return;
-    }
-    this.usage[k] = v.input;
-    this.usage[k + 1] = v.output;
-    this.usage[k + 2] = v.cacheRead;
-    this.usage[k + 3] = v.cacheWrite;
-    this.usage[k + 4] = v.totalTokens ?? Number.NaN;
-    this.usage[k + 5] = v.cost ?? Number.NaN;
   }
 
   setUsageFigures(i: number, input: number, output: number, cacheRead: number, cacheWrite: number, total: number, cost: number): void {
