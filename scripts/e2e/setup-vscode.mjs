@@ -97,8 +97,12 @@ function ensureNode() {
 
 /** The environment in which npm builds native addons for Node 24, not the machine's Node. */
 function node24BuildEnv() {
+  // Run from `npm test` or `npm start`, the outer npm's settings arrive as npm_* variables
+  // and the inner npm would take them as its own config: its user agent then says
+  // "node/v20", and code-server's postinstall refuses to build. Start from a clean slate.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
   return {
-    ...process.env,
+    ...inherited,
     // npm's own `#!/usr/bin/env node` resolves to Node 24, which code-server's
     // postinstall checks for; the machine's npmrc points nodedir at Node 20's headers.
     PATH: `${path.dirname(NODE_BIN)}:${process.env.PATH}`,
