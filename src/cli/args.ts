@@ -5,8 +5,11 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 
 /** node:util parseArgs in strict mode, with its errors turned into one-line CLI errors. */
 export function parseFlags<O extends Options>(args: string[], options: O, usage: string) {
+  // pi names its session folders `--<cwd>--`: a relative path into one looks like an
+  // option. An argument that starts with `--` and holds a `/` or ends in .jsonl is a path.
+  const fixed = args.map((a) => (a.startsWith("--") && !a.includes("=") && (a.includes("/") || a.endsWith(".jsonl")) ? `./${a}` : a));
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: fixed, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new CliError(`${(err as Error).message.split("\n")[0]} (usage: ${usage})`);
   }

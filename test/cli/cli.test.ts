@@ -53,6 +53,16 @@ describe("ase CLI", () => {
     assert.deepEqual(readdirSync(dir).sort(), ["session.jsonl", "x.jsonl"]);
   });
 
+  it("a relative path into a pi `--<cwd>--` folder is read as a path, not an option", () => {
+    const root = tempDir();
+    const dir = join(root, projectDirName("/home/ana/proj"));
+    mkdirSync(dir, { recursive: true });
+    small(dir);
+    const r = spawnSync(process.execPath, [CLI, "tree", `${projectDirName("/home/ana/proj")}/session.jsonl`], { encoding: "utf8", cwd: root });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /00000004 user: branch b/);
+  });
+
   it("tree: connectors, active leaf, labels, no raw control characters", () => {
     const r = ase(["tree", small()]);
     assert.equal(r.code, 0, r.err);
