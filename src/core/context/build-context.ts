@@ -135,8 +135,3 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   for (let k = compactionAt + 1; k < path.length; k++) emit(k);
   return ctx;
 }
-
-/** The plain LLM message list (pi's `messages` after convertToLlm). */
-export function llmMessages(ctx: SessionContext): LlmMessage[] {
-  return ctx.parts.map((p) => p.llm);
-}

@@ -64,12 +64,3 @@ export interface LineProblem {
   line: number;
   message: string;
 }
-
-const interned = new Map<string, string>();
-/** Share repeated short strings (model names, types) between index records. */
-export function intern(s: string): string {
-  const hit = interned.get(s);
-  if (hit !== undefined) return hit;
-  if (interned.size < 10000) interned.set(s, s);
-  return s;
-}

@@ -181,10 +181,6 @@ export class EntryTable {
     return r;
   }
 
-  view(i: number): EntryView {
-    return new EntryView(this, i);
-  }
-
   /** Views handed out so far, kept once made (after a load, for the UI's repeated walks). */
   private views: EntryView[] = [];
 

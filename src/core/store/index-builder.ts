@@ -1,7 +1,7 @@
 import type { SessionHeader } from "../model/entries";
 import { entryPreviewCodes } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
-import { type EntryMeta, type LineProblem, type RecordedUsage, intern } from "./entry-meta";
+import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable } from "./entry-table";
 import { parseIsoTime } from "../util/iso-time";
 import { isBlank, type RawLine } from "./line-scanner";
@@ -207,7 +207,7 @@ export class IndexBuilder {
         if (typeof e.modelId === "string") t.setModel(i, e.modelId);
         break;
       case "thinking_level_change":
-        if (typeof e.thinkingLevel === "string") t.rareOf(i).thinkingLevel = intern(e.thinkingLevel);
+        if (typeof e.thinkingLevel === "string") t.rareOf(i).thinkingLevel = e.thinkingLevel;
         break;
     }
   }

@@ -153,13 +153,6 @@ export class TokenCache {
     return this.stampTrusted;
   }
 
-  /** The content hash recorded for a line offset, only while the bound file is unchanged. */
-  hashAt(offset: number): string | undefined {
-    if (!this.stampTrusted) return undefined;
-    const k = this.offsets.get(offset);
-    return k === undefined ? undefined : this.hashes[k];
-  }
-
   setHashAt(offset: number, hash: string): void {
     const k = this.slots.get(hash);
     if (k === undefined || this.offsets.get(offset) === k) return;

@@ -13,10 +13,6 @@ export interface TreeRow {
 /** Entry types hidden unless --all: they carry no conversation. */
 const QUIET = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
 
-export function isQuiet(type: string): boolean {
-  return QUIET.has(type);
-}
-
 /** Which entries show: user messages only, the conversation (pi's default), or all. */
 export type RowFilter = "user" | "default" | "all";
 
