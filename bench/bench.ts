@@ -53,24 +53,33 @@ function synthetic(sizeMb: number): string {
   return out;
 }
 
+/** Runs per mode and size; interleaved, so drift on a shared machine hits every mode alike. */
+const LOAD_RUNS = Number(process.env.ASE_BENCH_RUNS ?? 5);
+
 async function benchLoad(sizeMb: number, file: string): Promise<void> {
   const size = statSync(file).size;
-  const idx: number[] = [];
-  const parse: number[] = [];
+  const modes = ["index", "index-parse", "parse"] as const;
+  const ms: Record<(typeof modes)[number], number[]> = { index: [], "index-parse": [], parse: [] };
   let rss = 0;
-  for (let k = 0; k < 3; k++) {
-    const a = child("index", file);
-    const b = child("parse", file);
-    idx.push(a.ms);
-    parse.push(b.ms);
-    rss = Math.max(rss, a.maxRssBytes);
+  for (let k = 0; k < LOAD_RUNS; k++) {
+    for (const mode of modes) {
+      const r = child(mode, file);
+      ms[mode].push(r.ms);
+      if (mode === "index") rss = Math.max(rss, r.maxRssBytes);
+    }
   }
-  const idxRate = size / MB / (median(idx) / 1000);
-  const parseRate = size / MB / (median(parse) / 1000);
-  const ratio = idxRate / parseRate;
-  console.log(`  ${sizeMb} MB: load+index ${median(idx).toFixed(0)} ms, plain streaming JSON.parse ${median(parse).toFixed(0)} ms`);
-  report(`load+index ${sizeMb} MB`, `${idxRate.toFixed(0)} MB/s`, ">= 150 MB/s", idxRate >= 150);
-  report(`load+index ${sizeMb} MB vs plain parse`, `${ratio.toFixed(2)}x (${parseRate.toFixed(0)} MB/s plain)`, ">= 0.65x", ratio >= 0.65);
+  const rate = (mode: (typeof modes)[number]) => size / MB / (median(ms[mode]) / 1000);
+  const idxRate = rate("index");
+  const limitRate = rate("index-parse");
+  const parseRate = rate("parse");
+  const ratio = idxRate / limitRate;
+  console.log(`  ${sizeMb} MB, median of ${LOAD_RUNS}: load+index ${median(ms.index).toFixed(0)} ms; streaming index-parse limit ${median(ms["index-parse"]).toFixed(0)} ms; bare streaming JSON.parse ${median(ms.parse).toFixed(0)} ms`);
+  // performance.md: ">= 150 MB/s (>= 0.65x the streaming index-parse limit measured in the
+  // same run)". 150 is 0.65x of the 235 MB/s the limit ran at where that was measured; the
+  // ratio is what carries over to another machine, so both are printed and judged.
+  report(`load+index ${sizeMb} MB`, `${idxRate.toFixed(0)} MB/s (the limit ran at ${limitRate.toFixed(0)} MB/s in this run)`, ">= 150 MB/s", idxRate >= 150);
+  report(`load+index ${sizeMb} MB vs the streaming index-parse limit`, `${ratio.toFixed(2)}x`, ">= 0.65x", ratio >= 0.65);
+  console.log(`  load+index ${sizeMb} MB vs bare JSON.parse (no index kept): ${(idxRate / parseRate).toFixed(2)}x (${parseRate.toFixed(0)} MB/s bare)`);
   const rssRatio = rss / size;
   if (sizeMb >= 100) {
     const limit = sizeMb >= 400 ? 0.5 : 1;
@@ -159,7 +168,7 @@ async function main(): Promise<void> {
   const sizes = (process.env.ASE_BENCH_SIZES ?? "25,100,400").split(",").map(Number);
   console.log(`Agent Session Explorer benchmarks (node ${process.version}); synthetic sessions in ${WORK}`);
   const files = sizes.map((mb) => synthetic(mb));
-  console.log("\n# Load and index (fresh process per run, median of 3)");
+  console.log(`\n# Load and index (fresh process per run, median of ${LOAD_RUNS})`);
   for (let k = 0; k < sizes.length; k++) await benchLoad(sizes[k], files[k]);
   const hundred = files[sizes.indexOf(100)] ?? files[files.length - 1];
   console.log("\n# Context for a leaf");
