@@ -1,5 +1,4 @@
 import type { AgentMessage } from "../model/messages";
-import { jsonLength } from "./json-length";
 
 /** pi counts an image as 4,800 characters, i.e. 1,200 tokens. */
 export const IMAGE_CHARS = 4800;
@@ -38,7 +37,10 @@ export function estimateMessageTokens(message: AgentMessage): number {
         if (b.type === "text" && typeof b.text === "string") chars += b.text.length;
         else if (b.type === "thinking" && typeof b.thinking === "string") chars += b.thinking.length;
         else if (b.type === "toolCall") {
-          chars += String(b.name ?? "").length + jsonLength(b.arguments ?? {});
+          // pi's own rule, to the letter. Serializing is also the fastest way to the
+          // length: a hand-written walk over the arguments ran 1.5x slower warm and,
+          // before V8 optimizes it (a load's first thousands of entries), slower still.
+          chars += String(b.name ?? "").length + (JSON.stringify(b.arguments ?? {}) ?? "").length;
         }
       }
       return charsToTokens(chars);
