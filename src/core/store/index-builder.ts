@@ -148,6 +148,12 @@ export class IndexBuilder {
     if (this.version < 2) this.parsedIds.push(id);
     this.prevId = id;
     const type = typeof e.type === "string" ? e.type : "(untyped)";
+    // v3 renamed hookMessage to custom; migrated here, on the parsed line we do not
+    // keep, so the estimate and preview below count it as pi does after its migration.
+    if (this.version < 3 && type === "message") {
+      const m = e.message as { role?: unknown } | undefined;
+      if (m && m.role === "hookMessage") m.role = "custom";
+    }
     const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
     const i = this.table.push(id, parentId, type, parseIsoTime(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreviewCodes(e), estimateEntryTokens(e), parentIsPrevious);
     this.fillTypeFields(i, type, e);
@@ -158,8 +164,7 @@ export class IndexBuilder {
     switch (type) {
       case "message": {
         const m = (e.message ?? {}) as Record<string, unknown>;
-        let role = typeof m.role === "string" ? m.role : "(none)";
-        if (role === "hookMessage" && this.version < 3) role = "custom";
+        const role = typeof m.role === "string" ? m.role : "(none)";
         t.setRole(i, role);
         if (role === "assistant") {
           putUsage(t, i, m.usage);
