@@ -32,9 +32,12 @@ describe("ase CLI", () => {
     const file = small(dir);
     const notSession = join(dir, "x.jsonl");
     writeFileSync(notSession, '{"hello":1}\n');
+    const notJson = join(dir, "notes.txt");
+    writeFileSync(notJson, "root:x:0:0\nsecond line\n");
     const cases: Array<[string[], RegExp]> = [
       [["tree", join(dir, "missing.jsonl")], /no such file/],
       [["tree", notSession], /not a pi session file: line 1: expected a header/],
+      [["tree", notJson], /not a pi session file: no JSON line found in 2 line\(s\); expected a header \{"type":"session",\.\.\.\} \(line 1: not valid JSON: /],
       [["context", file, "--leaf", "zzzz"], /no entry with id "zzzz"/],
       [["context", file, "--format", "html"], /--format must be pi, anthropic or xml/],
       [["tree", file, "--bogus"], /Unknown option '--bogus'/],
@@ -50,7 +53,7 @@ describe("ase CLI", () => {
       assert.equal(r.err.trimEnd().split("\n").length, 1, `${args.join(" ")}: one line: ${r.err}`);
       assert.match(r.err, re);
     }
-    assert.deepEqual(readdirSync(dir).sort(), ["session.jsonl", "x.jsonl"]);
+    assert.deepEqual(readdirSync(dir).sort(), ["notes.txt", "session.jsonl", "x.jsonl"]);
   });
 
   it("a relative path into a pi `--<cwd>--` folder is read as a path, not an option", () => {

@@ -25,6 +25,13 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
+/** Why a file with content has no header: what its first line was, and how many lines were read. */
+function noHeader(problems: readonly LineProblem[], lines: number): string {
+  const first = problems[0];
+  const what = first ? first.message : "only blank lines";
+  return `no JSON line found in ${lines} line(s); expected a header {"type":"session",...} (${what})`;
+}
+
 /**
  * A loaded pi session: header, entry index and tree, with full entries read on demand
  * by byte range. Loading never writes the file.
@@ -58,7 +65,7 @@ export class Session {
       signal: opts.signal,
       onProgress: opts.onProgress ? (n) => opts.onProgress?.(n, st.size) : undefined,
     });
-    if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : "no JSON line found");
+    if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
     builder.resolveV1Indexes();
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
       size: st.size,
