@@ -2,6 +2,7 @@
 // `npm start` end to end: runs it as a newcomer would, opens the URL it prints in
 // Chromium (playwright-core), checks that the Session Explorer shows the demo session and
 // that the Sessions view lists the demo projects, saves test-artifacts/e2e/explorer.png,
+// reloads the window and checks that the panel serializer brings the open explorer back,
 // stops it with SIGTERM and checks that it cleaned up; then ASE_START_SMOKE=1 (start,
 // self-check, stop) must exit 0.
 // Usage: node test/e2e/start.test.mjs   Closing line: `start: N passed, M failed`.
@@ -163,6 +164,26 @@ try {
       say(`dry run: ${detail.slice(0, 200)}`);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'compaction-dry-run.png'))}`);
       await page.keyboard.press('Escape'); // nothing is written
+    });
+    await check('after a window reload the explorer comes back on the session it showed (panel serializer)', async () => {
+      // The large session was opened by hand, not by the workspace's open.json, so only
+      // the serializer (the panel's saved state names the file) can bring it back.
+      const tabs = page.locator('.tabs-container .tab', { hasText: 'Session: ' });
+      const before = await tabs.allInnerTexts();
+      if (before.length !== 1) throw new Error(`expected one explorer tab before the reload, found ${JSON.stringify(before)}`);
+      const title = before[0].trim();
+      await page.reload();
+      await page.waitForFunction(() => !!(window.driver && window.driver.whenWorkbenchRestored), null, { timeout: 60_000 });
+      await page.evaluate(() => window.driver.whenWorkbenchRestored());
+      const tab = page.locator('.tabs-container .tab', { hasText: title }).first();
+      await tab.waitFor({ timeout: 30_000 });
+      await tab.click();
+      await webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 60_000 });
+      const after = (await tabs.allInnerTexts()).map((t) => t.trim());
+      if (after.filter((t) => t === title).length !== 1) throw new Error(`explorer tabs after the reload: ${JSON.stringify(after)}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+      say(`restored "${title}"; tabs now ${JSON.stringify(after)}`);
     });
     await browser.close();
   }
