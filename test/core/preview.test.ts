@@ -1,8 +1,7 @@
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
 import { entryPreview } from "../../src/core/model/preview";
 import { Session } from "../../src/core/store/session";
-import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
+import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, bash, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";
 
 /** The one-line previews the tree, the row view and `ase tree` show for each entry. */
@@ -84,16 +83,12 @@ describe("entry previews", () => {
     let checked = 0;
     for (const name of REAL_SESSIONS) {
       const s = await Session.load(fixture(`${name}.jsonl`));
-      // By line number: the first session is v1, whose entries get their ids on loading.
-      const byLine = new Map<number, string>();
-      readFileSync(fixture(`${name}.jsonl`), "utf8").split("\n").forEach((line, k) => {
-        if (!line.trim()) return;
-        const e = JSON.parse(line) as Raw;
-        if (e.type !== "session") byLine.set(k + 1, Buffer.from(entryPreview(e), "utf8").toString("utf8"));
-      });
-      assert.equal(s.metas.length, byLine.size);
+      const raw = rawEntriesByLine(name);
+      assert.equal(s.metas.length, raw.size);
       for (const m of s.metas) {
-        assert.equal(m.preview, byLine.get(m.line), `${name} line ${m.line}`);
+        const e = raw.get(m.line) ?? {};
+        // The index stores UTF-8: a lone surrogate comes back as U+FFFD.
+        assert.equal(m.preview, Buffer.from(entryPreview(e), "utf8").toString("utf8"), `${name} line ${m.line}`);
         checked++;
       }
     }

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
@@ -16,6 +16,21 @@ export function fixturesPresent(): boolean {
 
 export function fixture(name: string): string {
   return join(FIXTURE_DIR, name);
+}
+
+/**
+ * The entries of a real session as raw parsed lines, by 1-based line number (the header
+ * left out): an index's EntryMeta.line finds its own line here, in v1 files too, whose
+ * entries only get ids when loaded.
+ */
+export function rawEntriesByLine(name: string): Map<number, Record<string, unknown>> {
+  const out = new Map<number, Record<string, unknown>>();
+  readFileSync(fixture(`${name}.jsonl`), "utf8").split("\n").forEach((line, k) => {
+    if (!line.trim()) return;
+    const e = JSON.parse(line) as Record<string, unknown>;
+    if (e.type !== "session") out.set(k + 1, e);
+  });
+  return out;
 }
 
 let notRun = 0;
