@@ -208,6 +208,21 @@ describe("context rules (small sessions written by the tests)", () => {
     assert.deepEqual(texts(buildContext(s)), ["q", "a"]);
   });
 
+  it("before the header: bad lines are skipped, the first line that parses must be the header, a log file is refused early", async () => {
+    const tolerated = await Session.load(writeSession(["{torn header", "", header(), user("00000001", null, "q")]));
+    assert.deepEqual(tolerated.metas.map((m) => m.id), ["00000001"]);
+    assert.deepEqual(tolerated.problems.map((p) => `${p.line}:${p.kind}`), ["1:parse-error"]);
+
+    await assert.rejects(Session.load(writeSession(["42", header(), user("00000001", null, "q")])), /not a pi session file: line 1: expected a header .*found 42/);
+
+    const lines = Array.from({ length: 30_000 }, (_, k) => `2026-01-01 12:00:00 INFO event ${k}`);
+    const log = writeSession([...lines, header()]);
+    await assert.rejects(Session.load(log), (err: Error) => {
+      assert.match(err.message, /not a pi session file: no JSON line in the first 10000 lines; expected a header \{"type":"session",\.\.\.\} \(line 1: not valid JSON: /);
+      return true;
+    });
+  });
+
   it("retainedTail (newer pi): summary, then the retained messages, then what follows", async () => {
     const file = writeSession([
       header(),

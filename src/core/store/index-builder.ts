@@ -16,6 +16,9 @@ export class NotASessionError extends Error {
   }
 }
 
+/** Unparseable lines read before giving up on finding a header (see accept). */
+export const MAX_LINES_BEFORE_HEADER = 10_000;
+
 /** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
 export function v1EntryId(lineNo: number): string {
   return lineNo.toString(16).padStart(8, "0");
@@ -91,7 +94,17 @@ export class IndexBuilder {
       } else {
         this.problems.push({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: not valid JSON: ${reason}` });
       }
+      // pi skips unparseable lines before the header too, but a file that opens with
+      // thousands of them is a log or a text file, not a session: say so now, rather than
+      // read all of it and keep a report for each of its lines.
+      if (!this.header && this.problems.length >= MAX_LINES_BEFORE_HEADER) {
+        throw new NotASessionError(this.path, `no JSON line in the first ${this.problems.length} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
+      }
       return;
+    }
+    if (!this.header && (!obj || typeof obj !== "object" || Array.isArray(obj))) {
+      // The first line that parses must be the header (pi: otherwise not a session).
+      throw new NotASessionError(this.path, `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`);
     }
     if (!obj || typeof obj !== "object" || Array.isArray(obj)) {
       this.problems.push({
