@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { buildContext } from "../../src/core/context/build-context";
+import { IndexBuilder } from "../../src/core/store/index-builder";
 import { Session } from "../../src/core/store/session";
 import { refContext, refLoad } from "../helpers/reference-context";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
@@ -206,6 +207,24 @@ describe("context rules (small sessions written by the tests)", () => {
     assert.deepEqual(kinds, ["3:parse-error", "4:not-an-object", "6:torn-line"]);
     assert.match(s.problems[2].message, /torn last line/);
     assert.deepEqual(texts(buildContext(s)), ["q", "a"]);
+  });
+
+  it("a line past V8's string limit is reported with its size and skipped, not thrown", () => {
+    // A real one needs a 512 MB line; the builder only sees the decoder fail, so fake that.
+    const b = new IndexBuilder("/x.jsonl");
+    const line = (text: string, lineNo: number) => {
+      const buf = Buffer.from(text);
+      return { buf, start: 0, end: buf.length, offset: 0, lineNo, terminated: true };
+    };
+    b.accept(line(JSON.stringify(header()), 1));
+    const huge = line("{", 2);
+    huge.buf.toString = () => {
+      throw Object.assign(new Error("Cannot create a string longer than 0x1fffffe8 characters"), { code: "ERR_STRING_TOO_LONG" });
+    };
+    b.accept(huge);
+    b.accept(line(JSON.stringify(user("00000001", null, "q")), 3));
+    assert.deepEqual(b.problems.map((p) => p.message), ["line 2: too long to read (0 MB; a JavaScript string holds at most 512 MB), skipped"]);
+    assert.deepEqual(b.metas.map((m) => m.id), ["00000001"]);
   });
 
   it("before the header: bad lines are skipped, the first line that parses must be the header, a log file is refused early", async () => {

@@ -79,13 +79,17 @@ export class IndexBuilder {
 
   accept(raw: RawLine): void {
     if (isBlank(raw.buf, raw.start, raw.end)) return;
-    const text = raw.buf.toString("utf8", raw.start, raw.end);
     let obj: unknown;
     try {
-      obj = JSON.parse(text);
+      // Inside the try: a line past V8's string limit (~512 MB) fails here, and is
+      // reported and skipped like any line that does not parse.
+      obj = JSON.parse(raw.buf.toString("utf8", raw.start, raw.end));
     } catch (err) {
       const reason = (err as Error).message;
-      if (!raw.terminated) {
+      if ((err as { code?: string }).code === "ERR_STRING_TOO_LONG") {
+        const mb = ((raw.end - raw.start) / 2 ** 20).toFixed(0);
+        this.problems.push({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
+      } else if (!raw.terminated) {
         this.problems.push({
           kind: "torn-line",
           line: raw.lineNo,
