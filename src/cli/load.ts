@@ -19,9 +19,10 @@ export function requireEntry(session: Session, id: string | undefined, flag: str
 
 /** Bad lines are reported on stderr, never silently dropped. */
 export function reportProblems(session: Session, err: (text: string) => void): void {
-  const problems = session.problems;
-  if (!problems.length) return;
-  err(`${session.path}: ${problems.length} problem(s) while reading:\n`);
-  for (const p of problems.slice(0, 20)) err(`  ${p.message}\n`);
-  if (problems.length > 20) err(`  ... and ${problems.length - 20} more\n`);
+  const count = session.problemCount;
+  if (!count) return;
+  err(`${session.path}: ${count} problem(s) while reading:\n`);
+  const shown = session.problems.slice(0, 20);
+  for (const p of shown) err(`  ${p.message}\n`);
+  if (count > shown.length) err(`  ... and ${count - shown.length} more\n`);
 }

@@ -112,8 +112,8 @@ export class ExplorerPanel extends Disposable {
       else this.view = new RowView(this.session);
       if (this.restored) this.applyRestore(this.restored);
       this.startCounting(undefined);
-      const problems = this.session.problems;
-      if (problems.length) this.deps.log.warn(`${this.file}: ${problems.length} problem(s): ${problems.slice(0, 5).map((p) => p.message).join("; ")}`);
+      const count = this.session.problemCount;
+      if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${this.session.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
       this.session = undefined;
       this.deps.log.error(`cannot open ${this.file}: ${(err as Error).message}`);

@@ -19,6 +19,9 @@ export class NotASessionError extends Error {
 /** Unparseable lines read before giving up on finding a header (see accept). */
 export const MAX_LINES_BEFORE_HEADER = 10_000;
 
+/** Line problems kept with their messages; the rest are only counted. */
+export const MAX_LISTED_PROBLEMS = 1_000;
+
 /** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
 export function v1EntryId(lineNo: number): string {
   return lineNo.toString(16).padStart(8, "0");
@@ -52,7 +55,14 @@ export class IndexBuilder {
   readonly table = new EntryTable();
   /** The records as an array; each access reads the table (nothing is kept per entry). */
   readonly metas: readonly EntryMeta[] = this.table.asArray();
+  /** Line problems with their messages, the first MAX_LISTED_PROBLEMS of them. */
   readonly problems: LineProblem[] = [];
+  /** Problems past MAX_LISTED_PROBLEMS: counted, not kept (a file of garbage lines would otherwise hold a report per line). */
+  unlisted = 0;
+  /** Line of the latest problem, listed or not (refresh forgets a torn last line's). */
+  private lastProblemLine = 0;
+  /** Lines that did not parse, for the rule about lines before the header. */
+  private badLines = 0;
   /** v1 only: id of each parsed entry by its index among parsed lines (header = 0). */
   private parsedIds: Array<string | undefined> = [];
   private prevId: string | null = null;
@@ -73,6 +83,19 @@ export class IndexBuilder {
     return this.parsedIds.length;
   }
 
+  private report(p: LineProblem): void {
+    if (this.problems.length < MAX_LISTED_PROBLEMS) this.problems.push(p);
+    else this.unlisted++;
+    this.lastProblemLine = p.line;
+  }
+
+  /** Forgets the problem reported for a line (a torn last line about to be read again). */
+  forgetProblem(line: number): void {
+    const k = this.problems.findLastIndex((p) => p.line === line);
+    if (k >= 0) this.problems.splice(k, 1);
+    else if (this.unlisted > 0 && this.lastProblemLine === line) this.unlisted--;
+  }
+
   get lastId(): string | null {
     return this.prevId;
   }
@@ -88,21 +111,22 @@ export class IndexBuilder {
       const reason = (err as Error).message;
       if ((err as { code?: string }).code === "ERR_STRING_TOO_LONG") {
         const mb = ((raw.end - raw.start) / 2 ** 20).toFixed(0);
-        this.problems.push({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
+        this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
       } else if (!raw.terminated) {
-        this.problems.push({
+        this.report({
           kind: "torn-line",
           line: raw.lineNo,
           message: `line ${raw.lineNo}: torn last line (${raw.end - raw.start} bytes, no newline; an agent killed mid-write leaves this): ${reason}`,
         });
       } else {
-        this.problems.push({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: not valid JSON: ${reason}` });
+        this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: not valid JSON: ${reason}` });
       }
       // pi skips unparseable lines before the header too, but a file that opens with
       // thousands of them is a log or a text file, not a session: say so now, rather than
       // read all of it and keep a report for each of its lines.
-      if (!this.header && this.problems.length >= MAX_LINES_BEFORE_HEADER) {
-        throw new NotASessionError(this.path, `no JSON line in the first ${this.problems.length} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
+      this.badLines++;
+      if (!this.header && this.badLines >= MAX_LINES_BEFORE_HEADER) {
+        throw new NotASessionError(this.path, `no JSON line in the first ${this.badLines} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
       }
       return;
     }
@@ -111,7 +135,7 @@ export class IndexBuilder {
       throw new NotASessionError(this.path, `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`);
     }
     if (!obj || typeof obj !== "object" || Array.isArray(obj)) {
-      this.problems.push({
+      this.report({
         kind: "not-an-object",
         line: raw.lineNo,
         message: `line ${raw.lineNo}: expected a JSON object, found ${describe(obj)}`,
@@ -149,7 +173,7 @@ export class IndexBuilder {
       parentIsPrevious = true;
     } else {
       if (typeof e.id !== "string" || !e.id) {
-        this.problems.push({
+        this.report({
           kind: "missing-id",
           line: raw.lineNo,
           message: `line ${raw.lineNo}: a version ${this.version} entry needs a string "id"; found ${describe(e.id)} (entry skipped)`,

@@ -5,7 +5,7 @@ import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
-import { IndexBuilder, NotASessionError } from "./index-builder";
+import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
 import { type RawLine, scanLines } from "./line-scanner";
 
 export interface LoadOptions {
@@ -94,7 +94,17 @@ export class Session {
 
   /** Lines skipped or repaired in memory while loading, plus tree problems. */
   get problems(): LineProblem[] {
-    return [...this.builder.problems, ...this.tree.problems].sort((a, b) => a.line - b.line);
+    const listed = [...this.builder.problems, ...this.tree.problems].sort((a, b) => a.line - b.line);
+    const more = this.builder.unlisted;
+    if (more) {
+      listed.push({ kind: "parse-error", line: this.nextLine, message: `... and ${more} more line(s) with problems, not listed (only the first ${MAX_LISTED_PROBLEMS} are kept)` });
+    }
+    return listed;
+  }
+
+  /** How many problems there are, the unlisted ones included. */
+  get problemCount(): number {
+    return this.builder.problems.length + this.builder.unlisted + this.tree.problems.length;
   }
 
   get tree(): SessionTree {
@@ -134,8 +144,7 @@ export class Session {
       // The writer may have finished the unterminated last line: forget it and rescan it.
       const { offset, line } = this.tail;
       if (metas.length && metas[metas.length - 1].offset === offset) this.builder.table.pop();
-      const probs = this.builder.problems;
-      for (let k = probs.length - 1; k >= 0; k--) if (probs[k].line === line) probs.splice(k, 1);
+      this.builder.forgetProblem(line);
       from = offset;
       fromLine = line;
     }
