@@ -130,11 +130,19 @@ export class IndexBuilder {
       }
       return;
     }
-    if (!this.header && (!obj || typeof obj !== "object" || Array.isArray(obj))) {
+    const isObject = !!obj && typeof obj === "object" && !Array.isArray(obj);
+    if (!this.header) {
       // The first line that parses must be the header (pi: otherwise not a session).
-      throw new NotASessionError(this.path, `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`);
+      const h = obj as Record<string, unknown>;
+      if (!isObject || h.type !== "session" || typeof h.id !== "string") {
+        throw new NotASessionError(this.path, `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`);
+      }
+      this.header = obj as SessionHeader;
+      this.version = typeof h.version === "number" ? h.version : 1;
+      this.parsedIds.push(undefined);
+      return;
     }
-    if (!obj || typeof obj !== "object" || Array.isArray(obj)) {
+    if (!isObject) {
       this.report({
         kind: "not-an-object",
         line: raw.lineNo,
@@ -143,18 +151,6 @@ export class IndexBuilder {
       return;
     }
     const e = obj as Record<string, unknown>;
-    if (!this.header) {
-      if (e.type !== "session" || typeof e.id !== "string") {
-        throw new NotASessionError(
-          this.path,
-          `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`,
-        );
-      }
-      this.header = e as SessionHeader;
-      this.version = typeof e.version === "number" ? e.version : 1;
-      this.parsedIds.push(undefined);
-      return;
-    }
     if (e.type === "session") {
       // pi drops extra header lines from the entries; they still count for v1 indexes.
       if (this.version < 2) this.parsedIds.push(undefined);
