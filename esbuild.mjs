@@ -16,7 +16,26 @@ const common = {
   target: "es2022",
 };
 
-const node = { ...common, platform: "node", format: "cjs", external: ["vscode"] };
+// The index worker (a second thread for large sessions) is bundled first and its text
+// defined into every Node bundle, so it runs from the CLI, the extension, tests and
+// benchmarks alike with no file to locate at run time. In --watch mode a change to
+// the worker's own code needs a restart.
+const indexWorker = await esbuild.build({
+  ...common,
+  sourcemap: false,
+  platform: "node",
+  format: "cjs",
+  entryPoints: ["src/core/store/index-worker.ts"],
+  write: false,
+});
+
+const node = {
+  ...common,
+  platform: "node",
+  format: "cjs",
+  external: ["vscode"],
+  define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text) },
+};
 
 function files(dir, suffix) {
   if (!existsSync(dir)) return [];

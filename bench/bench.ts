@@ -32,7 +32,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function child(mode: string, file: string): { ms: number; maxRssBytes: number; entries: number } {
+function child(mode: string, file: string): { ms: number; maxRssBytes: number; entries: number; threads: number } {
   const r = spawnSync(process.execPath, [join(dirname(SELF), "load-child.js"), mode, file], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`child ${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop() as string);
@@ -58,14 +58,20 @@ const LOAD_RUNS = Number(process.env.ASE_BENCH_RUNS ?? 5);
 
 async function benchLoad(sizeMb: number, file: string): Promise<void> {
   const size = statSync(file).size;
-  const modes = ["index", "index-parse", "parse"] as const;
-  const ms: Record<(typeof modes)[number], number[]> = { index: [], "index-parse": [], parse: [] };
+  const modes = ["index", "index-1t", "index-parse", "parse"] as const;
+  const ms: Record<(typeof modes)[number], number[]> = { index: [], "index-1t": [], "index-parse": [], parse: [] };
   let rss = 0;
+  let threads = 1;
   for (let k = 0; k < LOAD_RUNS; k++) {
     for (const mode of modes) {
+      // Below the second thread's threshold both index modes are the same load.
+      if (mode === "index-1t" && threads === 1) continue;
       const r = child(mode, file);
       ms[mode].push(r.ms);
-      if (mode === "index") rss = Math.max(rss, r.maxRssBytes);
+      if (mode === "index") {
+        rss = Math.max(rss, r.maxRssBytes);
+        threads = r.threads;
+      }
     }
   }
   const rate = (mode: (typeof modes)[number]) => size / MB / (median(ms[mode]) / 1000);
@@ -73,13 +79,18 @@ async function benchLoad(sizeMb: number, file: string): Promise<void> {
   const limitRate = rate("index-parse");
   const parseRate = rate("parse");
   const ratio = idxRate / limitRate;
-  console.log(`  ${sizeMb} MB, median of ${LOAD_RUNS}: load+index ${median(ms.index).toFixed(0)} ms; streaming index-parse limit ${median(ms["index-parse"]).toFixed(0)} ms; bare streaming JSON.parse ${median(ms.parse).toFixed(0)} ms`);
+  console.log(`  ${sizeMb} MB, median of ${LOAD_RUNS}: load+index ${median(ms.index).toFixed(0)} ms on ${threads} thread(s); streaming index-parse limit ${median(ms["index-parse"]).toFixed(0)} ms; bare streaming JSON.parse ${median(ms.parse).toFixed(0)} ms`);
   // performance.md: ">= 150 MB/s (>= 0.65x the streaming index-parse limit measured in the
   // same run)". 150 is 0.65x of the 235 MB/s the limit ran at where that was measured; the
   // ratio is what carries over to another machine, so both are printed and judged.
   report(`load+index ${sizeMb} MB`, `${idxRate.toFixed(0)} MB/s (the limit ran at ${limitRate.toFixed(0)} MB/s in this run)`, ">= 150 MB/s", idxRate >= 150);
   report(`load+index ${sizeMb} MB vs the streaming index-parse limit`, `${ratio.toFixed(2)}x`, ">= 0.65x", ratio >= 0.65);
   console.log(`  load+index ${sizeMb} MB vs bare JSON.parse (no index kept): ${(idxRate / parseRate).toFixed(2)}x (${parseRate.toFixed(0)} MB/s bare)`);
+  if (threads > 1) {
+    // The limit is one thread's work; what our load does on one thread stays in view.
+    const oneRate = rate("index-1t");
+    console.log(`  load+index ${sizeMb} MB kept to one thread: ${oneRate.toFixed(0)} MB/s, ${(oneRate / limitRate).toFixed(2)}x the limit; the second thread makes it ${(idxRate / oneRate).toFixed(2)}x faster`);
+  }
   const rssRatio = rss / size;
   if (sizeMb >= 100) {
     const limit = sizeMb >= 400 ? 0.5 : 1;

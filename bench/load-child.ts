@@ -3,11 +3,12 @@ import { scanLines } from "../src/core/store/line-scanner";
 
 /**
  * Runs one load in a fresh process so its peak RSS is its own:
- *   node load-child.js index|index-parse|parse FILE
- * Prints one JSON line: {ms, maxRssBytes, entries}.
+ *   node load-child.js index|index-1t|index-parse|parse FILE
+ * Prints one JSON line: {ms, maxRssBytes, entries, threads}.
  *
  * - index: our load (Session.load: header check, tolerant parse, columnar index with
- *   previews and pi's token estimates).
+ *   previews and pi's token estimates), with a second thread from PARALLEL_MIN_BYTES on.
+ * - index-1t: the same load kept to one thread.
  * - index-parse: the limit performance.md sets the target against ("JSON.parse every
  *   line, keep only an index (id, parentId, type, role, byte offset, length, usage)
  *   from a stream"), written the plain way: one small object per entry.
@@ -23,9 +24,16 @@ interface PlainIndexRow {
   usage: unknown;
 }
 
+/** Threads the last load used. */
+let threads = 1;
+
 /** One load in the given mode; returns how many entries it indexed or parsed. */
 async function load(mode: string, file: string): Promise<number> {
-  if (mode === "index") return (await Session.load(file)).metas.length;
+  if (mode === "index" || mode === "index-1t") {
+    const s = await Session.load(file, { secondThread: mode === "index" ? undefined : false });
+    threads = s.threads;
+    return s.metas.length;
+  }
   if (mode === "index-parse") {
     const rows: PlainIndexRow[] = [];
     await scanLines(file, (l) => {
@@ -50,7 +58,7 @@ export async function loadChild(mode: string, file: string): Promise<void> {
   const t0 = process.hrtime.bigint();
   const entries = await load(mode, file);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  process.stdout.write(`${JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, entries })}\n`);
+  process.stdout.write(`${JSON.stringify({ ms, maxRssBytes: process.resourceUsage().maxRSS * 1024, entries, threads })}\n`);
 }
 
 if (require.main === module) {

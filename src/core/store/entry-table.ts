@@ -1,4 +1,31 @@
+import { ByteStrings, type ByteStringsPart } from "./byte-strings";
 import type { EntryMeta, RecordedUsage } from "./entry-meta";
+
+/**
+ * The first `count` entries of a table, every column as it is stored: what a worker
+ * thread that indexed part of a file hands back (the typed arrays transfer, no copy).
+ */
+export interface TablePart {
+  count: number;
+  dict: string[];
+  typeCodes: Uint16Array;
+  roleCodes: Uint16Array;
+  stopCodes: Uint16Array;
+  providerCodes: Uint16Array;
+  modelCodes: Uint16Array;
+  parentKinds: Uint8Array;
+  parentOther: Array<[number, string]>;
+  offsets: Float64Array;
+  times: Float64Array;
+  lines: Int32Array;
+  lengths: Int32Array;
+  estimates: Int32Array;
+  toolCalls: Int32Array;
+  usage: Float64Array;
+  ids: ByteStringsPart;
+  previews: ByteStringsPart;
+  rare: Array<[number, RareFields]>;
+}
 
 /** Fields only some entry types have, kept in a side map. */
 export type RareFields = Pick<
@@ -40,13 +67,16 @@ export class EntryTable {
   toolCalls = new Int32Array(this.cap);
   /** Usage: input, output, cacheRead, cacheWrite, totalTokens, cost; NaN input = none. */
   usage = new Float64Array(this.cap * 6);
-  private ids = new Bytes();
-  private previews = new Bytes();
+  private ids = new ByteStrings();
+  private previews = new ByteStrings();
   readonly rare = new Map<number, RareFields>();
 
-  private reserve(): void {
-    if (this.count < this.cap) return;
-    const c = this.cap * 2;
+  /** Room for `extra` more entries: double, or exactly that many when `exact`. */
+  private reserve(extra = 1, exact = false): void {
+    if (this.count + extra <= this.cap) return;
+    let c = this.cap * 2;
+    while (c < this.count + extra) c *= 2;
+    if (exact) c = this.count + extra;
     this.typeCodes = grow(this.typeCodes, c);
     this.roleCodes = grow(this.roleCodes, c);
     this.stopCodes = grow(this.stopCodes, c);
@@ -61,6 +91,17 @@ export class EntryTable {
     this.toolCalls = grow(this.toolCalls, c);
     this.usage = grow(this.usage, c * 6);
     this.cap = c;
+  }
+
+  /**
+   * Sets room aside for about `entries` entries in all, so that appending a part later
+   * copies nothing already here. Room never written is never touched, so a guess too
+   * large costs address space rather than memory.
+   */
+  expect(entries: number, previewBytes: number): void {
+    if (entries > this.cap) this.reserve(entries - this.count, true);
+    this.previews.expect(entries, previewBytes);
+    this.ids.expect(entries, entries * 16);
   }
 
   private code(s: string | undefined): number {
@@ -112,6 +153,71 @@ export class EntryTable {
     if (this.views.length > i) this.views.length = i;
     this.rare.delete(i);
     this.parentOther.delete(i);
+  }
+
+  /** The table as a part (sharing its memory: the table must not be written afterwards). */
+  toPart(): TablePart {
+    const n = this.count;
+    return {
+      count: n,
+      dict: this.dict,
+      typeCodes: this.typeCodes.subarray(0, n),
+      roleCodes: this.roleCodes.subarray(0, n),
+      stopCodes: this.stopCodes.subarray(0, n),
+      providerCodes: this.providerCodes.subarray(0, n),
+      modelCodes: this.modelCodes.subarray(0, n),
+      parentKinds: this.parentKinds.subarray(0, n),
+      parentOther: [...this.parentOther],
+      offsets: this.offsets.subarray(0, n),
+      times: this.times.subarray(0, n),
+      lines: this.lines.subarray(0, n),
+      lengths: this.lengths.subarray(0, n),
+      estimates: this.estimates.subarray(0, n),
+      toolCalls: this.toolCalls.subarray(0, n),
+      usage: this.usage.subarray(0, n * 6),
+      ids: this.ids.part(n),
+      previews: this.previews.part(n),
+      rare: [...this.rare],
+    };
+  }
+
+  /**
+   * Appends the entries of a part indexed from later in the same file, as if they had
+   * been pushed here one by one: codes re-mapped to this table's dictionary, line
+   * numbers moved by `lineBase` (the part counted its lines from 1).
+   */
+  appendPart(p: TablePart, lineBase: number): void {
+    const base = this.count;
+    const n = p.count;
+    // Exactly: a merge is the last growth, and a doubled copy would be touched memory.
+    this.reserve(n, true);
+    const codes = p.dict.map((s, k) => (k === 0 ? 0 : this.code(s)));
+    for (let k = 0; k < n; k++) {
+      const i = base + k;
+      this.typeCodes[i] = codes[p.typeCodes[k]];
+      this.roleCodes[i] = codes[p.roleCodes[k]];
+      this.stopCodes[i] = codes[p.stopCodes[k]];
+      this.providerCodes[i] = codes[p.providerCodes[k]];
+      this.modelCodes[i] = codes[p.modelCodes[k]];
+      this.lines[i] = p.lines[k] + lineBase;
+    }
+    this.parentKinds.set(p.parentKinds, base);
+    this.offsets.set(p.offsets, base);
+    this.times.set(p.times, base);
+    this.lengths.set(p.lengths, base);
+    this.estimates.set(p.estimates, base);
+    this.toolCalls.set(p.toolCalls, base);
+    this.usage.set(p.usage, base * 6);
+    this.ids.append(base, p.ids);
+    this.previews.append(base, p.previews);
+    for (const [k, id] of p.parentOther) this.parentOther.set(base + k, id);
+    for (const [k, r] of p.rare) this.rare.set(base + k, r);
+    this.count += n;
+    // The part's first entry could not see its predecessor: a chain link, as push records it.
+    if (n && base > 0 && this.parentKinds[base] === 2 && this.parentOther.get(base) === this.idAt(base - 1)) {
+      this.parentKinds[base] = 1;
+      this.parentOther.delete(base);
+    }
   }
 
   idAt(i: number): string {
@@ -204,77 +310,6 @@ export class EntryTable {
         return Reflect.has(target, prop);
       },
     });
-  }
-}
-
-/** Strings stored back to back as UTF-8 in one growing buffer, addressed by position. */
-class Bytes {
-  private buf = Buffer.allocUnsafe(64 * 1024);
-  private ends = new Uint32Array(1024);
-
-  set(i: number, s: string): void {
-    if (i >= this.ends.length) this.ends = grow(this.ends, Math.max(i + 1, this.ends.length * 2));
-    const start = i > 0 ? this.ends[i - 1] : 0;
-    const need = start + s.length * 3;
-    if (need > this.buf.length) {
-      const b = Buffer.allocUnsafe(Math.max(need, this.buf.length * 2));
-      this.buf.copy(b, 0, 0, start);
-      this.buf = b;
-    }
-    // Ids are short ASCII: copying the bytes beats a call into the encoder.
-    if (s.length <= 64) {
-      let p = start;
-      for (let k = 0; k < s.length; k++) {
-        const c = s.charCodeAt(k);
-        if (c >= 0x80) {
-          this.ends[i] = start + this.buf.write(s, start, "utf8");
-          return;
-        }
-        this.buf[p++] = c;
-      }
-      this.ends[i] = p;
-      return;
-    }
-    this.ends[i] = start + this.buf.write(s, start, "utf8");
-  }
-
-  /** The same from UTF-16 code units, encoded here: no string is made on the way in. */
-  setCodes(i: number, codes: Uint16Array): void {
-    if (i >= this.ends.length) this.ends = grow(this.ends, Math.max(i + 1, this.ends.length * 2));
-    let p = i > 0 ? this.ends[i - 1] : 0;
-    if (p + codes.length * 3 > this.buf.length) {
-      const b = Buffer.allocUnsafe(Math.max(p + codes.length * 3, this.buf.length * 2));
-      this.buf.copy(b, 0, 0, p);
-      this.buf = b;
-    }
-    const buf = this.buf;
-    for (let k = 0; k < codes.length; k++) {
-      let c = codes[k];
-      if (c < 0x80) buf[p++] = c;
-      else if (c < 0x800) {
-        buf[p++] = 0xc0 | (c >> 6);
-        buf[p++] = 0x80 | (c & 63);
-      } else {
-        if (c >= 0xd800 && c <= 0xdbff && k + 1 < codes.length && codes[k + 1] >= 0xdc00 && codes[k + 1] <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (codes[++k] - 0xdc00);
-          buf[p++] = 0xf0 | (cp >> 18);
-          buf[p++] = 0x80 | ((cp >> 12) & 63);
-          buf[p++] = 0x80 | ((cp >> 6) & 63);
-          buf[p++] = 0x80 | (cp & 63);
-          continue;
-        }
-        // A lone surrogate becomes U+FFFD, as Buffer.write does.
-        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-        buf[p++] = 0xe0 | (c >> 12);
-        buf[p++] = 0x80 | ((c >> 6) & 63);
-        buf[p++] = 0x80 | (c & 63);
-      }
-    }
-    this.ends[i] = p;
-  }
-
-  get(i: number): string {
-    return this.buf.toString("utf8", i > 0 ? this.ends[i - 1] : 0, this.ends[i]);
   }
 }
 

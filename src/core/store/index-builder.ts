@@ -2,7 +2,7 @@ import type { SessionHeader } from "../model/entries";
 import { entryPreviewCodes } from "../model/preview";
 import { estimateEntryTokens } from "../tokens/estimate";
 import type { EntryMeta, LineProblem } from "./entry-meta";
-import { EntryTable } from "./entry-table";
+import { EntryTable, type TablePart } from "./entry-table";
 import { parseIsoTime } from "../util/iso-time";
 import { isBlank, type RawLine } from "./line-scanner";
 
@@ -42,6 +42,23 @@ function putUsage(t: EntryTable, i: number, u: unknown): void {
 function describe(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/** What a builder that indexed a later byte range of the same file hands over (see IndexBuilder.adopt). */
+export interface BuilderPart {
+  part: TablePart;
+  problems: LineProblem[];
+  unlisted: number;
+  /** Line of its latest problem, 0 if none; its lines are counted from 1. */
+  lastProblemLine: number;
+  lastId: string | null;
+}
+
+/** A problem found by a builder that counted lines from 1, moved down by `by` lines. */
+function shiftProblem(p: LineProblem, by: number): LineProblem {
+  const head = `line ${p.line}`;
+  const line = p.line + by;
+  return { ...p, line, message: p.message.startsWith(head) ? `line ${line}${p.message.slice(head.length)}` : p.message };
 }
 
 /**
@@ -94,6 +111,25 @@ export class IndexBuilder {
     const k = this.problems.findLastIndex((p) => p.line === line);
     if (k >= 0) this.problems.splice(k, 1);
     else if (this.unlisted > 0 && this.lastProblemLine === line) this.unlisted--;
+  }
+
+  /** Everything indexed so far, to be adopted by the builder of the lines before (this one must not be used after). */
+  handOver(): BuilderPart {
+    return { part: this.table.toPart(), problems: this.problems, unlisted: this.unlisted, lastProblemLine: this.lastProblemLine, lastId: this.prevId };
+  }
+
+  /**
+   * Appends what another builder indexed from the lines right after ours, as if we had
+   * read them: `lineBase` is how many lines come before its first. Versions 2 and 3
+   * only (v1 ids come from line numbers, which that builder did not know).
+   */
+  adopt(p: BuilderPart, lineBase: number): void {
+    if (this.version < 2) throw new Error(`${this.path}: a version ${this.version} session is indexed in one pass`);
+    this.table.appendPart(p.part, lineBase);
+    for (const q of p.problems) this.report(shiftProblem(q, lineBase));
+    this.unlisted += p.unlisted;
+    if (p.lastProblemLine) this.lastProblemLine = p.lastProblemLine + lineBase;
+    if (p.lastId !== null) this.prevId = p.lastId;
   }
 
   get lastId(): string | null {

@@ -7,10 +7,16 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
 import { type RawLine, scanLines } from "./line-scanner";
+import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
 
 export interface LoadOptions {
   signal?: AbortSignal;
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * Index the second half of the file on a worker thread: by default only from
+   * PARALLEL_MIN_BYTES on; true whatever the size (when the file allows), false never.
+   */
+  secondThread?: boolean;
 }
 
 export class StaleSessionError extends Error {
@@ -24,6 +30,9 @@ export interface FileStamp {
   size: number;
   mtimeMs: number;
 }
+
+/** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
+const PREVIEW_BYTES_GUESS = 96;
 
 /** Why a file with content has no header: what its first line was, and how many lines were read. */
 function noHeader(problems: readonly LineProblem[], lines: number): string {
@@ -39,6 +48,8 @@ function noHeader(problems: readonly LineProblem[], lines: number): string {
 export class Session {
   private treeCache: SessionTree | undefined;
   private cache = new Lru<number, SessionEntry>(2048, 64 * 1024 * 1024);
+  /** Threads that indexed the file when it was loaded: 2 when a worker took the second half. */
+  threads = 1;
 
   private constructor(
     readonly path: string,
@@ -57,14 +68,38 @@ export class Session {
     if (!st.isFile()) throw new Error(`${path}: not a file`);
     const builder = new IndexBuilder(path);
     let tail: { offset: number; line: number } | undefined;
-    const res = await scanLines(path, (line) => {
-      if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
-      builder.accept(line);
-    }, {
-      toOffset: st.size,
-      signal: opts.signal,
-      onProgress: opts.onProgress ? (n) => opts.onProgress?.(n, st.size) : undefined,
-    });
+    // Large v2/v3 files: a worker indexes the second half while this thread does the first.
+    const plan = wantsSecondThread(st.size, opts.secondThread) ? planSplit(path, st.size) : undefined;
+    // Room for the second half's entries now, so adopting them copies nothing of ours.
+    if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
+    let mainBytes = 0;
+    const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), st.size);
+    const worker = plan ? new RangeWorker({ path, from: plan.split, to: st.size, header: plan.header, version: plan.version }, progress, opts.signal) : undefined;
+    let res;
+    try {
+      res = await scanLines(path, (line) => {
+        if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
+        builder.accept(line);
+      }, {
+        toOffset: plan ? plan.split : st.size,
+        signal: opts.signal,
+        onProgress: opts.onProgress
+          ? (n) => {
+              mainBytes = n;
+              progress();
+            }
+          : undefined,
+      });
+      if (worker) {
+        const second = await worker.result;
+        const before = res.nextLine - 1;
+        builder.adopt(second, before);
+        if (second.tail) tail = { offset: second.tail.offset, line: second.tail.line + before };
+        res = { endOffset: second.endOffset, nextLine: res.nextLine + second.lines, endsWithNewline: second.endsWithNewline };
+      }
+    } finally {
+      worker?.terminate();
+    }
     if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
     builder.resolveV1Indexes();
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
@@ -72,6 +107,7 @@ export class Session {
       mtimeMs: st.mtimeMs,
     });
     session.tail = tail;
+    if (worker) session.threads = 2;
     return session;
   }
 

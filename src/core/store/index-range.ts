@@ -1,0 +1,40 @@
+import type { SessionHeader } from "../model/entries";
+import { type BuilderPart, IndexBuilder } from "./index-builder";
+import { scanLines } from "./line-scanner";
+
+/** A byte range of a v2/v3 session to index on its own: from a line start to the end. */
+export interface RangeRequest {
+  path: string;
+  from: number;
+  to: number;
+  header: SessionHeader;
+  version: number;
+}
+
+/** The index of a range, line numbers counted from 1 at its first line. */
+export interface RangeIndex extends BuilderPart {
+  /** Lines the range holds. */
+  lines: number;
+  endOffset: number;
+  endsWithNewline: boolean;
+  /** The range's last line when it has no newline (a torn line, or one still being written). */
+  tail?: { offset: number; line: number };
+}
+
+/** Indexes one range with its own builder, as the lines after a header would be. */
+export async function indexRange(req: RangeRequest, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
+  const builder = new IndexBuilder(req.path, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
+  let tail: RangeIndex["tail"];
+  const res = await scanLines(req.path, (line) => {
+    if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
+    builder.accept(line);
+  }, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
+  return { ...builder.handOver(), lines: res.nextLine - 1, endOffset: res.endOffset, endsWithNewline: res.endsWithNewline, tail };
+}
+
+/** The memory behind a range index's columns, to transfer to another thread rather than copy. */
+export function transferList(r: RangeIndex): ArrayBuffer[] {
+  const p = r.part;
+  const views = [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.parentKinds, p.offsets, p.times, p.lines, p.lengths, p.estimates, p.toolCalls, p.usage, p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends];
+  return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
+}
