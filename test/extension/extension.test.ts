@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { buildContext } from "../../src/core/context/build-context";
@@ -181,6 +181,31 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     const panel = await until("the panel", () => api.panelFor(other));
     await until("exact counts to update the bars", () => panel.stats.barUpdates > 0, 30_000);
     await vscode.workspace.getConfiguration("agentSessions").update("tokenCounting", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("a session past 64 MB is indexed by two threads inside the extension host", async () => {
+    // The index worker runs from source text bundled into extension.js: this checks the
+    // host lets it start, and that the explorer gets the whole index from it.
+    const filler = "the agent read a long file and said so at length; ".repeat(70);
+    const lines: Array<Record<string, unknown>> = [header({ cwd: "/home/ana/big" })];
+    let parent: string | null = null;
+    for (let k = 0; lines.length < 20_000; k++) {
+      const id = k.toString(16).padStart(8, "0");
+      lines.push(k % 2 ? assistant(id, parent, `${k} ${filler}`) : user(id, parent, `${k} ${filler}`));
+      parent = id;
+    }
+    const big = writeSession(lines);
+    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(big));
+    const panel = await until("the panel", () => api.panelFor(big));
+    await panel.whenLoaded();
+    assert.ok(statSync(big).size >= 64 * 2 ** 20, `only ${statSync(big).size} bytes`);
+    assert.equal(panel.session?.threads, 2);
+    assert.equal(panel.session?.metas.length, lines.length - 1);
+    assert.equal(panel.session?.metas[lines.length - 2].id, parent);
+    assert.equal(panel.session?.problemCount, 0);
+    await until("the webview to get rows", () => panel.stats.rowsServed > 0, 30_000);
+    assert.equal(panel.stats.errors, 0);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
   it("errors are clear and nothing is written: unknown entry, old version", async () => {
