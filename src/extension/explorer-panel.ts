@@ -112,6 +112,7 @@ export class ExplorerPanel extends Disposable {
       else this.view = new RowView(this.session);
       if (this.restored) this.applyRestore(this.restored);
       this.startCounting(undefined);
+      if (this.session.workerFailure) this.deps.log.warn(`${this.file}: indexed on one thread (the index worker failed: ${this.session.workerFailure})`);
       const count = this.session.problemCount;
       if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${this.session.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {

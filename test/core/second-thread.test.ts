@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { generateSession } from "../../bench/generate";
 import { MAX_LISTED_PROBLEMS } from "../../src/core/store/index-builder";
 import type { EntryMeta } from "../../src/core/store/entry-meta";
-import { indexWorkerSource, planSplit } from "../../src/core/store/range-worker";
+import { indexWorkerSource, overrideIndexWorkerSource, planSplit } from "../../src/core/store/range-worker";
 import { Session } from "../../src/core/store/session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, entry, header, type Raw, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
@@ -160,6 +160,27 @@ describe("indexing large sessions on two threads", () => {
     assert.equal(s.threads, 2);
     assert.ok(seen.length > 0);
     assert.equal(Math.max(...seen), statSync(file).size);
+  });
+
+  it("indexes the second half on this thread when the worker fails, with the same result", async () => {
+    const file = writeSession(chain(200));
+    const one = await Session.load(file, { secondThread: false });
+    try {
+      for (const [source, why] of [["throw new Error('worker broke')", /worker broke/], ["process.exit(3)", /exit code 3/]] as const) {
+        overrideIndexWorkerSource(source);
+        const s = await Session.load(file, { secondThread: true });
+        assert.equal(s.threads, 1);
+        assert.match(s.workerFailure ?? "", why);
+        assert.deepEqual(picture(s), picture(one));
+      }
+      // Built without the worker (code run from source): one thread, nothing to report.
+      overrideIndexWorkerSource(undefined);
+      const plain = await Session.load(file, { secondThread: true });
+      assert.equal(plain.threads, 1);
+      assert.equal(plain.workerFailure, undefined);
+    } finally {
+      overrideIndexWorkerSource(null);
+    }
   });
 
   it("stops both threads when the load is aborted", async () => {

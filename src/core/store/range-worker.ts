@@ -19,7 +19,15 @@ declare const ASE_INDEX_WORKER_SOURCE: string | undefined;
  */
 export const PARALLEL_MIN_BYTES = 64 * 2 ** 20;
 
+let sourceOverride: string | undefined | null = null;
+
+/** For tests: run this source as the worker (undefined: no worker); null goes back to the bundled one. */
+export function overrideIndexWorkerSource(source: string | undefined | null): void {
+  sourceOverride = source;
+}
+
 export function indexWorkerSource(): string | undefined {
+  if (sourceOverride !== null) return sourceOverride;
   return typeof ASE_INDEX_WORKER_SOURCE === "string" ? ASE_INDEX_WORKER_SOURCE : undefined;
 }
 

@@ -7,7 +7,7 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
 import { type RawLine, scanLines } from "./line-scanner";
-import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
+import { indexFile } from "./index-file";
 
 export interface LoadOptions {
   signal?: AbortSignal;
@@ -31,9 +31,6 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
-/** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
-const PREVIEW_BYTES_GUESS = 96;
-
 /** Why a file with content has no header: what its first line was, and how many lines were read. */
 function noHeader(problems: readonly LineProblem[], lines: number): string {
   const first = problems[0];
@@ -50,6 +47,8 @@ export class Session {
   private cache = new Lru<number, SessionEntry>(2048, 64 * 1024 * 1024);
   /** Threads that indexed the file when it was loaded: 2 when a worker took the second half. */
   threads = 1;
+  /** Why the worker meant to index the second half failed (this thread did it instead). */
+  workerFailure: string | undefined;
 
   private constructor(
     readonly path: string,
@@ -67,39 +66,7 @@ export class Session {
     });
     if (!st.isFile()) throw new Error(`${path}: not a file`);
     const builder = new IndexBuilder(path);
-    let tail: { offset: number; line: number } | undefined;
-    // Large v2/v3 files: a worker indexes the second half while this thread does the first.
-    const plan = wantsSecondThread(st.size, opts.secondThread) ? planSplit(path, st.size) : undefined;
-    // Room for the second half's entries now, so adopting them copies nothing of ours.
-    if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
-    let mainBytes = 0;
-    const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), st.size);
-    const worker = plan ? new RangeWorker({ path, from: plan.split, to: st.size, header: plan.header, version: plan.version }, progress, opts.signal) : undefined;
-    let res;
-    try {
-      res = await scanLines(path, (line) => {
-        if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
-        builder.accept(line);
-      }, {
-        toOffset: plan ? plan.split : st.size,
-        signal: opts.signal,
-        onProgress: opts.onProgress
-          ? (n) => {
-              mainBytes = n;
-              progress();
-            }
-          : undefined,
-      });
-      if (worker) {
-        const second = await worker.result;
-        const before = res.nextLine - 1;
-        builder.adopt(second, before);
-        if (second.tail) tail = { offset: second.tail.offset, line: second.tail.line + before };
-        res = { endOffset: second.endOffset, nextLine: res.nextLine + second.lines, endsWithNewline: second.endsWithNewline };
-      }
-    } finally {
-      worker?.terminate();
-    }
+    const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, st.size, opts);
     if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
     builder.resolveV1Indexes();
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
@@ -107,7 +74,8 @@ export class Session {
       mtimeMs: st.mtimeMs,
     });
     session.tail = tail;
-    if (worker) session.threads = 2;
+    session.threads = threads;
+    session.workerFailure = workerFailure;
     return session;
   }
 

@@ -1,0 +1,77 @@
+import { IndexBuilder } from "./index-builder";
+import { indexRange, type RangeIndex, type RangeRequest } from "./index-range";
+import { type ScanResult, scanLines } from "./line-scanner";
+import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
+
+export interface IndexFileOptions {
+  signal?: AbortSignal;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /** See LoadOptions.secondThread. */
+  secondThread?: boolean;
+}
+
+export interface IndexedFile {
+  scan: ScanResult;
+  /** The last line when it has no newline. */
+  tail?: { offset: number; line: number };
+  /** 2 when a worker indexed the second half. */
+  threads: number;
+  /** Why the worker could not, when this thread indexed its half instead. */
+  workerFailure?: string;
+}
+
+/** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
+const PREVIEW_BYTES_GUESS = 96;
+
+/**
+ * Indexes bytes 0..size of a file into `builder`. Large v2/v3 files are split at a
+ * line: a worker thread indexes the second half while this thread does the first,
+ * and the worker's index is adopted as if this thread had read on. If the worker
+ * fails (it should not; memory, say), this thread indexes its half as well.
+ */
+export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
+  let tail: IndexedFile["tail"];
+  const plan = wantsSecondThread(size, opts.secondThread) ? planSplit(path, size) : undefined;
+  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version };
+  // Room for the second half's entries now, so adopting them copies nothing of ours.
+  if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
+  let mainBytes = 0;
+  const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), size);
+  const worker = req && new RangeWorker(req, progress, opts.signal);
+  try {
+    const scan = await scanLines(path, (line) => {
+      if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
+      builder.accept(line);
+    }, {
+      toOffset: req ? req.from : size,
+      signal: opts.signal,
+      onProgress: opts.onProgress
+        ? (n) => {
+            mainBytes = n;
+            progress();
+          }
+        : undefined,
+    });
+    if (!req || !worker) return { scan, tail, threads: 1 };
+    let second: RangeIndex;
+    let workerFailure: string | undefined;
+    try {
+      second = await worker.result;
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      workerFailure = (err as Error).message;
+      second = await indexRange(req, undefined, opts.signal);
+    }
+    const before = scan.nextLine - 1;
+    builder.adopt(second, before);
+    if (second.tail) tail = { offset: second.tail.offset, line: second.tail.line + before };
+    return {
+      scan: { endOffset: second.endOffset, nextLine: scan.nextLine + second.lines, endsWithNewline: second.endsWithNewline },
+      tail,
+      threads: workerFailure ? 1 : 2,
+      workerFailure,
+    };
+  } finally {
+    worker?.terminate();
+  }
+}
