@@ -4,43 +4,42 @@
 // strings at one byte per char, and the index holds one preview per entry.
 const MAX = 100;
 
+/**
+ * The preview being written: whitespace runs collapse to one space, leading and
+ * trailing whitespace go, and past MAX chars it ends in "...". Texts are added in
+ * turn and read only as far as the preview reaches: joining a short label to a
+ * megabyte tool output would make V8 copy the whole output. No array or string is
+ * made on the way; one entry's preview is built per call, for every entry of a load.
+ */
 const codes = new Uint16Array(MAX + 1);
+let n = 0;
+let space = false;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11 || c === 0xa0;
 }
 
-/**
- * Collapses whitespace in the heads of some texts into one short line. The parts are
- * walked in turn rather than joined: joining a short label to a megabyte tool output
- * and reading the result would make V8 copy the whole output. The result is built from
- * char codes, a fresh flat string that keeps no long source alive.
- */
-function oneLine(...parts: string[]): string {
-  return String.fromCharCode.apply(null, codes.subarray(0, collect(parts)) as unknown as number[]);
+function add(text: string): void {
+  if (n > MAX) return;
+  const end = Math.min(text.length, MAX * 3);
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      space = n > 0;
+      continue;
+    }
+    if (space) {
+      codes[n++] = 32;
+      space = false;
+      if (n > MAX) return;
+    }
+    codes[n++] = c;
+    if (n > MAX) return;
+  }
 }
 
-/** Fills `codes` with the collapsed head of the parts; returns how many were written. */
-function collect(parts: readonly string[]): number {
-  let n = 0;
-  let space = false;
-  outer: for (const text of parts) {
-    const end = Math.min(text.length, MAX * 3);
-    for (let i = 0; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (isSpace(c)) {
-        space = n > 0;
-        continue;
-      }
-      if (space) {
-        codes[n++] = 32;
-        space = false;
-      }
-      if (n > MAX) break outer;
-      codes[n++] = c;
-      if (n > MAX) break outer;
-    }
-  }
+/** Ends the preview; returns how many codes it has. */
+function finish(): number {
   if (n > MAX) {
     codes[MAX - 3] = codes[MAX - 2] = codes[MAX - 1] = 46;
     n = MAX;
@@ -54,89 +53,121 @@ function hasText(s: string): boolean {
   return false;
 }
 
-function firstText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
+function addFirstText(content: unknown): void {
+  if (typeof content === "string") return add(content);
+  if (!Array.isArray(content)) return;
   for (const b of content as Array<Record<string, unknown>>) {
-    if (b && b.type === "text" && typeof b.text === "string" && hasText(b.text)) return b.text;
+    if (b && b.type === "text" && typeof b.text === "string" && hasText(b.text)) return add(b.text);
   }
   for (const b of content as Array<Record<string, unknown>>) {
-    if (b && b.type === "image") return "[image]";
+    if (b && b.type === "image") return add("[image]");
   }
-  return "";
 }
 
-function toolCallParts(b: Record<string, unknown>): string[] {
+function addToolCall(b: Record<string, unknown>): void {
   const args = (b.arguments ?? {}) as Record<string, unknown>;
   const main = args.path ?? args.command ?? args.pattern ?? args.url;
-  return [String(b.name), "(", typeof main === "string" ? main : "", ")"];
+  add(String(b.name));
+  add("(");
+  if (typeof main === "string") add(main);
+  add(")");
 }
 
-function messageParts(m: Record<string, unknown>): string[] {
+function addAssistant(m: Record<string, unknown>): void {
+  const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
+  let text: string | undefined;
+  let thinking: string | undefined;
+  for (const b of blocks) {
+    if (!b) continue;
+    if (b.type === "text" && typeof b.text === "string" && text === undefined && hasText(b.text)) text = b.text;
+    else if (b.type === "thinking" && thinking === undefined) thinking = String(b.thinking ?? "");
+  }
+  if (text !== undefined) add(text);
+  let calls = 0;
+  for (const b of blocks) {
+    if (!b || b.type !== "toolCall") continue;
+    add(calls++ ? ", " : text !== undefined ? " -> " : "-> ");
+    addToolCall(b);
+  }
+  if (text !== undefined || calls) return;
+  if (thinking !== undefined) {
+    add("(thinking) ");
+    add(thinking);
+  } else if (m.stopReason === "error" || m.stopReason === "aborted") {
+    add(`(${String(m.stopReason)}) `);
+    add(String(m.errorMessage ?? ""));
+  } else add("(empty)");
+}
+
+function addMessage(m: Record<string, unknown>): void {
   switch (m.role) {
     case "user":
-      return [firstText(m.content)];
-    case "assistant": {
-      const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
-      // Parts, not joined strings: `collect` walks them and stops at the preview's length.
-      const parts: string[] = [];
-      let thinking: string | undefined;
-      for (const b of blocks) {
-        if (!b) continue;
-        if (b.type === "text" && typeof b.text === "string" && !parts.length && hasText(b.text)) parts.push(b.text);
-        else if (b.type === "thinking" && thinking === undefined) thinking = String(b.thinking ?? "");
-      }
-      let calls = 0;
-      for (const b of blocks) {
-        if (!b || b.type !== "toolCall") continue;
-        parts.push(calls++ ? ", " : parts.length ? " -> " : "-> ", ...toolCallParts(b));
-      }
-      if (parts.length) return parts;
-      if (thinking !== undefined) return ["(thinking) ", thinking];
-      return m.stopReason === "error" || m.stopReason === "aborted" ? [`(${String(m.stopReason)}) `, String(m.errorMessage ?? "")] : ["(empty)"];
-    }
+      return addFirstText(m.content);
+    case "assistant":
+      return addAssistant(m);
     case "toolResult":
-      return [String(m.toolName ?? "tool"), m.isError ? " (error): " : ": ", firstText(m.content)];
+      add(String(m.toolName ?? "tool"));
+      add(m.isError ? " (error): " : ": ");
+      return addFirstText(m.content);
     case "bashExecution":
-      return ["$ ", String(m.command ?? ""), m.excludeFromContext ? " (not sent)" : ""];
+      add("$ ");
+      add(String(m.command ?? ""));
+      if (m.excludeFromContext) add(" (not sent)");
+      return;
     case "custom":
     case "hookMessage":
-      return [`[${String(m.customType ?? "custom")}] `, firstText(m.content)];
+      add(`[${String(m.customType ?? "custom")}] `);
+      return addFirstText(m.content);
     default:
-      return [`(${String(m.role)})`];
+      add(`(${String(m.role)})`);
   }
 }
 
-function entryParts(e: Record<string, unknown>): string[] {
+function addEntry(e: Record<string, unknown>): void {
   switch (e.type) {
     case "message":
-      return e.message && typeof e.message === "object" ? messageParts(e.message as Record<string, unknown>) : [];
+      if (e.message && typeof e.message === "object") addMessage(e.message as Record<string, unknown>);
+      return;
     case "compaction":
-      return [`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`];
+      return add(`compaction: ${String(e.tokensBefore ?? "?")} tokens summarized`);
     case "branch_summary":
-      return typeof e.summary === "string" && e.summary ? ["branch summary: ", e.summary] : ["branch (no summary)"];
+      if (typeof e.summary === "string" && e.summary) {
+        add("branch summary: ");
+        add(e.summary);
+      } else add("branch (no summary)");
+      return;
     case "custom_message":
-      return [`[${String(e.customType ?? "custom")}] `, firstText(e.content)];
+      add(`[${String(e.customType ?? "custom")}] `);
+      return addFirstText(e.content);
     case "custom":
-      return [`custom: ${String(e.customType ?? "")}`];
+      return add(`custom: ${String(e.customType ?? "")}`);
     case "model_change":
-      return [`model: ${String(e.provider ?? "")}/${String(e.modelId ?? "")}`];
+      return add(`model: ${String(e.provider ?? "")}/${String(e.modelId ?? "")}`);
     case "thinking_level_change":
-      return [`thinking: ${String(e.thinkingLevel ?? "")}`];
+      return add(`thinking: ${String(e.thinkingLevel ?? "")}`);
     case "label":
-      return typeof e.label === "string" && e.label ? [`label ${String(e.targetId)}: `, e.label] : [`label ${String(e.targetId)} cleared`];
+      if (typeof e.label === "string" && e.label) {
+        add(`label ${String(e.targetId)}: `);
+        add(e.label);
+      } else add(`label ${String(e.targetId)} cleared`);
+      return;
     case "session_info":
-      return ["name: ", String(e.name ?? "")];
+      add("name: ");
+      return add(String(e.name ?? ""));
     default:
-      return [`(${String(e.type)})`];
+      add(`(${String(e.type)})`);
   }
-}
-
-export function entryPreview(e: Record<string, unknown>): string {
-  return oneLine(...entryParts(e));
 }
 
 /** The preview as UTF-16 code units: a view of a shared buffer, valid until the next call. */
 export function entryPreviewCodes(e: Record<string, unknown>): Uint16Array {
-  return codes.subarray(0, collect(entryParts(e)));
+  n = 0;
+  space = false;
+  addEntry(e);
+  return codes.subarray(0, finish());
+}
+
+export function entryPreview(e: Record<string, unknown>): string {
+  // A fresh flat string from char codes: it keeps no long source text alive.
+  return String.fromCharCode.apply(null, entryPreviewCodes(e) as unknown as number[]);
 }
