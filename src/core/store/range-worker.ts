@@ -37,29 +37,38 @@ export function wantsSecondThread(size: number, force?: boolean): boolean {
   return force === true || size >= PARALLEL_MIN_BYTES;
 }
 
-function readAt(fd: number, buf: Buffer, pos: number): number {
-  return readSync(fd, buf, 0, buf.length, pos);
+export interface SplitPlan {
+  split: number;
+  header: SessionHeader;
+  version: number;
+  /** A guess at the file's entry count, from the lines around its start and its middle. */
+  entriesGuess: number;
+}
+
+/** Bytes read at the start and at the middle of a file to plan its split. */
+const SAMPLE = 1 << 20;
+
+/** No entry line is shorter than this (ids, type, timestamp): a bound on any guess. */
+const MIN_ENTRY_BYTES = 128;
+
+function lineCount(buf: Buffer, end: number): number {
+  let n = 0;
+  for (let k = buf.indexOf(10); k >= 0 && k < end; k = buf.indexOf(10, k + 1)) n++;
+  return n;
 }
 
 /**
  * Where a second thread can take over: the start of the first line past the middle of
  * the file, when the file is a version 2/3 session whose first line is its header.
  * Anything else (v1, whose ids come from line numbers; a file that opens with junk; a
- * single huge line) is left to the single pass, which also gives the right errors.
+ * last line that runs from the middle to the end) is left to the single pass, which
+ * also gives the right errors.
  */
-export interface SplitPlan {
-  split: number;
-  header: SessionHeader;
-  version: number;
-  /** A guess at the file's entry count, from the length of the lines in its first MB. */
-  entriesGuess: number;
-}
-
 export function planSplit(path: string, size: number): SplitPlan | undefined {
   const fd = openSync(path, "r");
   try {
-    const head = Buffer.allocUnsafe(Math.min(size, 1 << 20));
-    const got = readAt(fd, head, 0);
+    const head = Buffer.allocUnsafe(Math.min(size, SAMPLE));
+    const got = readSync(fd, head, 0, head.length, 0);
     const nl = head.subarray(0, got).indexOf(10);
     if (nl < 0) return undefined;
     let header: Record<string, unknown>;
@@ -69,16 +78,20 @@ export function planSplit(path: string, size: number): SplitPlan | undefined {
       return undefined;
     }
     if (!header || header.type !== "session" || typeof header.id !== "string" || typeof header.version !== "number" || header.version < 2) return undefined;
-    let lines = 0;
-    for (let k = head.indexOf(10); k >= 0 && k < got; k = head.indexOf(10, k + 1)) lines++;
-    const entriesGuess = Math.ceil((size / (got / lines)) * 2);
-    const probe = Buffer.allocUnsafe(64 * 1024);
-    for (let pos = Math.max(Math.floor(size / 2), nl + 1); pos < size; ) {
-      const n = readAt(fd, probe, pos);
-      if (n <= 0) return undefined;
-      const k = probe.subarray(0, n).indexOf(10);
-      if (k >= 0) return pos + k + 1 < size ? { split: pos + k + 1, header: header as unknown as SessionHeader, version: header.version, entriesGuess } : undefined;
+    const mid = Buffer.allocUnsafe(SAMPLE);
+    let pos = Math.max(Math.floor(size / 2), nl + 1);
+    let n = readSync(fd, mid, 0, mid.length, pos);
+    // Room set aside from this guess is only touched when used, so it leans high.
+    const perLine = (got + n) / Math.max(1, lineCount(head, got) + lineCount(mid, n));
+    const entriesGuess = Math.ceil(Math.min((size / perLine) * 1.5, size / MIN_ENTRY_BYTES));
+    while (n > 0) {
+      const k = mid.subarray(0, n).indexOf(10);
+      if (k >= 0) {
+        const split = pos + k + 1;
+        return split < size ? { split, header: header as unknown as SessionHeader, version: header.version, entriesGuess } : undefined;
+      }
       pos += n;
+      n = readSync(fd, mid, 0, mid.length, pos);
     }
     return undefined;
   } finally {
