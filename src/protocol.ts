@@ -17,8 +17,10 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 /** One visible row of the entry tree. */
 export interface Row {
   id: string;
-  /** Box-drawing connectors before the row (│ ├─ └─). */
+  /** Box-drawing connectors before the row (│ ├─ └─), the innermost levels only when deep. */
   prefix: string;
+  /** Levels of nesting of the row (its prefix may draw fewer). */
+  depth: number;
   type: string;
   role?: string;
   preview: string;

@@ -37,9 +37,9 @@ export function isFoldable(row: Row): boolean {
   return row.folded || row.childCount > 1;
 }
 
-/** Tree depth from the connector prefix (pi draws 3 columns per level). */
+/** The row's tree level for screen readers (1 at the top). */
 export function levelOf(row: Row): number {
-  return Math.floor([...row.prefix].length / 3) + 1;
+  return row.depth + 1;
 }
 
 function kindName(row: Row): string {

@@ -7,7 +7,9 @@ export class CliError extends Error {
 }
 
 export interface CliIO {
-  out(text: string): void;
+  /** Returns false when the writer wants `drained` awaited before more (as stream.write does). */
+  out(text: string): unknown;
+  drained?(): Promise<void>;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;

@@ -37,8 +37,27 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`ase ${name}: ${msg}\n`);
     return code;
   }
-  for (const c of chunks) io.out(c);
+  await flush(chunks, io);
   return 0;
+}
+
+/** Output goes out in blocks of about this many chars (see flush). */
+export const OUT_BLOCK = 1 << 20;
+
+/**
+ * Writes the buffered output in large blocks, waiting whenever stdout asks to. A
+ * million small writes queued on a pipe to a slower reader (`ase tree big.jsonl |
+ * less`) made Node hand the kernel one giant writev, which failed with ENOBUFS.
+ */
+async function flush(chunks: string[], io: CliIO): Promise<void> {
+  let block = "";
+  for (const c of chunks) {
+    block += c;
+    if (block.length < OUT_BLOCK) continue;
+    if (io.out(block) === false) await io.drained?.();
+    block = "";
+  }
+  if (block && io.out(block) === false) await io.drained?.();
 }
 
 if (require.main === module) {
@@ -49,6 +68,7 @@ if (require.main === module) {
   });
   main(process.argv.slice(2), {
     out: (t) => process.stdout.write(t),
+    drained: () => new Promise((resolve) => process.stdout.once("drain", resolve)),
     err: (t) => process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { main, OUT_BLOCK } from "../../src/cli/main";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
@@ -134,5 +135,46 @@ describe("ase CLI", () => {
     const ctx = JSON.parse(ase(["context", fixture("large-session.jsonl")]).out);
     const gold = JSON.parse(readFileSync(fixture("large-session.context.json"), "utf8"));
     assert.equal(ctx.messages.length, gold.messages.length);
+  });
+});
+
+describe("ase CLI output", () => {
+  it("goes out in blocks of about 1 MB, waiting for the reader whenever stdout asks to", async () => {
+    // ENOBUFS came from a million small writes queued on a slow pipe (ase tree of 1.6 GB).
+    const lines: Array<Record<string, unknown>> = [header()];
+    let parent: string | null = null;
+    for (let k = 0; k < 30_000; k++) {
+      const id = k.toString(16).padStart(8, "0");
+      lines.push(user(id, parent, `message number ${k} with some words to fill the row`));
+      parent = id;
+    }
+    const file = writeSession(lines);
+    const io = (out: (t: string) => unknown, drained?: () => Promise<void>) => ({ out, drained, err: () => undefined, env: { XDG_CACHE_HOME: tempDir() }, cwd: process.cwd() });
+    const plain: string[] = [];
+    assert.equal(await main(["tree", file], io((t) => plain.push(t))), 0);
+    const blocks: string[] = [];
+    let waits = 0;
+    let pending = false;
+    const code = await main(["tree", file], io(
+      (t) => {
+        assert.equal(pending, false, "wrote again before the reader drained");
+        blocks.push(t);
+        pending = true;
+        return false;
+      },
+      async () => {
+        waits++;
+        pending = false;
+      },
+    ));
+    assert.equal(code, 0);
+    assert.equal(blocks.join(""), plain.join(""));
+    assert.ok(blocks.length >= 2, `only ${blocks.length} block(s)`);
+    // 30,000 rows, each its own piece inside the command, went out in a handful of writes.
+    const text = plain.join("");
+    assert.ok(text.split("\n").length > 30_000);
+    assert.ok(blocks.length <= Math.ceil(text.length / OUT_BLOCK), `${blocks.length} writes for ${text.length} chars`);
+    for (const b of blocks.slice(0, -1)) assert.ok(b.length >= OUT_BLOCK && b.length < OUT_BLOCK + 4096, `block of ${b.length}`);
+    assert.equal(waits, blocks.length);
   });
 });

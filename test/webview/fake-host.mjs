@@ -55,6 +55,7 @@ export class TreeHost {
     const r = {
       id: x.id,
       prefix,
+      depth: Math.floor([...prefix].length / 3),
       type: x.type,
       preview: x.preview,
       tokens: x.tokens,
@@ -138,6 +139,7 @@ export class LargeHost {
     return {
       id: `n${i}`,
       prefix: "",
+      depth: 0,
       type: "message",
       role,
       preview: `Row ${i}: ${role === "user" ? "next step please" : role === "assistant" ? "working on it" : "ok"}`,

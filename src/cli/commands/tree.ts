@@ -40,6 +40,7 @@ export const treeCommand: CliCommand = {
           children: session.tree.childCount(r.index),
           onActivePath: r.onActivePath,
           prefix: r.prefix,
+          depth: r.depth,
         };
       });
       const out = { path: session.path, version: session.version, name: session.tree.name, leafId: metas[leaf]?.id ?? null, entries, problems: session.problems };

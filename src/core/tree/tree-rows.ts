@@ -3,11 +3,28 @@ import type { Session } from "../store/session";
 /** One display row of the entry tree, as pi's /tree draws it. */
 export interface TreeRow {
   index: number;
-  /** Box-drawing prefix (│ and spaces) plus the connector for branch children. */
+  /**
+   * Box-drawing prefix (│ and spaces) plus the connector for branch children, 3 columns
+   * a level. Past MAX_DRAWN_LEVELS only the innermost levels are drawn, after a "⋯"
+   * column: a session with thousands of nested branches would otherwise give rows
+   * tens of thousands of columns wide.
+   */
   prefix: string;
+  /** Levels of nesting (branch points above the row), drawn or not. */
+  depth: number;
   onActivePath: boolean;
   isLeaf: boolean;
   isActiveLeaf: boolean;
+}
+
+/** Levels of the tree prefix drawn in full (3 columns each); deeper rows show the innermost. */
+export const MAX_DRAWN_LEVELS = 16;
+
+/** Innermost levels kept of a deeper prefix, after the "⋯" column. */
+const KEPT = (MAX_DRAWN_LEVELS - 1) * 3;
+
+function drawn(prefix: string, depth: number): string {
+  return depth > MAX_DRAWN_LEVELS ? `⋯  ${prefix.slice(prefix.length - KEPT)}` : prefix;
 }
 
 /** Entry types hidden unless --all: they carry no conversation. */
@@ -58,27 +75,30 @@ export function treeRows(session: Session, opts: TreeRowOptions = {}): TreeRow[]
   }
 
   const rows: TreeRow[] = [];
-  type Frame = { i: number; prefix: string; connector: string };
+  // Prefixes are kept to their innermost levels as they grow: what is cut is never drawn.
+  type Frame = { i: number; prefix: string; connector: string; depth: number };
   const stack: Frame[] = [];
-  const pushKids = (kids: number[], prefix: string, branch: boolean, below: string) => {
+  const clip = (p: string) => (p.length > KEPT + 3 ? p.slice(p.length - KEPT - 3) : p);
+  const pushKids = (kids: number[], prefix: string, depth: number, branch: boolean) => {
     for (let k = kids.length - 1; k >= 0; k--) {
       const last = k === kids.length - 1;
-      if (branch) stack.push({ i: kids[k], prefix: below + (last ? "   " : "│  "), connector: below + (last ? "└─ " : "├─ ") });
-      else stack.push({ i: kids[k], prefix, connector: prefix });
+      if (branch) stack.push({ i: kids[k], prefix: clip(prefix + (last ? "   " : "│  ")), connector: clip(prefix + (last ? "└─ " : "├─ ")), depth: depth + 1 });
+      else stack.push({ i: kids[k], prefix, connector: prefix, depth });
     }
   };
-  pushKids(roots, "", roots.length > 1, "");
+  pushKids(roots, "", 0, roots.length > 1);
   while (stack.length) {
     const f = stack.pop() as Frame;
     const kids = folded?.has(f.i) ? [] : shownChildren(f.i);
     rows.push({
       index: f.i,
-      prefix: f.connector,
+      prefix: drawn(f.connector, f.depth),
+      depth: f.depth,
       onActivePath: active.has(f.i),
       isLeaf: tree.childCount(f.i) === 0,
       isActiveLeaf: f.i === activeLeaf,
     });
-    pushKids(kids, f.prefix, kids.length > 1, f.prefix);
+    pushKids(kids, f.prefix, f.depth, kids.length > 1);
   }
   return rows;
 }

@@ -115,6 +115,7 @@ export class RowView {
     const row: Row = {
       id: m.id,
       prefix: r.prefix,
+      depth: r.depth,
       type: m.type,
       role: m.role,
       preview: m.preview,
