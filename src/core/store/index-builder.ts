@@ -137,16 +137,18 @@ export class IndexBuilder {
   }
 
   accept(raw: RawLine): void {
-    if (isBlank(raw.buf, raw.start, raw.end)) return;
+    if (raw.unreadBytes === undefined && isBlank(raw.buf, raw.start, raw.end)) return;
     let obj: unknown;
     try {
-      // Inside the try: a line past V8's string limit (~512 MB) fails here, and is
-      // reported and skipped like any line that does not parse.
+      // The scanner counts a line past V8's string limit (~512 MB) rather than keep it;
+      // should the decoder still refuse one, that fails in here too. Either is reported
+      // and skipped like any line that does not parse.
+      if (raw.unreadBytes !== undefined) throw Object.assign(new Error("too long"), { code: "ERR_STRING_TOO_LONG" });
       obj = JSON.parse(raw.buf.toString("utf8", raw.start, raw.end));
     } catch (err) {
       const reason = (err as Error).message;
       if ((err as { code?: string }).code === "ERR_STRING_TOO_LONG") {
-        const mb = ((raw.end - raw.start) / 2 ** 20).toFixed(0);
+        const mb = ((raw.unreadBytes ?? raw.end - raw.start) / 2 ** 20).toFixed(0);
         this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
       } else if (!raw.terminated) {
         this.report({

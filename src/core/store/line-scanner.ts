@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { open } from "node:fs/promises";
 
 /** One physical line of a JSONL file, without its newline. `buf` is only valid during the callback. */
@@ -11,6 +12,11 @@ export interface RawLine {
   lineNo: number;
   /** False only for a last line that has no trailing newline. */
   terminated: boolean;
+  /**
+   * Set for a line longer than a JavaScript string can hold: its bytes were counted,
+   * not kept (buf holds none of them), since no decoder could turn them into text.
+   */
+  unreadBytes?: number;
 }
 
 export interface ScanOptions {
@@ -23,6 +29,8 @@ export interface ScanOptions {
   chunkSize?: number;
   signal?: AbortSignal;
   onProgress?: (bytesRead: number) => void;
+  /** UTF-16 units a line may decode to before it is counted rather than kept (V8's string limit). */
+  maxLineUnits?: number;
 }
 
 export interface ScanResult {
@@ -54,6 +62,7 @@ export async function scanLines(
     // Pieces of a line that spans chunks; joined once its newline arrives.
     let pending: Buffer[] = [];
     let pendingStart = pos;
+    const long = new LongLine(opts.maxLineUnits ?? constants.MAX_STRING_LENGTH);
     let lastByte = 10;
     // One chunk buffer for the whole scan: lines handed out are views into it, valid only
     // during the callback (a line spanning chunks is copied). Fresh buffers per chunk
@@ -67,10 +76,14 @@ export async function scanLines(
       let lineStart = 0;
       let nl = chunk.indexOf(10, 0);
       while (nl !== -1 && nl < bytesRead) {
-        if (pending.length > 0) {
+        if (long.skipped) {
+          onLine({ buf: chunk, start: 0, end: 0, offset: pendingStart, lineNo, terminated: true, unreadBytes: long.skipped + nl });
+          long.reset();
+        } else if (pending.length > 0) {
           pending.push(chunk.subarray(0, nl));
           const joined = Buffer.concat(pending);
           pending = [];
+          long.reset();
           onLine({ buf: joined, start: 0, end: joined.length, offset: pendingStart, lineNo, terminated: true });
         } else {
           onLine({ buf: chunk, start: lineStart, end: nl, offset: pos + lineStart, lineNo, terminated: true });
@@ -80,14 +93,20 @@ export async function scanLines(
         nl = chunk.indexOf(10, lineStart);
       }
       if (lineStart < bytesRead) {
-        if (pending.length === 0) pendingStart = pos + lineStart;
-        pending.push(Buffer.from(chunk.subarray(lineStart, bytesRead)));
+        if (pending.length === 0 && !long.skipped) pendingStart = pos + lineStart;
+        const piece = chunk.subarray(lineStart, bytesRead);
+        if (long.skipped) long.skipped += piece.length;
+        else if (long.fits(pending, piece)) pending.push(Buffer.from(piece));
+        else pending = [];
       }
       lastByte = chunk[bytesRead - 1];
       pos += bytesRead;
       opts.onProgress?.(pos);
     }
-    if (pending.length > 0) {
+    if (long.skipped) {
+      onLine({ buf: chunk, start: 0, end: 0, offset: pendingStart, lineNo, terminated: false, unreadBytes: long.skipped });
+      lineNo++;
+    } else if (pending.length > 0) {
       const joined = Buffer.concat(pending);
       onLine({ buf: joined, start: 0, end: joined.length, offset: pendingStart, lineNo, terminated: false });
       lineNo++;
@@ -95,6 +114,48 @@ export async function scanLines(
     return { endOffset: pos, nextLine: lineNo, endsWithNewline: lastByte === 10 };
   } finally {
     await fh.close();
+  }
+}
+
+/** UTF-16 units the UTF-8 bytes decode to: one per character, two for a 4-byte one. */
+function utf16Units(b: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < b.length; i++) {
+    const c = b[i];
+    if ((c & 0xc0) !== 0x80) n += c >= 0xf0 ? 2 : 1;
+  }
+  return n;
+}
+
+/**
+ * Watches the line being pieced together across chunks. Under the limit in bytes it
+ * cannot be too long; past it, its UTF-16 length is counted, and a line that will not
+ * fit in a string is from then on only counted (`skipped` bytes), never joined: a
+ * 540 MB line used to be held twice (1.2 GB) only to be refused by the decoder.
+ */
+class LongLine {
+  /** Bytes of a line too long to keep, 0 while the current line is kept. */
+  skipped = 0;
+  private bytes = 0;
+  private units = -1;
+
+  constructor(private readonly limit: number) {}
+
+  reset(): void {
+    this.skipped = 0;
+    this.bytes = 0;
+    this.units = -1;
+  }
+
+  /** Whether the line still fits with one more piece; if not, it is skipped from now on. */
+  fits(pending: readonly Buffer[], piece: Uint8Array): boolean {
+    this.bytes += piece.length;
+    if (this.bytes <= this.limit) return true;
+    if (this.units < 0) this.units = pending.reduce((n, p) => n + utf16Units(p), 0);
+    this.units += utf16Units(piece);
+    if (this.units <= this.limit) return true;
+    this.skipped = this.bytes;
+    return false;
   }
 }
 
