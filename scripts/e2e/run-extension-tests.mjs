@@ -95,8 +95,15 @@ try {
   // @vscode/test-web uses too: log lines from the host, then the exit code.
   let finish;
   const finished = new Promise((resolve) => { finish = resolve; });
+  // mocha's closing lines, as the host printed them: an exit code of 0 without them is
+  // a host that died (the workbench reports its exit as the run's end), not a pass.
+  let summary = { passing: 0, failing: 0 };
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? util.format(...args) : String(args);
+    const passing = /(\d+) passing/.exec(text);
+    const failing = /(\d+) failing/.exec(text);
+    if (passing) summary.passing = Number(passing[1]);
+    if (failing) summary.failing = Number(failing[1]);
     if (!opts.verbose && WORKBENCH_CHATTER.test(text)) return;
     for (const line of text.split('\n')) console.log(type === 'error' ? `  ! ${line}` : `  | ${line}`);
   });
@@ -118,6 +125,7 @@ try {
 
   if (opts.screenshot) say(`screenshot ${await screenshot(page, opts.screenshot)}`);
   if (outcome.error) throw new Error(outcome.error);
+  if (outcome.code === 0 && !summary.passing) throw new Error('the host ended the run without a mocha summary (it crashed or hung: see the log above)');
   exitCode = outcome.code;
   say(`extension tests ${exitCode === 0 ? 'passed' : `FAILED (exit code ${exitCode})`}`);
 } catch (e) {

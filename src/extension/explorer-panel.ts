@@ -57,7 +57,7 @@ export class ExplorerPanel extends Disposable {
   private refreshing = false;
   private refreshAgain = false;
   /** What the panel has done, for the log and the extension tests. */
-  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
+  readonly stats = { readies: 0, inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -78,6 +78,7 @@ export class ExplorerPanel extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.loadAbort.abort(new Error("the explorer was closed"));
     this.counting?.abort();
     super.dispose();
     this.deps.onDidDispose(this);
@@ -101,12 +102,28 @@ export class ExplorerPanel extends Disposable {
     return this.loading ?? Promise.resolve();
   }
 
+  /** Stops a load still running when the panel closes (a 1 GB session takes seconds). */
+  private readonly loadAbort = new AbortController();
+
   private async load(): Promise<void> {
+    const t0 = Date.now();
     try {
       this.session = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: `Loading ${this.file.split(/[\\/]/).pop()}` },
-        () => Session.load(this.file),
+        (progress) => {
+          let shown = -1;
+          return Session.load(this.file, {
+            signal: this.loadAbort.signal,
+            onProgress: (done, total) => {
+              const pct = total ? Math.floor((100 * done) / total) : 100;
+              if (pct === shown) return;
+              shown = pct;
+              progress.report({ message: `${pct}%` });
+            },
+          });
+        },
       );
+      this.deps.log.info(`opened ${this.file}: ${this.session.metas.length} entries indexed in ${Date.now() - t0} ms${this.session.threads > 1 ? " on two threads" : ""}`);
       this.table = instantTokens(this.session);
       if (this.view) this.view.setSession(this.session);
       else this.view = new RowView(this.session);
@@ -117,6 +134,10 @@ export class ExplorerPanel extends Disposable {
       if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${this.session.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
       this.session = undefined;
+      if (this.loadAbort.signal.aborted) {
+        this.deps.log.info(`stopped loading ${this.file}: the explorer was closed`);
+        return;
+      }
       this.deps.log.error(`cannot open ${this.file}: ${(err as Error).message}`);
       this.post({ type: "notice", level: "error", text: (err as Error).message });
     }
@@ -184,6 +205,7 @@ export class ExplorerPanel extends Disposable {
     }
     const msg = raw as WebviewToHost;
     if (msg.type === "ready") {
+      this.stats.readies++;
       await this.whenLoaded();
       // View state the webview saved before a reload: filter and folded branches.
       if (msg.restore) this.applyRestore(msg.restore);

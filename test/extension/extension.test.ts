@@ -206,6 +206,7 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     await until("the webview to get rows", () => panel.stats.rowsServed > 0, 30_000);
     assert.equal(panel.stats.errors, 0);
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await until("the panel to close", () => !api.panelFor(big));
   });
 
   it("errors are clear and nothing is written: unknown entry, old version", async () => {
