@@ -94,10 +94,44 @@ export function predictGrowth(step: GrowthStep, table: readonly EntryTokens[], f
   return sum;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) >> 1] : (s[n / 2 - 1] + s[n / 2]) / 2;
+/** The k-th smallest of a[lo..hi] (Hoare's selection); reorders a. */
+function select(a: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
+/**
+ * The median, found by selection rather than a sort: the fit below takes 162 medians of
+ * every step in the session, and sorting made `ase tokens` of a 400 MB session spend
+ * 8.7 s here. Same value as sorting (the mean of the middle two for an even count).
+ */
+export function median(xs: ArrayLike<number>): number {
+  const n = xs.length;
+  const a = Float64Array.from(xs);
+  const hi = select(a, n >> 1);
+  if (n % 2) return hi;
+  // After selecting n/2, everything before it is <= it: the other middle is their maximum.
+  let lo = a[0];
+  for (let k = 1; k < n >> 1; k++) if (a[k] > lo) lo = a[k];
+  return (lo + hi) / 2;
 }
 
 const MAX_PER_ENTRY = 80;
