@@ -48,7 +48,7 @@ export interface SplitPlan {
 /** Bytes read at the start and at the middle of a file to plan its split. */
 const SAMPLE = 1 << 20;
 
-/** No entry line is shorter than this (ids, type, timestamp): a bound on any guess. */
+/** Few entry lines are shorter (ids, type, timestamp): a bound on the guess, which may run low (that only costs a copy when merging). */
 const MIN_ENTRY_BYTES = 128;
 
 function lineCount(buf: Buffer, end: number): number {
