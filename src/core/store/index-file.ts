@@ -36,8 +36,9 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
   // Room for the second half's entries now, so adopting them copies nothing of ours.
   if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
   let mainBytes = 0;
+  let worker: RangeWorker | undefined;
   const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), size);
-  const worker = req && new RangeWorker(req, progress, opts.signal);
+  if (req) worker = new RangeWorker(req, progress, opts.signal);
   try {
     const scan = await scanLines(path, (line) => {
       if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
