@@ -76,11 +76,11 @@ export class RpcClient {
   }
 }
 
-const HOST_TYPES = new Set(["init", "sessionChanged", "notice", "reply"]);
+const HOST_TYPES = new Set<HostToWebview["type"]>(["init", "sessionChanged", "bars", "notice", "reply"]);
 
 function isHostMessage(m: unknown): m is HostToWebview {
   if (!m || typeof m !== "object") return false;
   const o = m as { type?: unknown; requestId?: unknown };
-  if (typeof o.type !== "string" || !HOST_TYPES.has(o.type)) return false;
+  if (typeof o.type !== "string" || !HOST_TYPES.has(o.type as HostToWebview["type"])) return false;
   return o.type !== "reply" || typeof o.requestId === "number";
 }

@@ -578,6 +578,11 @@ test("live updates: sessionChanged refetches rows and keeps the tail in view; no
     const init = host.init();
     await host.send({ type: "sessionChanged", session: init.session, rowCount: 1005, added: 5, bars: init.bars });
     await until(() => page.locator(".row[data-id=n1004]").count(), "appended rows shown");
+    // Exact counts finished in the host: the bars are redrawn from a "bars" message.
+    const exactBars = init.bars.map((b) => ({ ...b, total: 123_456, source: "exact" }));
+    await host.send({ type: "bars", bars: exactBars });
+    await until(() => page.$$eval(".token-bar .bar-figure", (fs) => fs.some((f) => f.textContent.startsWith("123k"))), "bars redrawn from the bars message");
+    assert.equal(await page.locator(".token-bar .source-badge").first().textContent(), "exact count");
     await host.send({ type: "notice", level: "info", text: "File was rewritten; reloaded." });
     await page.waitForSelector(".notice-info");
     await page.click(".notice vscode-button");
