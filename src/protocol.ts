@@ -191,6 +191,12 @@ export interface BarsMessage {
   type: "bars";
   bars: TokenBar[];
 }
+/** How far the host has read a session it is still loading (large files take seconds). */
+export interface LoadingMessage {
+  type: "loading";
+  bytesRead: number;
+  totalBytes: number;
+}
 /** A short notice to show in the panel (e.g. "file was rewritten; reloaded"). */
 export interface NoticeMessage {
   type: "notice";
@@ -206,7 +212,7 @@ export interface ReplyMessage {
   error?: string;
 }
 
-export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | NoticeMessage | ReplyMessage;
+export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | LoadingMessage | NoticeMessage | ReplyMessage;
 
 /** Result shapes of the requests, by request type. */
 export interface ReplyResults {

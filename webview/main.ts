@@ -133,6 +133,9 @@ function onHostEvent(e: HostEvent): void {
     case "bars":
       bars.render(e.bars);
       break;
+    case "loading":
+      if (!initialized) showLoading(e.bytesRead, e.totalBytes);
+      break;
     case "notice":
       showNotice(e);
       break;
@@ -141,6 +144,14 @@ function onHostEvent(e: HostEvent): void {
       void never;
     }
   }
+}
+
+/** Until the first init: how much of the session the host has read. */
+function showLoading(done: number, total: number): void {
+  const pct = total ? Math.min(100, Math.floor((100 * done) / total)) : 100;
+  const mb = (n: number) => (n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GB` : `${Math.max(1, Math.round(n / 2 ** 20))} MB`);
+  title.textContent = "Loading session…";
+  subtitle.textContent = `${pct}% of ${mb(total)} read`;
 }
 
 function showSession(s: InitMessage["session"]): void {

@@ -76,7 +76,7 @@ export class RpcClient {
   }
 }
 
-const HOST_TYPES = new Set<HostToWebview["type"]>(["init", "sessionChanged", "bars", "notice", "reply"]);
+const HOST_TYPES = new Set<HostToWebview["type"]>(["init", "sessionChanged", "bars", "loading", "notice", "reply"]);
 
 function isHostMessage(m: unknown): m is HostToWebview {
   if (!m || typeof m !== "object") return false;

@@ -10,6 +10,7 @@ import { entryDetails } from "../core/view/entry-details";
 import {
   type EntryAction,
   type HostToWebview,
+  type LoadingMessage,
   isWebviewToHost,
   type RowFilter,
   type SessionInfoView,
@@ -102,6 +103,11 @@ export class ExplorerPanel extends Disposable {
     return this.loading ?? Promise.resolve();
   }
 
+  /** Whether the webview has said it is ready (messages before that may be lost). */
+  private webviewReady = false;
+  /** The latest progress of a load still running, for a webview that comes up during it. */
+  private loadProgress: LoadingMessage | undefined;
+
   /** Stops a load still running when the panel closes (a 1 GB session takes seconds). */
   private readonly loadAbort = new AbortController();
 
@@ -119,6 +125,8 @@ export class ExplorerPanel extends Disposable {
               if (pct === shown) return;
               shown = pct;
               progress.report({ message: `${pct}%` });
+              this.loadProgress = { type: "loading", bytesRead: done, totalBytes: total };
+              if (this.webviewReady) this.post(this.loadProgress);
             },
           });
         },
@@ -206,6 +214,8 @@ export class ExplorerPanel extends Disposable {
     const msg = raw as WebviewToHost;
     if (msg.type === "ready") {
       this.stats.readies++;
+      this.webviewReady = true;
+      if (!this.session && this.loadProgress) this.post(this.loadProgress);
       await this.whenLoaded();
       // View state the webview saved before a reload: filter and folded branches.
       if (msg.restore) this.applyRestore(msg.restore);

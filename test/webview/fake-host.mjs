@@ -206,7 +206,8 @@ export async function connect(page, host, opts = {}) {
     host.log.push(m);
     if (m.type === "ready") {
       host.ready = m;
-      await send(host.init());
+      // A host still loading its session answers ready with progress, and init later.
+      if (!host.deferInit) await send(host.init());
       return;
     }
     if (m.type === "action" || m.type === "openFile") return;

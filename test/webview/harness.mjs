@@ -35,7 +35,7 @@ export async function writePage() {
 }
 
 /** Opens the explorer on a fake host. Returns the page and what it observed. */
-export async function openExplorer(browser, host, { theme = "dark", state = null, viewport = { width: 1200, height: 760 }, delayMs = 0 } = {}) {
+export async function openExplorer(browser, host, { theme = "dark", state = null, viewport = { width: 1200, height: 760 }, delayMs = 0, waitForRows = true } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const seen = { errors: [], dialogs: [], requests: [] };
@@ -83,7 +83,7 @@ export async function openExplorer(browser, host, { theme = "dark", state = null
   );
   await connect(page, host, { delayMs });
   await page.goto(pathToFileURL(pageFile).href);
-  await page.waitForSelector(".row[data-id]", { timeout: 10_000 });
+  if (waitForRows) await page.waitForSelector(".row[data-id]", { timeout: 10_000 });
   return { page, context, seen, close: () => context.close() };
 }
 

@@ -592,6 +592,32 @@ test("live updates: sessionChanged refetches rows and keeps the tail in view; no
   }
 });
 
+test("while the host still loads a large session, the header shows how much it has read", async () => {
+  const host = new LargeHost(1000);
+  host.deferInit = true;
+  const x = await openExplorer(browser, host, { waitForRows: false });
+  const { page } = x;
+  try {
+    await until(() => host.ready, "ready");
+    const header = () => page.$eval(".session-head", (h) => [h.querySelector(".session-title").textContent, h.querySelector(".session-sub").textContent]);
+    await host.send({ type: "loading", bytesRead: 0.42 * 1.6 * 2 ** 30, totalBytes: 1.6 * 2 ** 30 });
+    await until(async () => (await header())[1] === "42% of 1.6 GB read", "progress shown");
+    assert.equal((await header())[0], "Loading session…");
+    assert.equal(await page.getAttribute("#app", "aria-busy"), "true");
+    const init = host.init();
+    await host.send(init);
+    await until(() => page.locator(".row[data-id]").count(), "rows after init");
+    assert.equal((await header())[0], init.session.name ?? init.session.path.split("/").pop());
+    // Late progress (a reload racing the end of the load) does not overwrite the session.
+    await host.send({ type: "loading", bytesRead: 1, totalBytes: 2 });
+    await page.waitForTimeout(100);
+    assert.notEqual((await header())[0], "Loading session…");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("screenshots: light, dark and high-contrast themes", async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const theme of ["light", "dark", "high-contrast"]) {
