@@ -76,11 +76,12 @@ export class RpcClient {
   }
 }
 
-const HOST_TYPES = new Set<HostToWebview["type"]>(["init", "sessionChanged", "bars", "loading", "notice", "reply"]);
+/** Every message type the host sends: a record, so a type added to the protocol must be added here. */
+const HOST_TYPES: Record<HostToWebview["type"], true> = { init: true, sessionChanged: true, bars: true, loading: true, notice: true, reply: true };
 
 function isHostMessage(m: unknown): m is HostToWebview {
   if (!m || typeof m !== "object") return false;
   const o = m as { type?: unknown; requestId?: unknown };
-  if (typeof o.type !== "string" || !HOST_TYPES.has(o.type as HostToWebview["type"])) return false;
+  if (typeof o.type !== "string" || !Object.hasOwn(HOST_TYPES, o.type)) return false;
   return o.type !== "reply" || typeof o.requestId === "number";
 }
