@@ -58,7 +58,7 @@ export class ExplorerPanel extends Disposable {
   private refreshing = false;
   private refreshAgain = false;
   /** What the panel has done, for the log and the extension tests. */
-  readonly stats = { readies: 0, inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
+  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -213,7 +213,6 @@ export class ExplorerPanel extends Disposable {
     }
     const msg = raw as WebviewToHost;
     if (msg.type === "ready") {
-      this.stats.readies++;
       this.webviewReady = true;
       if (!this.session && this.loadProgress) this.post(this.loadProgress);
       await this.whenLoaded();

@@ -100,6 +100,25 @@ export class IndexBuilder {
     return this.parsedIds.length;
   }
 
+  /** A line too long to read is reported with its size and skipped like one that does not parse. */
+  private tooLong(raw: RawLine, bytes: number): void {
+    const mb = (bytes / 2 ** 20).toFixed(0);
+    this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
+    this.countBadLine();
+  }
+
+  /**
+   * pi skips unparseable lines before the header too, but a file that opens with
+   * thousands of them is a log or a text file, not a session: say so now, rather than
+   * read all of it and keep a report for each of its lines.
+   */
+  private countBadLine(): void {
+    this.badLines++;
+    if (!this.header && this.badLines >= MAX_LINES_BEFORE_HEADER) {
+      throw new NotASessionError(this.path, `no JSON line in the first ${this.badLines} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
+    }
+  }
+
   private report(p: LineProblem): void {
     if (this.problems.length < MAX_LISTED_PROBLEMS) this.problems.push(p);
     else this.unlisted++;
@@ -137,20 +156,17 @@ export class IndexBuilder {
   }
 
   accept(raw: RawLine): void {
-    if (raw.unreadBytes === undefined && isBlank(raw.buf, raw.start, raw.end)) return;
+    // A line past V8's string limit (~512 MB): the scanner counted it rather than keep it.
+    if (raw.unreadBytes !== undefined) return this.tooLong(raw, raw.unreadBytes);
+    if (isBlank(raw.buf, raw.start, raw.end)) return;
     let obj: unknown;
     try {
-      // The scanner counts a line past V8's string limit (~512 MB) rather than keep it;
-      // should the decoder still refuse one, that fails in here too. Either is reported
-      // and skipped like any line that does not parse.
-      if (raw.unreadBytes !== undefined) throw Object.assign(new Error("too long"), { code: "ERR_STRING_TOO_LONG" });
+      // Inside the try: should the decoder still refuse a line as too long, it fails here.
       obj = JSON.parse(raw.buf.toString("utf8", raw.start, raw.end));
     } catch (err) {
+      if ((err as { code?: string }).code === "ERR_STRING_TOO_LONG") return this.tooLong(raw, raw.end - raw.start);
       const reason = (err as Error).message;
-      if ((err as { code?: string }).code === "ERR_STRING_TOO_LONG") {
-        const mb = ((raw.unreadBytes ?? raw.end - raw.start) / 2 ** 20).toFixed(0);
-        this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: too long to read (${mb} MB; a JavaScript string holds at most 512 MB), skipped` });
-      } else if (!raw.terminated) {
+      if (!raw.terminated) {
         this.report({
           kind: "torn-line",
           line: raw.lineNo,
@@ -159,13 +175,7 @@ export class IndexBuilder {
       } else {
         this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: not valid JSON: ${reason}` });
       }
-      // pi skips unparseable lines before the header too, but a file that opens with
-      // thousands of them is a log or a text file, not a session: say so now, rather than
-      // read all of it and keep a report for each of its lines.
-      this.badLines++;
-      if (!this.header && this.badLines >= MAX_LINES_BEFORE_HEADER) {
-        throw new NotASessionError(this.path, `no JSON line in the first ${this.badLines} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
-      }
+      this.countBadLine();
       return;
     }
     const isObject = !!obj && typeof obj === "object" && !Array.isArray(obj);

@@ -1,6 +1,6 @@
-import { IndexBuilder } from "./index-builder";
-import { indexRange, type RangeIndex, type RangeRequest } from "./index-range";
-import { type ScanResult, scanLines } from "./line-scanner";
+import type { IndexBuilder } from "./index-builder";
+import { indexRange, type RangeIndex, type RangeRequest, scanInto } from "./index-range";
+import type { ScanResult } from "./line-scanner";
 import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
 
 export interface IndexFileOptions {
@@ -30,7 +30,6 @@ const PREVIEW_BYTES_GUESS = 96;
  * fails (it should not; memory, say), this thread indexes its half as well.
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
-  let tail: IndexedFile["tail"];
   const plan = wantsSecondThread(size, opts.secondThread) ? planSplit(path, size) : undefined;
   const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version };
   // Room for the second half's entries now, so adopting them copies nothing of ours.
@@ -40,10 +39,7 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
   const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), size);
   if (req) worker = new RangeWorker(req, progress, opts.signal);
   try {
-    const scan = await scanLines(path, (line) => {
-      if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
-      builder.accept(line);
-    }, {
+    const { scan, tail } = await scanInto(path, builder, {
       toOffset: req ? req.from : size,
       signal: opts.signal,
       onProgress: opts.onProgress
@@ -65,10 +61,9 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
     }
     const before = scan.nextLine - 1;
     builder.adopt(second, before);
-    if (second.tail) tail = { offset: second.tail.offset, line: second.tail.line + before };
     return {
       scan: { endOffset: second.endOffset, nextLine: scan.nextLine + second.lines, endsWithNewline: second.endsWithNewline },
-      tail,
+      tail: second.tail ? { offset: second.tail.offset, line: second.tail.line + before } : tail,
       threads: workerFailure ? 1 : 2,
       workerFailure,
     };

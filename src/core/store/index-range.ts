@@ -1,6 +1,6 @@
 import type { SessionHeader } from "../model/entries";
 import { type BuilderPart, IndexBuilder } from "./index-builder";
-import { scanLines } from "./line-scanner";
+import { type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
 
 /** A byte range of a v2/v3 session to index on its own: from a line start to the end. */
 export interface RangeRequest {
@@ -21,15 +21,21 @@ export interface RangeIndex extends BuilderPart {
   tail?: { offset: number; line: number };
 }
 
+/** Feeds the lines of a byte range to a builder; `tail` is the last line when it has no newline. */
+export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOptions): Promise<{ scan: ScanResult; tail?: { offset: number; line: number } }> {
+  let tail: { offset: number; line: number } | undefined;
+  const scan = await scanLines(path, (line) => {
+    if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
+    builder.accept(line);
+  }, opts);
+  return { scan, tail };
+}
+
 /** Indexes one range with its own builder, as the lines after a header would be. */
 export async function indexRange(req: RangeRequest, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
   const builder = new IndexBuilder(req.path, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
-  let tail: RangeIndex["tail"];
-  const res = await scanLines(req.path, (line) => {
-    if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
-    builder.accept(line);
-  }, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
-  return { ...builder.handOver(), lines: res.nextLine - 1, endOffset: res.endOffset, endsWithNewline: res.endsWithNewline, tail };
+  const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
+  return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };
 }
 
 /** The memory behind a range index's columns, to transfer to another thread rather than copy. */

@@ -6,8 +6,8 @@ import { Lru } from "../util/lru";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
-import { type RawLine, scanLines } from "./line-scanner";
 import { indexFile } from "./index-file";
+import { scanInto } from "./index-range";
 
 export interface LoadOptions {
   signal?: AbortSignal;
@@ -156,7 +156,8 @@ export class Session {
     }
     const before = metas.length;
     this.tail = undefined;
-    const res = await scanLines(this.path, (line) => this.acceptLine(line), { fromOffset: from, fromLine, toOffset: st.size });
+    const { scan: res, tail } = await scanInto(this.path, this.builder, { fromOffset: from, fromLine, toOffset: st.size });
+    this.tail = tail;
     this.builder.resolveV1Indexes(before);
     this.indexedTo = res.endOffset;
     this.nextLine = res.nextLine;
@@ -167,11 +168,6 @@ export class Session {
   }
 
   private tail: { offset: number; line: number } | undefined;
-
-  private acceptLine(line: RawLine): void {
-    if (!line.terminated) this.tail = { offset: line.offset, line: line.lineNo };
-    this.builder.accept(line);
-  }
 
   /** The file must still hold what we indexed: check the last indexed entry's bytes. */
   private verifyPrefix(): void {
