@@ -47,6 +47,44 @@ describe("line scanner", () => {
     ]);
   });
 
+  it("hands out every line with its offset for any chunk size, reading ahead, in a range too", async () => {
+    const lines = ["{\"a\":1}", "", "é😀 mixed", "x".repeat(37), "  ", "last"];
+    const content = `${lines.join("\n")}\n{"torn":`;
+    const whole: Seen[] = [];
+    let at = 0;
+    [...lines, "{\"torn\":"].forEach((text, i) => {
+      whole.push({ lineNo: i + 1, offset: at, terminated: i < lines.length, text });
+      at += Buffer.byteLength(text) + 1;
+    });
+    for (let chunkSize = 1; chunkSize <= Buffer.byteLength(content) + 1; chunkSize++) {
+      assert.deepEqual(await scan(content, { chunkSize, maxLineUnits: 1000 }), whole, `chunks of ${chunkSize}`);
+    }
+    // A range from the start of line 3 to the end of line 5, numbered from 3.
+    const file = join(tempDir(), "range.jsonl");
+    writeFileSync(file, content);
+    const seen: Seen[] = [];
+    const res = await scanLines(file, (l) => seen.push({ lineNo: l.lineNo, offset: l.offset, terminated: l.terminated, text: l.buf.toString("utf8", l.start, l.end) }), {
+      chunkSize: 5, fromOffset: whole[2].offset, fromLine: 3, toOffset: whole[5].offset,
+    });
+    assert.deepEqual(seen, whole.slice(2, 5));
+    assert.deepEqual(res, { endOffset: whole[5].offset, nextLine: 6, endsWithNewline: true });
+  });
+
+  it("stops at an abort with the read ahead settled, and the file can be scanned again", async () => {
+    const file = join(tempDir(), "abort.jsonl");
+    writeFileSync(file, "line\n".repeat(1000));
+    const ctl = new AbortController();
+    let seen = 0;
+    await assert.rejects(scanLines(file, () => {
+      if (++seen === 10) ctl.abort();
+    }, { chunkSize: 50, signal: ctl.signal }), { name: "AbortError" });
+    // Aborted after the chunk that held line 10 (chunks of ten lines): no more lines.
+    assert.equal(seen, 10);
+    let again = 0;
+    await scanLines(file, () => again++, { chunkSize: 50 });
+    assert.equal(again, 1000);
+  });
+
   it("the index reports a counted line with its size and goes on", () => {
     const b = new IndexBuilder("/x.jsonl");
     const raw = (text: string, lineNo: number, unreadBytes?: number): RawLine => {

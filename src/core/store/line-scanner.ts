@@ -42,7 +42,7 @@ export interface ScanResult {
   endsWithNewline: boolean;
 }
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 19;
 
 /**
  * Streams a file in chunks and calls onLine for every line, so a file larger than
@@ -54,6 +54,8 @@ export async function scanLines(
   opts: ScanOptions = {},
 ): Promise<ScanResult> {
   const fh = await open(path, "r");
+  // A read started ahead of the lines; settled before the file is closed.
+  let inFlight: Promise<{ bytesRead: number; buffer: Buffer }> | undefined;
   try {
     const size = opts.toOffset ?? (await fh.stat()).size;
     const chunkSize = opts.chunkSize ?? CHUNK;
@@ -64,15 +66,26 @@ export async function scanLines(
     let pendingStart = pos;
     const long = new LongLine(opts.maxLineUnits ?? constants.MAX_STRING_LENGTH);
     let lastByte = 10;
-    // One chunk buffer for the whole scan: lines handed out are views into it, valid only
-    // during the callback (a line spanning chunks is copied). Fresh buffers per chunk
-    // would pile up as external memory until a major GC.
-    const chunk = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - pos, 1)));
-    while (pos < size) {
-      opts.signal?.throwIfAborted();
-      const want = Math.min(chunk.length, size - pos);
-      const { bytesRead } = await fh.read(chunk, 0, want, pos);
+    // Two chunk buffers for the whole scan: while the lines of one are handed out, the
+    // next range is already being read into the other (a load waited ~10% of its time on
+    // reads before). Lines handed out are views into a chunk, valid only during the
+    // callback (a line spanning chunks is copied). Fresh buffers per chunk would pile up
+    // as external memory until a major GC.
+    const first = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - pos, 1)));
+    let spare: Buffer | undefined;
+    let chunk: Buffer = first;
+    const readInto = (buf: Buffer, at: number) => fh.read(buf, 0, Math.min(buf.length, size - at), at);
+    inFlight = pos < size ? readInto(chunk, pos) : undefined;
+    while (inFlight) {
+      const { bytesRead, buffer } = await inFlight;
+      inFlight = undefined;
       if (bytesRead === 0) break;
+      chunk = buffer;
+      opts.signal?.throwIfAborted();
+      if (pos + bytesRead < size) {
+        spare ??= Buffer.allocUnsafe(first.length);
+        inFlight = readInto(chunk === first ? spare : first, pos + bytesRead);
+      }
       let lineStart = 0;
       let nl = chunk.indexOf(10, 0);
       while (nl !== -1 && nl < bytesRead) {
@@ -113,6 +126,7 @@ export async function scanLines(
     }
     return { endOffset: pos, nextLine: lineNo, endsWithNewline: lastByte === 10 };
   } finally {
+    await inFlight?.catch(() => undefined);
     await fh.close();
   }
 }
