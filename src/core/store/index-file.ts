@@ -8,6 +8,10 @@ export interface IndexFileOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   /** See LoadOptions.secondThread. */
   secondThread?: boolean;
+  /** Where to start: a line start, with the builder holding everything before it. */
+  from?: number;
+  /** Number of the line at `from`. */
+  fromLine?: number;
 }
 
 export interface IndexedFile {
@@ -24,22 +28,25 @@ export interface IndexedFile {
 const PREVIEW_BYTES_GUESS = 96;
 
 /**
- * Indexes bytes 0..size of a file into `builder`. Large v2/v3 files are split at a
+ * Indexes bytes from..size of a file into `builder` (from 0 unless continuing). Large v2/v3 files are split at a
  * line: a worker thread indexes the second half while this thread does the first,
  * and the worker's index is adopted as if this thread had read on. If the worker
  * fails (it should not; memory, say), this thread indexes its half as well.
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
-  const plan = wantsSecondThread(size, opts.secondThread) ? planSplit(path, size) : undefined;
+  const from = opts.from ?? 0;
+  const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from) : undefined;
   const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version };
   // Room for the second half's entries now, so adopting them copies nothing of ours.
   if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
-  let mainBytes = 0;
+  let mainBytes = from;
   let worker: RangeWorker | undefined;
   const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), size);
   if (req) worker = new RangeWorker(req, progress, opts.signal);
   try {
     const { scan, tail } = await scanInto(path, builder, {
+      fromOffset: from,
+      fromLine: opts.fromLine,
       toOffset: req ? req.from : size,
       signal: opts.signal,
       onProgress: opts.onProgress

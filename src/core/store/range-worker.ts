@@ -59,12 +59,13 @@ function lineCount(buf: Buffer, end: number): number {
 
 /**
  * Where a second thread can take over: the start of the first line past the middle of
- * the file, when the file is a version 2/3 session whose first line is its header.
+ * bytes from..size (from: a line start past the header), when the file is a version 2/3
+ * session whose first line is its header.
  * Anything else (v1, whose ids come from line numbers; a file that opens with junk; a
  * last line that runs from the middle to the end) is left to the single pass, which
  * also gives the right errors.
  */
-export function planSplit(path: string, size: number): SplitPlan | undefined {
+export function planSplit(path: string, size: number, from = 0): SplitPlan | undefined {
   const fd = openSync(path, "r");
   try {
     const head = Buffer.allocUnsafe(Math.min(size, SAMPLE));
@@ -79,11 +80,11 @@ export function planSplit(path: string, size: number): SplitPlan | undefined {
     }
     if (!header || header.type !== "session" || typeof header.id !== "string" || typeof header.version !== "number" || header.version < 2) return undefined;
     const mid = Buffer.allocUnsafe(SAMPLE);
-    let pos = Math.max(Math.floor(size / 2), nl + 1);
+    let pos = Math.max(from + Math.floor((size - from) / 2), nl + 1);
     let n = readSync(fd, mid, 0, mid.length, pos);
     // Room set aside from this guess is only touched when used, so it leans high.
     const perLine = (got + n) / Math.max(1, lineCount(head, got) + lineCount(mid, n));
-    const entriesGuess = Math.ceil(Math.min((size / perLine) * 1.5, size / MIN_ENTRY_BYTES));
+    const entriesGuess = Math.ceil(Math.min(((size - from) / perLine) * 1.5, (size - from) / MIN_ENTRY_BYTES));
     while (n > 0) {
       const k = mid.subarray(0, n).indexOf(10);
       if (k >= 0) {

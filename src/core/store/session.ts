@@ -7,7 +7,6 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
 import { indexFile } from "./index-file";
-import { scanInto } from "./index-range";
 
 export interface LoadOptions {
   signal?: AbortSignal;
@@ -17,7 +16,15 @@ export interface LoadOptions {
    * PARALLEL_MIN_BYTES on; true whatever the size (when the file allows), false never.
    */
   secondThread?: boolean;
+  /**
+   * Index only the lines that end within this many bytes, for a first look at a large
+   * file; `refresh` reads the rest (see `complete`).
+   */
+  firstPart?: number;
 }
+
+/** Options of `refresh`: reading what was left out or appended can be watched and stopped. */
+export type RefreshOptions = Pick<LoadOptions, "signal" | "onProgress" | "secondThread">;
 
 export class StaleSessionError extends Error {
   constructor(path: string, detail: string) {
@@ -29,6 +36,27 @@ export class StaleSessionError extends Error {
 export interface FileStamp {
   size: number;
   mtimeMs: number;
+}
+
+/**
+ * The start of the line that holds byte `at` (so every line before it ends before `at`);
+ * 0 when that line starts the file.
+ */
+function lineStartAtOrBefore(path: string, at: number): number {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (let end = at; end > 0; ) {
+      const start = Math.max(0, end - buf.length);
+      const n = readSync(fd, buf, 0, end - start, start);
+      const nl = buf.subarray(0, n).lastIndexOf(10);
+      if (nl >= 0) return start + nl + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Why a file with content has no header: what its first line was, and how many lines were read. */
@@ -66,7 +94,10 @@ export class Session {
     });
     if (!st.isFile()) throw new Error(`${path}: not a file`);
     const builder = new IndexBuilder(path);
-    const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, st.size, opts);
+    const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
+    const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
+    // A first part with no header in it (junk lines first) is no first look: read it all.
+    if (!builder.header && upTo && upTo < st.size) return Session.load(path, { ...opts, firstPart: undefined });
     if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
     builder.resolveV1Indexes();
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
@@ -120,6 +151,11 @@ export class Session {
     return this.indexedTo;
   }
 
+  /** False after a load of a first part only, until `refresh` has read the rest. */
+  get complete(): boolean {
+    return this.indexedTo >= this.stamp.size;
+  }
+
   meta(id: string): EntryMeta | undefined {
     const i = this.tree.indexOf(id);
     return i === undefined ? undefined : this.metas[i];
@@ -132,8 +168,11 @@ export class Session {
     return i;
   }
 
-  /** Reads appended lines from the last indexed offset. A shrunk or rewritten file throws. */
-  async refresh(): Promise<{ added: number }> {
+  /**
+   * Reads appended lines, or the rest after a first part, from the last indexed offset
+   * (on two threads when there is enough of it). A shrunk or rewritten file throws.
+   */
+  async refresh(opts: RefreshOptions = {}): Promise<{ added: number }> {
     // A rewritten file must be read from its new self, not through a descriptor opened before.
     this.dropReader();
     const st = await stat(this.path);
@@ -156,8 +195,9 @@ export class Session {
     }
     const before = metas.length;
     this.tail = undefined;
-    const { scan: res, tail } = await scanInto(this.path, this.builder, { fromOffset: from, fromLine, toOffset: st.size });
+    const { scan: res, tail, threads } = await indexFile(this.path, this.builder, st.size, { ...opts, from, fromLine });
     this.tail = tail;
+    this.threads = Math.max(this.threads, threads);
     this.builder.resolveV1Indexes(before);
     this.indexedTo = res.endOffset;
     this.nextLine = res.nextLine;
@@ -183,8 +223,9 @@ export class Session {
     if (!ok) throw new StaleSessionError(this.path, `line ${last.line} no longer holds entry ${last.id}`);
   }
 
-  /** Checks that the file is as it was when loaded or last refreshed. */
+  /** Checks that the file is as it was when loaded or last refreshed, and was read whole. */
   checkUnchanged(): void {
+    if (!this.complete) throw new Error(`${this.path}: only ${this.indexedTo} of its ${this.stamp.size} bytes are read yet; wait for the load to finish`);
     const st = statSync(this.path);
     if (st.size !== this.stamp.size || st.mtimeMs !== this.stamp.mtimeMs) {
       throw new StaleSessionError(
