@@ -47,6 +47,8 @@ export interface SessionInfoView {
   defaultLeafId: string | null;
   problems: string[];
   readOnly: boolean;
+  /** Set while only a first part of a large file is shown and the rest is being read. */
+  reading?: { bytesRead: number; totalBytes: number };
 }
 
 export interface TokenBar {

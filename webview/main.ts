@@ -135,6 +135,7 @@ function onHostEvent(e: HostEvent): void {
       break;
     case "loading":
       if (!initialized) showLoading(e.bytesRead, e.totalBytes);
+      else if (reading) showReading(e.bytesRead, e.totalBytes);
       break;
     case "notice":
       showNotice(e);
@@ -146,12 +147,22 @@ function onHostEvent(e: HostEvent): void {
   }
 }
 
+const percent = (done: number, total: number) => (total ? Math.min(100, Math.floor((100 * done) / total)) : 100);
+const sizeText = (n: number) => (n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GB` : `${Math.max(1, Math.round(n / 2 ** 20))} MB`);
+
 /** Until the first init: how much of the session the host has read. */
 function showLoading(done: number, total: number): void {
-  const pct = total ? Math.min(100, Math.floor((100 * done) / total)) : 100;
-  const mb = (n: number) => (n >= 2 ** 30 ? `${(n / 2 ** 30).toFixed(1)} GB` : `${Math.max(1, Math.round(n / 2 ** 20))} MB`);
   title.textContent = "Loading session…";
-  subtitle.textContent = `${pct}% of ${mb(total)} read`;
+  subtitle.textContent = `${percent(done, total)}% of ${sizeText(total)} read`;
+}
+
+/** Shown while the rows are those of a large session's first part and the rest is read. */
+let reading: HTMLElement | undefined;
+
+function showReading(done: number, total: number): void {
+  if (!reading) return;
+  reading.textContent = `reading the rest… ${percent(done, total)}%`;
+  reading.title = `The tree shows the entries of the first ${sizeText(done)} of ${sizeText(total)}; the rest is being read and will be added.`;
 }
 
 function showSession(s: InitMessage["session"]): void {
@@ -165,6 +176,12 @@ function showSession(s: InitMessage["session"]): void {
   b.push(count);
   if (s.readOnly) b.push(el("span", { className: "chip readonly-chip", text: "read-only" }));
   if (s.problems.length) b.push(el("span", { className: "chip problem-chip", text: `${s.problems.length} problems`, title: s.problems.join("\n") }));
+  reading = undefined;
+  if (s.reading) {
+    reading = el("span", { className: "chip reading-chip", attrs: { role: "status" } });
+    b.push(reading);
+    showReading(s.reading.bytesRead, s.reading.totalBytes);
+  }
   badges.replaceChildren(...b);
   detail.setReadOnly(s.readOnly);
 }

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
 import { fileActivity } from "../core/files/file-ops";
+import { firstPartFor } from "../core/store/first-look";
 import { Session, StaleSessionError } from "../core/store/session";
 import { RowView, sessionInfoView } from "../core/view/row-view";
 import { entryDetails } from "../core/view/entry-details";
@@ -58,7 +59,11 @@ export class ExplorerPanel extends Disposable {
   private refreshing = false;
   private refreshAgain = false;
   /** What the panel has done, for the log and the extension tests. */
-  readonly stats = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
+  readonly stats: {
+    inits: number; rowRequests: number; rowsServed: number; changes: number; reloads: number; errors: number; barUpdates: number;
+    /** A large session's first part, shown while the rest was read. */
+    firstLook?: { entries: number; bytes: number; ms: number };
+  } = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -98,10 +103,17 @@ export class ExplorerPanel extends Disposable {
     });
   }
 
-  /** Resolves once the session is loaded (or failed to load). */
+  /** Resolves once the whole session is loaded (or failed to load). */
   whenLoaded(): Promise<void> {
     return this.loading ?? Promise.resolve();
   }
+
+  /** Resolves once there are rows to show: the first part of a large session, or all of it. */
+  private whenShown(): Promise<void> {
+    return this.shownPart ?? this.whenLoaded();
+  }
+
+  private shownPart: Promise<void> | undefined;
 
   /** Whether the webview has said it is ready (messages before that may be lost). */
   private webviewReady = false;
@@ -111,35 +123,54 @@ export class ExplorerPanel extends Disposable {
   /** Stops a load still running when the panel closes (a 1 GB session takes seconds). */
   private readonly loadAbort = new AbortController();
 
-  private async load(): Promise<void> {
+  private load(): Promise<void> {
+    let shown!: () => void;
+    this.shownPart = new Promise<void>((resolve) => (shown = resolve));
+    const done = this.loadAll(shown);
+    void done.finally(shown);
+    return done;
+  }
+
+  /**
+   * Loads the session; a large one is shown from its first part (`shown` is called
+   * then; see first-look.ts) while the rest is read, which then arrives as appended
+   * entries do.
+   */
+  private async loadAll(shown: () => void): Promise<void> {
     const t0 = Date.now();
+    const name = this.file.split(/[\\/]/).pop();
     try {
-      this.session = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `Loading ${this.file.split(/[\\/]/).pop()}` },
-        (progress) => {
-          let shown = -1;
-          return Session.load(this.file, {
-            signal: this.loadAbort.signal,
-            onProgress: (done, total) => {
-              const pct = total ? Math.floor((100 * done) / total) : 100;
-              if (pct === shown) return;
-              shown = pct;
-              progress.report({ message: `${pct}%` });
-              this.loadProgress = { type: "loading", bytesRead: done, totalBytes: total };
-              if (this.webviewReady) this.post(this.loadProgress);
-            },
-          });
-        },
-      );
-      this.deps.log.info(`opened ${this.file}: ${this.session.metas.length} entries indexed in ${Date.now() - t0} ms${this.session.threads > 1 ? " on two threads" : ""}`);
-      this.table = instantTokens(this.session);
-      if (this.view) this.view.setSession(this.session);
-      else this.view = new RowView(this.session);
-      if (this.restored) this.applyRestore(this.restored);
-      this.startCounting(undefined);
-      if (this.session.workerFailure) this.deps.log.warn(`${this.file}: indexed on one thread (the index worker failed: ${this.session.workerFailure})`);
-      const count = this.session.problemCount;
-      if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${this.session.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Loading ${name}` }, async (progress) => {
+        let pct = -1;
+        const onProgress = (done: number, total: number) => {
+          const now = total ? Math.floor((100 * done) / total) : 100;
+          if (now === pct) return;
+          pct = now;
+          progress.report({ message: `${now}%` });
+          this.loadProgress = { type: "loading", bytesRead: done, totalBytes: total };
+          if (this.webviewReady) this.post(this.loadProgress);
+        };
+        let size = 0;
+        try {
+          size = statSync(this.file).size;
+        } catch {
+          // Session.load says what is wrong with the file.
+        }
+        const s = await Session.load(this.file, { signal: this.loadAbort.signal, onProgress, firstPart: firstPartFor(size) });
+        this.show(s);
+        shown();
+        // A reload (the file was rewritten): the webview is up and gets the new session now.
+        if (this.initPosted) this.postInit();
+        if (s.complete) return;
+        this.stats.firstLook = { entries: s.metas.length, bytes: s.size, ms: Date.now() - t0 };
+        this.deps.log.info(`showing the first ${s.metas.length} entries of ${this.file} (${s.size} of ${size} bytes) after ${Date.now() - t0} ms; reading the rest`);
+        await this.readRest(s, onProgress);
+      });
+      const s = this.session as Session;
+      this.deps.log.info(`opened ${this.file}: ${s.metas.length} entries indexed in ${Date.now() - t0} ms${s.threads > 1 ? " on two threads" : ""}`);
+      if (s.workerFailure) this.deps.log.warn(`${this.file}: indexed on one thread (the index worker failed: ${s.workerFailure})`);
+      const count = s.problemCount;
+      if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${s.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
       this.session = undefined;
       if (this.loadAbort.signal.aborted) {
@@ -151,8 +182,68 @@ export class ExplorerPanel extends Disposable {
     }
   }
 
+  /** Makes a loaded session (whole or a first part) the one the panel shows. */
+  private show(s: Session): void {
+    this.session = s;
+    this.table = instantTokens(s);
+    if (this.view) this.view.setSession(s);
+    else this.view = new RowView(s);
+    if (this.restored) this.applyRestore(this.restored);
+    if (s.complete) this.startCounting();
+  }
+
+  /** Reads what a first look left out; the tail watcher waits meanwhile. */
+  private async readRest(s: Session, onProgress: (done: number, total: number) => void): Promise<void> {
+    const outer = this.refreshing;
+    this.refreshing = true;
+    try {
+      await s.refresh({ signal: this.loadAbort.signal, onProgress });
+      // The reader's choice of entry stays; without one the view follows the default leaf.
+      this.showAdded(false);
+    } finally {
+      if (!outer) this.refreshing = false;
+    }
+    if (!outer && this.refreshAgain) void this.onFileChanged();
+  }
+
   /** Entry count the webview was last told about (actions may append through our session). */
   private shown = 0;
+
+  /** Entry count the webview was last told about. */
+  get entriesShown(): number {
+    return this.shown;
+  }
+  /** Whether the webview got an init (before that, entries added need no message). */
+  private initPosted = false;
+
+  /**
+   * Entries added to the session since the webview was last told: token figures for
+   * them, rows recomputed (following the default leaf when asked), and a message.
+   * Counted against what the webview was shown: an action of ours may have appended
+   * through this very session, so refresh() alone would report nothing new.
+   */
+  private showAdded(followDefault: boolean): void {
+    const s = this.session;
+    if (!s) return;
+    const known = this.table.length;
+    if (s.metas.length > known) this.table.push(...instantTokens(s).slice(known));
+    if (this.view) {
+      // New entries usually continue the default leaf: follow it.
+      if (followDefault) this.view.selectedLeaf = undefined;
+      this.view.recompute();
+    }
+    if (s.complete) this.startCounting();
+    const added = s.metas.length - this.shown;
+    // After a first look the message goes out even with nothing added: it ends the
+    // webview's "reading the rest" state.
+    if (this.initPosted && (added > 0 || !followDefault)) {
+      this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rowCount, added, bars: this.bars() });
+    }
+  }
+
+  private postInit(): void {
+    this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
+  }
 
   private bars(): TokenBar[] {
     return this.session ? this.deps.bars(this.session, this.table, this.view?.selectedLeaf) : [];
@@ -169,10 +260,17 @@ export class ExplorerPanel extends Disposable {
     this.view.recompute();
   }
 
-  /** Exact counts run after first paint and replace the estimates in the bars when done. */
-  private startCounting(indices: number[] | undefined): void {
+  /**
+   * Exact counts run after first paint and replace the estimates in the bars when done.
+   * A restart (entries were appended) counts whatever the run it stops had not reached.
+   */
+  private startCounting(): void {
     const s = this.session;
     if (!s || !this.deps.countExact) return;
+    const pending: number[] = [];
+    for (let i = 0; i < this.table.length; i++) if (!this.table[i].measured) pending.push(i);
+    if (!pending.length) return;
+    const indices = pending.length === this.table.length ? undefined : pending;
     this.counting?.abort();
     const ctl = new AbortController();
     this.counting = ctl;
@@ -191,6 +289,7 @@ export class ExplorerPanel extends Disposable {
     else if (msg.type === "sessionChanged") this.stats.changes++;
     else if (msg.type === "bars") this.stats.barUpdates++;
     if (msg.type === "init" || msg.type === "sessionChanged") this.shown = msg.session.entryCount;
+    if (msg.type === "init") this.initPosted = true;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
   }
 
@@ -215,10 +314,10 @@ export class ExplorerPanel extends Disposable {
     if (msg.type === "ready") {
       this.webviewReady = true;
       if (!this.session && this.loadProgress) this.post(this.loadProgress);
-      await this.whenLoaded();
+      await this.whenShown();
       // View state the webview saved before a reload: filter and folded branches.
       if (msg.restore) this.applyRestore(msg.restore);
-      if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
+      if (this.session) this.postInit();
       return;
     }
     if (msg.type === "action") {
@@ -229,7 +328,7 @@ export class ExplorerPanel extends Disposable {
       await this.openFile(msg.path);
       return;
     }
-    await this.whenLoaded();
+    await this.whenShown();
     const reply = (result: unknown) => this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
     try {
       const s = this.session;
@@ -301,23 +400,9 @@ export class ExplorerPanel extends Disposable {
           this.stats.reloads++;
           this.loading = this.load();
           await this.loading;
-          if (this.session) this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
           continue;
         }
-        // Counted against what the webview was shown: an action of ours may have appended
-        // through this very session, so refresh() alone would report nothing new.
-        const added = this.session.metas.length - this.shown;
-        if (added > 0) {
-          const known = this.table.length;
-          this.table.push(...instantTokens(this.session).slice(known));
-          if (this.view) {
-            // New entries usually continue the default leaf: follow it.
-            this.view.selectedLeaf = undefined;
-            this.view.recompute();
-          }
-          this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rowCount, added, bars: this.bars() });
-          this.startCounting(this.table.map((_, i) => i).slice(known));
-        }
+        this.showAdded(true);
       } while (this.refreshAgain);
     } catch (err) {
       this.deps.log.error(`${this.file}: ${(err as Error).message}`);

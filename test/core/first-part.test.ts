@@ -62,6 +62,31 @@ describe("a first part of a large session, then the rest", () => {
     assert.deepEqual(buildContext(part, part.metas[leaf].id), buildContext(whole, whole.metas[leaf].id));
   });
 
+  it("stays as it was while the rest is read, so rows can be served meanwhile, then grows in one step", async () => {
+    const file = writeSession(chain(4000));
+    const size = statSync(file).size;
+    assert.ok(size > 3 * 2 ** 20, `${size} bytes: the rest must take several chunks`);
+    const part = await Session.load(file, { firstPart: 2 ** 20, secondThread: false });
+    const count = part.metas.length;
+    const lastId = part.metas[count - 1].id;
+    const leaves = part.tree.leaves().length;
+    let seen = 0;
+    await part.refresh({
+      secondThread: false,
+      onProgress: () => {
+        seen++;
+        assert.equal(part.metas.length, count);
+        assert.equal(part.table.count, count);
+        assert.equal(part.tree.leaves().length, leaves);
+        assert.equal(part.requireIndex(lastId), count - 1);
+        assert.equal(part.complete, false);
+      },
+    });
+    assert.ok(seen >= 3, `only ${seen} progress calls`);
+    assert.ok(part.metas.length > count);
+    assert.equal(part.complete, true);
+  });
+
   it("refuses to append until the rest is read, and never writes the file", async () => {
     const file = writeSession(chain(30));
     const before = readFileSync(file);

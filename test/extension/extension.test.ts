@@ -6,6 +6,7 @@ import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/store/session";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import type { ExtensionApi } from "../../src/extension/extension";
+import { FIRST_LOOK_MIN_BYTES, FIRST_PART_BYTES } from "../../src/core/store/first-look";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
@@ -183,26 +184,32 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     await vscode.workspace.getConfiguration("agentSessions").update("tokenCounting", undefined, vscode.ConfigurationTarget.Global);
   });
 
-  it("a session past 64 MB is indexed by two threads inside the extension host", async () => {
+  it("a session past 160 MB is shown from its first part at once, and the rest read on two threads", async () => {
     // The index worker runs from source text bundled into extension.js: this checks the
     // host lets it start, and that the explorer gets the whole index from it.
     const filler = "the agent read a long file and said so at length; ".repeat(70);
     const lines: Array<Record<string, unknown>> = [header({ cwd: "/home/ana/big" })];
     let parent: string | null = null;
-    for (let k = 0; lines.length < 20_000; k++) {
+    for (let k = 0; lines.length < 48_000; k++) {
       const id = k.toString(16).padStart(8, "0");
       lines.push(k % 2 ? assistant(id, parent, `${k} ${filler}`) : user(id, parent, `${k} ${filler}`));
       parent = id;
     }
     const big = writeSession(lines);
+    assert.ok(statSync(big).size >= FIRST_LOOK_MIN_BYTES, `only ${statSync(big).size} bytes`);
     await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(big));
     const panel = await until("the panel", () => api.panelFor(big));
     await panel.whenLoaded();
-    assert.ok(statSync(big).size >= 64 * 2 ** 20, `only ${statSync(big).size} bytes`);
-    assert.equal(panel.session?.threads, 2);
+    const look = panel.stats.firstLook;
+    assert.ok(look, "the session was not shown from a first part");
+    assert.ok(look.bytes <= FIRST_PART_BYTES && look.entries > 1000 && look.entries < lines.length - 1, JSON.stringify(look));
+    assert.equal(panel.session?.complete, true);
+    assert.equal(panel.session?.threads, 2, "the rest was not read on two threads");
     assert.equal(panel.session?.metas.length, lines.length - 1);
     assert.equal(panel.session?.metas[lines.length - 2].id, parent);
     assert.equal(panel.session?.problemCount, 0);
+    // Whether the webview came up before the rest was read or after, it ends with all of it.
+    await until("the webview to be told of every entry", () => panel.entriesShown === lines.length - 1, 30_000);
     await until("the webview to get rows", () => panel.stats.rowsServed > 0, 30_000);
     assert.equal(panel.stats.errors, 0);
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");

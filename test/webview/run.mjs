@@ -622,6 +622,42 @@ test("while the host still loads a large session, the header shows how much it h
   }
 });
 
+test("a large session shown from its first part says it is reading the rest, then takes the rest in place", async () => {
+  const host = new LargeHost(300);
+  const x = await openExplorer(browser, host, { waitForRows: false });
+  const { page } = x;
+  const total = 1.6 * 2 ** 30;
+  try {
+    await until(() => host.ready, "ready");
+    const first = host.init();
+    first.session.reading = { bytesRead: 32 * 2 ** 20, totalBytes: total };
+    await host.send(first);
+    await until(() => page.locator(".row[data-id]").count(), "rows of the first part");
+    const chip = () => page.$eval(".session-head", (h) => h.querySelector(".reading-chip")?.textContent ?? null);
+    assert.equal(await chip(), "reading the rest… 1%");
+    assert.equal(await page.getAttribute(".reading-chip", "role"), "status");
+    await host.send({ type: "loading", bytesRead: 0.42 * total, totalBytes: total });
+    await until(async () => (await chip()) === "reading the rest… 42%", "progress in the chip");
+    // The reader scrolls and picks a row of the first part meanwhile.
+    await page.click(".row[data-id=n5] .preview");
+    await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "n5"), "details");
+    // The rest arrives as entries appended would: more rows, no reading chip, the pick kept.
+    host.rowCount = 5000;
+    const done = host.init();
+    await host.send({ type: "sessionChanged", session: done.session, rowCount: done.rowCount, added: 4700, bars: done.bars });
+    await until(async () => (await chip()) === null, "the chip to go");
+    await until(() => page.$eval("vscode-badge", (b) => b.textContent === "5,000"), "the full entry count");
+    assert.equal(await page.$eval(".detail-pane", (d) => d.dataset.id), "n5");
+    // Late progress after the end changes nothing.
+    await host.send({ type: "loading", bytesRead: total / 2, totalBytes: total });
+    await page.waitForTimeout(100);
+    assert.equal(await chip(), null);
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("screenshots: light, dark and high-contrast themes", async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const theme of ["light", "dark", "high-contrast"]) {

@@ -96,8 +96,9 @@ export class Session {
     const builder = new IndexBuilder(path);
     const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
     const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
-    // A first part with no header in it (junk lines first) is no first look: read it all.
-    if (!builder.header && upTo && upTo < st.size) return Session.load(path, { ...opts, firstPart: undefined });
+    // A first part with no header in it (junk lines first) is no first look, nor is one of
+    // a v1 file (see refresh): read it all.
+    if ((!builder.header || builder.version < 2) && upTo && upTo < st.size) return Session.load(path, { ...opts, firstPart: undefined });
     if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
     builder.resolveV1Indexes();
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
@@ -184,23 +185,35 @@ export class Session {
     this.verifyPrefix();
     let from = this.indexedTo;
     let fromLine = this.nextLine;
-    const metas = this.builder.metas;
-    if (this.tail) {
-      // The writer may have finished the unterminated last line: forget it and rescan it.
-      const { offset, line } = this.tail;
-      if (metas.length && metas[metas.length - 1].offset === offset) this.builder.table.pop();
-      this.builder.forgetProblem(line);
-      from = offset;
-      fromLine = line;
+    // The writer may have finished the unterminated last line: it is read again.
+    const torn = this.tail;
+    if (torn) {
+      from = torn.offset;
+      fromLine = torn.line;
     }
-    const before = metas.length;
-    this.tail = undefined;
-    const { scan: res, tail, threads } = await indexFile(this.path, this.builder, st.size, { ...opts, from, fromLine });
-    this.tail = tail;
+    const metas = this.builder.metas;
+    // Lines are indexed aside and joined in one step at the end, so whoever reads the
+    // session meanwhile (the explorer serving rows while the rest of a large file is
+    // read) sees it as it was, never half-grown.
+    const aside = this.version >= 2 ? new IndexBuilder(this.path, { header: this.header, version: this.version, prevId: this.builder.lastId, parsedCount: 1 }) : this.builder;
+    // v1 ids come from line numbers, which only this builder knows: v1 is read in place
+    // (pi never appends to a v1 file, and a v1 file is never loaded in parts).
+    const inPlace = aside === this.builder;
+    if (inPlace) this.forgetTorn(torn);
+    let before = metas.length;
+    const { scan: res, tail, threads } = await indexFile(this.path, aside, st.size, { ...opts, from, fromLine: inPlace ? fromLine : 1 });
+    // Line numbers of what was indexed aside count from 1 at `fromLine`.
+    const lineBase = inPlace ? 0 : fromLine - 1;
+    if (!inPlace) {
+      this.forgetTorn(torn);
+      before = metas.length;
+      this.builder.adopt(aside.handOver(), lineBase);
+    }
+    this.tail = tail && { offset: tail.offset, line: tail.line + lineBase };
     this.threads = Math.max(this.threads, threads);
     this.builder.resolveV1Indexes(before);
     this.indexedTo = res.endOffset;
-    this.nextLine = res.nextLine;
+    this.nextLine = res.nextLine + lineBase;
     this.endsWithNewline = res.endsWithNewline;
     this.stamp = { size: st.size, mtimeMs: st.mtimeMs };
     this.treeCache = undefined;
@@ -208,6 +221,14 @@ export class Session {
   }
 
   private tail: { offset: number; line: number } | undefined;
+
+  /** Drops what was indexed of a torn last line (entry and problem) before it is read again. */
+  private forgetTorn(torn: { offset: number; line: number } | undefined): void {
+    if (!torn) return;
+    const metas = this.builder.metas;
+    if (metas.length && metas[metas.length - 1].offset === torn.offset) this.builder.table.pop();
+    this.builder.forgetProblem(torn.line);
+  }
 
   /** The file must still hold what we indexed: check the last indexed entry's bytes. */
   private verifyPrefix(): void {

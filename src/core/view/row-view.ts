@@ -145,5 +145,6 @@ export function sessionInfoView(s: Session, trusted: boolean): SessionInfoView {
     defaultLeafId: s.metas.length ? s.metas[s.tree.defaultLeaf].id : null,
     problems: s.problems.map((p) => p.message),
     readOnly: s.version < 3 || !trusted,
+    ...(s.complete ? {} : { reading: { bytesRead: s.size, totalBytes: s.stamp.size } }),
   };
 }
