@@ -136,7 +136,7 @@ export class ExplorerPanel extends Disposable {
    * then; see first-look.ts) while the rest is read, which then arrives as appended
    * entries do.
    */
-  private async loadAll(shown: () => void): Promise<void> {
+  private async loadAll(shown: () => void, attempt = 1): Promise<void> {
     const t0 = Date.now();
     const name = this.file.split(/[\\/]/).pop();
     try {
@@ -173,6 +173,11 @@ export class ExplorerPanel extends Disposable {
       if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${s.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
       this.session = undefined;
+      // Rewritten while the rest of a large file was read: read it again from the start.
+      if (err instanceof StaleSessionError && !this.loadAbort.signal.aborted && attempt < 3) {
+        this.deps.log.warn(`${err.message}; reading it again`);
+        return this.loadAll(shown, attempt + 1);
+      }
       if (this.loadAbort.signal.aborted) {
         this.deps.log.info(`stopped loading ${this.file}: the explorer was closed`);
         return;
@@ -225,6 +230,8 @@ export class ExplorerPanel extends Disposable {
   private showAdded(followDefault: boolean): void {
     const s = this.session;
     if (!s) return;
+    // A change that added nothing (a touch, a check before an action) leaves all as it is.
+    if (followDefault && s.metas.length <= this.shown && s.metas.length <= this.table.length) return;
     const known = this.table.length;
     if (s.metas.length > known) this.table.push(...instantTokens(s).slice(known));
     if (this.view) {
