@@ -28,9 +28,9 @@ export interface IndexedFile {
 const PREVIEW_BYTES_GUESS = 96;
 
 /**
- * Indexes bytes from..size of a file into `builder` (from 0 unless continuing). Large v2/v3 files are split at a
- * line: a worker thread indexes the second half while this thread does the first,
- * and the worker's index is adopted as if this thread had read on. If the worker
+ * Indexes bytes from..size of a file into `builder` (from 0 unless continuing). Large
+ * v2/v3 ranges are split at a line: a worker thread indexes the second half while this
+ * thread does the first, and the worker's index is adopted as if this thread had read on. If the worker
  * fails (it should not; memory, say), this thread indexes its half as well.
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {

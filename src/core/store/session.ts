@@ -201,7 +201,7 @@ export class Session {
     const inPlace = aside === this.builder;
     if (inPlace) this.forgetTorn(torn);
     let before = metas.length;
-    const { scan: res, tail, threads } = await indexFile(this.path, aside, st.size, { ...opts, from, fromLine: inPlace ? fromLine : 1 });
+    const { scan: res, tail, threads, workerFailure } = await indexFile(this.path, aside, st.size, { ...opts, from, fromLine: inPlace ? fromLine : 1 });
     // Line numbers of what was indexed aside count from 1 at `fromLine`.
     const lineBase = inPlace ? 0 : fromLine - 1;
     if (!inPlace) {
@@ -211,6 +211,7 @@ export class Session {
     }
     this.tail = tail && { offset: tail.offset, line: tail.line + lineBase };
     this.threads = Math.max(this.threads, threads);
+    this.workerFailure ??= workerFailure;
     this.builder.resolveV1Indexes(before);
     this.indexedTo = res.endOffset;
     this.nextLine = res.nextLine + lineBase;
