@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { branchSession, planBranch } from "../../src/core/compaction/branch-summary";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
+import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
 import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/context/convert";
 import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/store/session";
@@ -70,6 +71,22 @@ describe("branch summary (pi's /tree)", () => {
       const text = (ctx.parts[2].llm.content as Array<{ text: string }>)[0].text;
       assert.ok(text.startsWith(BRANCH_SUMMARY_PREFIX) && text.endsWith(BRANCH_SUMMARY_SUFFIX) && text.includes("BRANCH GIST") && text.includes("<modified-files>\n/src/x.ts"));
       assert.deepEqual(refContext(refLoad(file)).messages, ctx.parts.map((p) => p.llm));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("--summarize when the session's own model is retired (404): the default model writes it", async () => {
+    const fake = await FakeAnthropic.start((req) =>
+      req.body.model === "claude-sonnet-4-5" ? { kind: "error", status: 404, type: "not_found_error", message: "model: claude-sonnet-4-5" } : { kind: "message", text: "GIST BY DEFAULT" },
+    );
+    try {
+      const file = branchedSession();
+      const session = await Session.load(file);
+      const out = await branchSession(session, { targetId: "a1", summarize: true, llm: { apiKey: "k", baseURL: fake.url, retry: FAST_RETRY } });
+      assert.equal(out.plan.modelSource, "session");
+      assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-sonnet-4-5", DEFAULT_SUMMARY_MODEL]);
+      assert.ok(String(out.entry.summary).includes("GIST BY DEFAULT"));
     } finally {
       await fake.close();
     }

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { appendFileSync, readFileSync } from "node:fs";
 import { compactSession, type CompactionProgress } from "../../src/core/compaction/compact";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
+import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
 import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
 import { Session } from "../../src/core/store/session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
@@ -94,6 +95,34 @@ describe("compaction through the real SDK against a fake Messages API", () => {
   it("403 is an auth failure too, even with fallback allowed", async () => {
     const { file, before, promise } = await run([{ kind: "error", status: 403, type: "permission_error" }], { allowFallback: true });
     await failsWith(promise, "auth");
+    expectUnchanged(file, before);
+  });
+
+  it("the session's own model is not found (retired): the default model writes the summary", async () => {
+    const retired = (req: { body: { model?: string } }): FakeReply =>
+      req.body.model === "claude-sonnet-4-5" ? { kind: "error", status: 404, type: "not_found_error", message: "model: claude-sonnet-4-5" } : { kind: "message", text: "## Goal\nFROM THE DEFAULT MODEL" };
+    fake = await FakeAnthropic.start(retired, { apiKey: KEY });
+    const file = turnsSession();
+    const before = readFileSync(file);
+    const session = await Session.load(file);
+    const events: CompactionProgress[] = [];
+    const out = await compactSession(session, { settings: SMALL, llm: { apiKey: KEY, baseURL: fake.url, retry: FAST_RETRY }, onProgress: (p) => events.push(p) });
+    assert.equal(out.plan.modelSource, "session");
+    assert.equal(out.model, DEFAULT_SUMMARY_MODEL);
+    assert.equal(out.strategy, "summarize");
+    await expectOneCompactionLine(file, before, "FROM THE DEFAULT MODEL");
+    assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-sonnet-4-5", DEFAULT_SUMMARY_MODEL]);
+    assert.ok(events.some((p) => p.type === "retry" && p.reason.includes(`trying ${DEFAULT_SUMMARY_MODEL}`)), "the switch is reported");
+  });
+
+  it("a model the caller named that is not found fails clearly: no other model is tried, nothing written", async () => {
+    fake = await FakeAnthropic.start(() => ({ kind: "error", status: 404, type: "not_found_error", message: "model: claude-nope" }), { apiKey: KEY });
+    const file = turnsSession();
+    const before = readFileSync(file);
+    const session = await Session.load(file);
+    const err = await failsWith(compactSession(session, { settings: SMALL, allowFallback: true, llm: { apiKey: KEY, baseURL: fake.url, model: "claude-nope", retry: FAST_RETRY } }), "bad-request");
+    assert.match(err.message, /not found \(404\), check the model "claude-nope"/);
+    assert.deepEqual(fake.requests.map((r) => r.body.model), ["claude-nope"]);
     expectUnchanged(file, before);
   });
 

@@ -107,7 +107,7 @@ export const compactCommand: CliCommand = {
       });
       const p = out.plan;
       io.out(`compacted ${session.path}\n`);
-      io.out(`  entry: ${out.entry.id} (compaction, parent ${p.leafId}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${p.model}`}\n`);
+      io.out(`  entry: ${out.entry.id} (compaction, parent ${p.leafId}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${out.model ?? p.model}`}\n`);
       io.out(`  tokens: ${humanTokens(out.tokensBefore)} -> ~${humanTokens(out.tokensAfter)}\n`);
       io.out(`  first kept entry: ${p.firstKeptEntryId}; summarized ${p.toSummarize.length + p.turnPrefix.length} message(s)${p.isSplitTurn ? " (split turn)" : ""}\n`);
       io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);

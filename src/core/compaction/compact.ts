@@ -18,7 +18,7 @@ import {
   withInstructions,
 } from "./prompts";
 import { formatFileLists, serializeConversation, stripFileLists } from "./serialize";
-import type { CompactionStrategy } from "./settings";
+import { type CompactionStrategy, DEFAULT_SUMMARY_MODEL } from "./settings";
 import { verbatimBlock } from "./smart-select";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 import { truncationSummary } from "./truncate";
@@ -48,6 +48,8 @@ export interface CompactionOutcome {
   /** Estimate (chars/4) of the context the new leaf gives: summary + kept + nothing after. */
   tokensAfter: number;
   usage?: SummaryUsage;
+  /** The model that wrote the summary (the default one when the session's was not found). */
+  model?: string;
 }
 
 /** Refused before any work: old files must be forked first (the OldVersionError says so). */
@@ -69,6 +71,7 @@ export async function compactSession(session: Session, opts: CompactOptions = {}
   let strategy = plan.strategy;
   let fallbackReason: string | undefined;
   let usage: SummaryUsage | undefined;
+  let model: string | undefined;
   if (plan.strategy === "truncate") {
     summary = plan.truncateSummary as string;
   } else {
@@ -77,6 +80,7 @@ export async function compactSession(session: Session, opts: CompactOptions = {}
       const res = await summarizePlan(plan, opts.llm, opts);
       summary = res.summary;
       usage = res.usage;
+      model = res.model;
     } catch (err) {
       if (!(err instanceof SummaryError) || !err.retryable || !opts.allowFallback || opts.signal?.aborted) throw err;
       fallbackReason = err.message;
@@ -98,7 +102,7 @@ export async function compactSession(session: Session, opts: CompactOptions = {}
   })) as CompactionEntry;
   const after = buildContext(session, entry.id);
   const tokensAfter = after.agent.reduce((n, p) => n + estimateMessageTokens(p.agent), 0);
-  return { entry, plan, strategy, fallbackReason, tokensBefore: plan.tokensBefore, tokensAfter, usage };
+  return { entry, plan, strategy, fallbackReason, tokensBefore: plan.tokensBefore, tokensAfter, usage, model };
 }
 
 /** The LLM part: history and (for a split turn) turn prefix in parallel, then merged. */
@@ -106,19 +110,21 @@ export async function summarizePlan(
   plan: CompactionPlan,
   llm: LlmOptions,
   opts: { customInstructions?: string; signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void },
-): Promise<{ summary: string; usage: SummaryUsage }> {
+): Promise<{ summary: string; usage: SummaryUsage; model: string }> {
   // If one request fails the other is stopped: a half summary is never written anyway.
   const ctl = new AbortController();
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   if (opts.signal?.aborted) ctl.abort();
-  const call = { ...llm, model: plan.model, signal: ctl.signal, onProgress: opts.onProgress };
+  // The session's own model may have been retired since it was recorded: then the default.
+  const fallbackModel = plan.modelSource === "session" ? DEFAULT_SUMMARY_MODEL : undefined;
+  const call = { ...llm, model: plan.model, fallbackModel, signal: ctl.signal, onProgress: opts.onProgress };
   const smart = plan.smart;
   const historyText = smart ? smart.historyText : serializeConversation(plan.toSummarize.map((m) => m.agent));
   const prefixText = smart ? smart.turnPrefixText : serializeConversation(plan.turnPrefix.map((m) => m.agent));
   const note = smart?.items.length ? `\n\n${SMART_NOTE}` : "";
 
-  const history = async (): Promise<{ text: string; usage?: SummaryUsage }> => {
+  const history = async (): Promise<{ text: string; usage?: SummaryUsage; model?: string }> => {
     if (!plan.toSummarize.length) {
       // Nothing new before the split turn: keep the previous summary as it was.
       return { text: plan.previousSummary ? stripFileLists(plan.previousSummary) : NO_EARLIER_HISTORY };
@@ -130,13 +136,13 @@ export async function summarizePlan(
       withInstructions(base, opts.customInstructions) +
       note;
     const r = await requestSummary({ part: "history", system: SYSTEM_PROMPT, prompt, maxTokens: plan.maxSummaryTokens }, call);
-    return { text: r.text, usage: r.usage };
+    return { text: r.text, usage: r.usage, model: r.model };
   };
-  const prefix = async (): Promise<{ text: string; usage?: SummaryUsage } | undefined> => {
+  const prefix = async (): Promise<{ text: string; usage?: SummaryUsage; model?: string } | undefined> => {
     if (!plan.isSplitTurn || !plan.turnPrefix.length) return undefined;
     const prompt = conversationBlock(prefixText) + TURN_PREFIX_PROMPT + note;
     const r = await requestSummary({ part: "turn-prefix", system: SYSTEM_PROMPT, prompt, maxTokens: plan.maxTurnPrefixTokens }, call);
-    return { text: r.text, usage: r.usage };
+    return { text: r.text, usage: r.usage, model: r.model };
   };
   const guard = <T>(p: Promise<T>): Promise<T> =>
     p.catch((err: unknown) => {
@@ -148,7 +154,7 @@ export async function summarizePlan(
     let summary = p ? mergeSplitTurn(h.text, p.text) : h.text;
     if (smart) summary += verbatimBlock(smart.items);
     summary += formatFileLists(plan.readFiles, plan.modifiedFiles);
-    return { summary, usage: addUsage(h.usage, p?.usage) };
+    return { summary, usage: addUsage(h.usage, p?.usage), model: h.model ?? p?.model ?? plan.model };
   } catch (err) {
     // The first failure wins; the sibling's "cancelled" is only its echo.
     if (opts.signal?.aborted) throw new CancelledError();

@@ -13,6 +13,11 @@ export interface LlmOptions {
   /** Stream the answer (progress as text arrives). Default true. */
   stream?: boolean;
   retry?: Partial<RetryPolicy>;
+  /**
+   * Model to try once when `model` is not found (404): set when the model is merely the
+   * session's own, which may have been retired since the session was recorded.
+   */
+  fallbackModel?: string;
 }
 
 export interface RetryPolicy {
@@ -72,6 +77,8 @@ export interface SummaryResult {
   usage: SummaryUsage;
   stopReason: string | null;
   attempts: number;
+  /** The model that answered (the fallback model after a 404, see LlmOptions.fallbackModel). */
+  model: string;
 }
 
 /** Exponential backoff with jitter, or the server's retry-after when it sends one. */
@@ -104,15 +111,21 @@ export async function requestSummary(
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   // authToken null: never pick up credentials from the environment behind the caller's back.
   const client = new Anthropic({ apiKey: opts.apiKey, authToken: null, baseURL, maxRetries: 0, timeout: timeoutMs });
+  let model = opts.model;
   for (let attempt = 1; ; attempt++) {
     if (opts.signal?.aborted) throw new CancelledError();
-    opts.onProgress?.({ type: "request", part: req.part, attempt, model: opts.model });
+    opts.onProgress?.({ type: "request", part: req.part, attempt, model });
     try {
-      const res = await oneAttempt(client, req, opts, timeoutMs);
+      const res = await oneAttempt(client, req, { ...opts, model }, timeoutMs);
       opts.onProgress?.({ type: "done", part: req.part, outputTokens: res.usage.output, stopReason: res.stopReason });
-      return { ...res, attempts: attempt };
+      return { ...res, attempts: attempt, model };
     } catch (raw) {
-      const err = raw instanceof SummaryError ? raw : classifyError(raw, { model: opts.model, baseURL, timedOut: false, cancelled: !!opts.signal?.aborted });
+      const err = raw instanceof SummaryError ? raw : classifyError(raw, { model, baseURL, timedOut: false, cancelled: !!opts.signal?.aborted });
+      if (err.status === 404 && opts.fallbackModel && model !== opts.fallbackModel && !opts.signal?.aborted) {
+        opts.onProgress?.({ type: "retry", part: req.part, attempt, delayMs: 0, reason: `${err.message}; trying ${opts.fallbackModel}` });
+        model = opts.fallbackModel;
+        continue;
+      }
       if (!err.retryable || attempt >= policy.maxAttempts) {
         throw new SummaryError(err.kind, attempt > 1 ? `${err.message} (after ${attempt} attempts)` : err.message, err.status, attempt);
       }
@@ -128,7 +141,7 @@ async function oneAttempt(
   req: SummaryRequest,
   opts: LlmOptions & { model: string; signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void },
   timeoutMs: number,
-): Promise<Omit<SummaryResult, "attempts">> {
+): Promise<Omit<SummaryResult, "attempts" | "model">> {
   // One controller per attempt: the caller's signal and our silence watchdog both end it.
   const ctl = new AbortController();
   let timedOut = false;
