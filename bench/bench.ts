@@ -144,7 +144,6 @@ async function benchDeepLeaf(file: string): Promise<void> {
   report("context of the deepest leaf, 100 MB, first build", `${cold.toFixed(1)} ms (repeat ${warm.toFixed(1)} ms; p50 of 50 other leaves ${median(others).toFixed(1)} ms)`, "< 50 ms", cold < 50);
 }
 
-/** What the explorer host does before the webview can paint: load, rows, first page, bars. */
 /** Opens a session as the explorer does (a first part of a large one first) and times the first page of rows. */
 async function benchFirstRows(file: string): Promise<void> {
   const size = statSync(file).size;

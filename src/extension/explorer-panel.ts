@@ -213,11 +213,10 @@ export class ExplorerPanel extends Disposable {
 
   /** Entry count the webview was last told about (actions may append through our session). */
   private shown = 0;
-
-  /** Entry count the webview was last told about. */
   get entriesShown(): number {
     return this.shown;
   }
+
   /** Whether the webview got an init (before that, entries added need no message). */
   private initPosted = false;
 
@@ -231,7 +230,7 @@ export class ExplorerPanel extends Disposable {
     const s = this.session;
     if (!s) return;
     // A change that added nothing (a touch, a check before an action) leaves all as it is.
-    if (followDefault && s.metas.length <= this.shown && s.metas.length <= this.table.length) return;
+    if (followDefault && s.metas.length <= this.shown) return;
     const known = this.table.length;
     if (s.metas.length > known) this.table.push(...instantTokens(s).slice(known));
     if (this.view) {

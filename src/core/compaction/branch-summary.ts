@@ -11,7 +11,7 @@ import { entryAgentMessage, type PlannedMessage } from "./prepare";
 import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "./prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
 import { contextWindowFor } from "../tokens/model-windows";
-import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS, DEFAULT_SUMMARY_MODEL, resolveSummaryModel } from "./settings";
+import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS, resolveSummaryModel, summaryFallbackModel } from "./settings";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 
 /** What moving the leaf to `targetId` would summarize (pi's /tree), computed offline. */
@@ -161,8 +161,7 @@ export async function branchSession(session: Session, opts: BranchOptions): Prom
     const prompt = conversationBlock(serializeConversation(plan.messages.map((m) => m.agent))) + (custom || BRANCH_SUMMARY_PROMPT);
     const res = await requestSummary(
       { part: "branch", system: SYSTEM_PROMPT, prompt, maxTokens: BRANCH_SUMMARY_MAX_TOKENS },
-      // The session's own model may have been retired since it was recorded: then the default.
-      { ...opts.llm, model: plan.model, fallbackModel: plan.modelSource === "session" ? DEFAULT_SUMMARY_MODEL : undefined, signal: opts.signal, onProgress: opts.onProgress },
+      { ...opts.llm, model: plan.model, fallbackModel: summaryFallbackModel(plan.modelSource), signal: opts.signal, onProgress: opts.onProgress },
     );
     summary = BRANCH_SUMMARY_INTRO + res.text + formatFileLists(plan.readFiles, plan.modifiedFiles);
     details = { readFiles: plan.readFiles, modifiedFiles: plan.modifiedFiles };

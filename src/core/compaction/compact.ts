@@ -18,7 +18,7 @@ import {
   withInstructions,
 } from "./prompts";
 import { formatFileLists, serializeConversation, stripFileLists } from "./serialize";
-import { type CompactionStrategy, DEFAULT_SUMMARY_MODEL } from "./settings";
+import { type CompactionStrategy, summaryFallbackModel } from "./settings";
 import { verbatimBlock } from "./smart-select";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 import { truncationSummary } from "./truncate";
@@ -116,9 +116,7 @@ export async function summarizePlan(
   const onAbort = () => ctl.abort();
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   if (opts.signal?.aborted) ctl.abort();
-  // The session's own model may have been retired since it was recorded: then the default.
-  const fallbackModel = plan.modelSource === "session" ? DEFAULT_SUMMARY_MODEL : undefined;
-  const call = { ...llm, model: plan.model, fallbackModel, signal: ctl.signal, onProgress: opts.onProgress };
+  const call = { ...llm, model: plan.model, fallbackModel: summaryFallbackModel(plan.modelSource), signal: ctl.signal, onProgress: opts.onProgress };
   const smart = plan.smart;
   const historyText = smart ? smart.historyText : serializeConversation(plan.toSummarize.map((m) => m.agent));
   const prefixText = smart ? smart.turnPrefixText : serializeConversation(plan.turnPrefix.map((m) => m.agent));

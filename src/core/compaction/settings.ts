@@ -42,6 +42,15 @@ export function resolveSummaryModel(sessionModel: ModelRef | null, requested?: s
   return { model: DEFAULT_SUMMARY_MODEL, source: "default" };
 }
 
+/**
+ * The model to try once when the summary model is not found (404): the default, when the
+ * model was merely the session's own, which may have been retired since it was recorded.
+ * A model the caller named is never swapped.
+ */
+export function summaryFallbackModel(source: "requested" | "session" | "default"): string | undefined {
+  return source === "session" ? DEFAULT_SUMMARY_MODEL : undefined;
+}
+
 export function withDefaults(partial: Partial<CompactionSettings> | undefined): CompactionSettings {
   const s = { ...DEFAULT_COMPACTION_SETTINGS, ...stripUndefined(partial ?? {}) };
   for (const [k, v] of Object.entries(s)) {
