@@ -158,11 +158,13 @@ function showLoading(done: number, total: number): void {
 
 /** Shown while the rows are those of a large session's first part and the rest is read. */
 let reading: HTMLElement | undefined;
+/** Bytes of that first part (progress messages count the rest as it is read). */
+let shownBytes = 0;
 
 function showReading(done: number, total: number): void {
   if (!reading) return;
   reading.textContent = `reading the rest… ${percent(done, total)}%`;
-  reading.title = `The tree shows the entries of the first ${sizeText(done)} of ${sizeText(total)}; the rest is being read and will be added.`;
+  reading.title = `The tree shows the entries of the first ${sizeText(shownBytes)} of ${sizeText(total)}; the rest is being read and will be added.`;
 }
 
 function showSession(s: InitMessage["session"]): void {
@@ -179,6 +181,7 @@ function showSession(s: InitMessage["session"]): void {
   reading = undefined;
   if (s.reading) {
     reading = el("span", { className: "chip reading-chip", attrs: { role: "status" } });
+    shownBytes = s.reading.bytesRead;
     b.push(reading);
     showReading(s.reading.bytesRead, s.reading.totalBytes);
   }

@@ -638,6 +638,8 @@ test("a large session shown from its first part says it is reading the rest, the
     assert.equal(await page.getAttribute(".reading-chip", "role"), "status");
     await host.send({ type: "loading", bytesRead: 0.42 * total, totalBytes: total });
     await until(async () => (await chip()) === "reading the rest… 42%", "progress in the chip");
+    // The tooltip names the part shown, not what has been read since.
+    assert.equal(await page.getAttribute(".reading-chip", "title"), "The tree shows the entries of the first 32 MB of 1.6 GB; the rest is being read and will be added.");
     // The reader scrolls and picks a row of the first part meanwhile.
     await page.click(".row[data-id=n5] .preview");
     await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "n5"), "details");
