@@ -580,9 +580,13 @@ test("live updates: sessionChanged refetches rows and keeps the tail in view; no
     await until(() => page.locator(".row[data-id=n1004]").count(), "appended rows shown");
     // Exact counts finished in the host: the bars are redrawn from a "bars" message.
     const exactBars = init.bars.map((b) => ({ ...b, total: 123_456, source: "exact" }));
+    // The End key's selection asks the host for bars after a debounce, and this fake host
+    // answers with its recorded figures: that reply could land after the bars message and
+    // undo the redraw looked for here. The reply is posted as soon as the request is
+    // logged, so once it is, the bars message reaches the page after it.
+    await until(() => host.log.some((m) => m.type === "select" && m.id === "n999"), "the End key's select");
     await host.send({ type: "bars", bars: exactBars });
-    // Figure and badge read together: a details reply racing in later redraws the bars
-    // with the host's recorded figures, which this fake host still has.
+    // Figure and badge read together.
     await until(
       () => page.$$eval(".token-bar", (bs) => bs.some((b) => b.querySelector(".bar-figure").textContent.startsWith("123k") && b.querySelector(".source-badge").textContent === "exact count")),
       "bars redrawn from the bars message, with the exact-count badge",
