@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_BYTES = 10 * 1024 * 1024;
@@ -96,10 +97,19 @@ if (isMain) {
   const outDir = path.join(ROOT, 'dist-vsix');
   const out = path.join(outDir, `${pkg.name}-${pkg.version}.vsix`);
 
+  try {
+    ensureDeps({ say: (m) => say(`dependencies: ${m}`) });
+  } catch (err) {
+    fail(err.message);
+  }
   say('node esbuild.mjs --production');
-  // Source maps from an earlier development build would otherwise ride along in dist/.
-  for (const f of fs.readdirSync(path.join(ROOT, 'dist'), { recursive: true })) {
-    if (String(f).endsWith('.map')) fs.rmSync(path.join(ROOT, 'dist', String(f)), { force: true });
+  // Source maps from an earlier development build would otherwise ride along in dist/
+  // (a fresh clone has no dist/ yet: nothing to remove).
+  const dist = path.join(ROOT, 'dist');
+  if (fs.existsSync(dist)) {
+    for (const f of fs.readdirSync(dist, { recursive: true })) {
+      if (String(f).endsWith('.map')) fs.rmSync(path.join(dist, String(f)), { force: true });
+    }
   }
   run(process.execPath, ['esbuild.mjs', '--production']);
 

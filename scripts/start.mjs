@@ -23,6 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORT = 8765;
@@ -56,15 +57,6 @@ function step(title, cmd, args, opts = {}) {
   if (r.status !== 0) throw new Error(`${title}: \`${cmd} ${args.join(' ')}\` exited with ${r.status ?? r.signal}`);
 }
 
-function needsNpmCi() {
-  const stamp = path.join(ROOT, 'node_modules', '.package-lock.json');
-  if (!fs.existsSync(stamp)) return 'node_modules is missing';
-  // npm writes node_modules/.package-lock.json after each install; a lock file edited
-  // later (a pull, a dependency bump) means node_modules is out of date.
-  const lock = fs.statSync(path.join(ROOT, 'package-lock.json')).mtimeMs;
-  if (lock > fs.statSync(stamp).mtimeMs + 5000) return 'package-lock.json is newer than node_modules';
-  return null;
-}
 
 /** Resolves the port to use: the requested one (must be free), else 8765, else any free one. */
 async function choosePort(requested) {
@@ -108,9 +100,7 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 
 try {
   // ---- 1-3: set-up (each step is quick when already done)
-  const why = needsNpmCi();
-  if (why) step(`dependencies: npm ci (${why})`, 'npm', ['ci', '--no-audit', '--no-fund']);
-  else say('dependencies: node_modules is up to date');
+  ensureDeps({ say: (m) => say(`dependencies: ${m}`) });
   step('build: node esbuild.mjs', process.execPath, ['esbuild.mjs']);
   step('VS Code: node scripts/e2e/setup-vscode.mjs (first run installs code-server, ~2-3 min)', process.execPath, ['scripts/e2e/setup-vscode.mjs']);
 

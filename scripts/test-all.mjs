@@ -2,10 +2,21 @@
 // through; counts are read from each layer's closing lines. A layer that fails, or
 // cannot run, fails the whole run: nothing is skipped silently.
 import { spawn } from "node:child_process";
+import { binOf, ensureDeps } from "./ensure-deps.mjs";
+
+// A fresh clone's first `npm test` installs what it needs, as `npm start` does.
+try {
+  ensureDeps({ say: (m) => console.log(`=== set-up: dependencies: ${m}`) });
+} catch (err) {
+  console.error(`npm test: ${err.message}`);
+  console.log("layers: 0 run (dependencies could not be installed)");
+  process.exit(1);
+}
+const tsc = [process.execPath, binOf("typescript", "tsc")];
 
 const layers = [
-  { name: "typecheck", cmd: ["npx", "tsc", "--noEmit", "-p", "."], counts: false },
-  { name: "typecheck webview", cmd: ["npx", "tsc", "--noEmit", "-p", "webview"], counts: false },
+  { name: "typecheck", cmd: [...tsc, "--noEmit", "-p", "."], counts: false },
+  { name: "typecheck webview", cmd: [...tsc, "--noEmit", "-p", "webview"], counts: false },
   { name: "core, compaction, CLI (mocha)", cmd: ["npm", "run", "--silent", "test:core"] },
   { name: "set-up: code-server, Node 24, Chromium", cmd: ["node", "scripts/e2e/setup-vscode.mjs"], counts: false },
   { name: "webview (Chromium)", cmd: ["node", "test/webview/run.mjs"] },
