@@ -22,6 +22,7 @@ import { instantTokens, type EntryTokens } from "../core/tokens/entry-tokens";
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
+import { pushAll } from "../core/util/push-all";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
 
@@ -232,7 +233,7 @@ export class ExplorerPanel extends Disposable {
     // A change that added nothing (a touch, a check before an action) leaves all as it is.
     if (followDefault && s.metas.length <= this.shown) return;
     const known = this.table.length;
-    if (s.metas.length > known) this.table.push(...instantTokens(s).slice(known));
+    if (s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
     if (this.view) {
       // New entries usually continue the default leaf: follow it.
       if (followDefault) this.view.selectedLeaf = undefined;

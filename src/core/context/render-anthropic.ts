@@ -1,5 +1,6 @@
 import type { ImageBlock, LlmMessage, TextBlock } from "../model/messages";
 import type { SessionContext } from "./build-context";
+import { pushAll } from "../util/push-all";
 
 type ABlock = Record<string, unknown> & { type: string };
 export interface AnthropicMessage {
@@ -64,7 +65,7 @@ export function renderAnthropic(ctx: SessionContext, opts: AnthropicRenderOption
       return;
     }
     const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content.push(...kept);
+    if (last && last.role === role) pushAll(last.content, kept);
     else messages.push({ role, content: kept });
   };
   for (const part of ctx.parts) {

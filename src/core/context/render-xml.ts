@@ -1,6 +1,7 @@
 import type { ImageBlock, TextBlock } from "../model/messages";
 import { charsToTokens, IMAGE_CHARS } from "../tokens/estimate";
 import type { ContextPart, SessionContext } from "./build-context";
+import { pushAll } from "../util/push-all";
 
 /** One tagged chunk of the context. */
 export interface XmlItem {
@@ -103,7 +104,7 @@ function partItems(part: ContextPart, tailNo: number): XmlItem[] {
 export function renderXml(ctx: SessionContext, opts: { system?: string; maxTokens?: number } = {}): XmlRendering {
   const items: XmlItem[] = [];
   let tailNo = 0;
-  for (const part of ctx.parts) items.push(...partItems(part, part.kind === "retained-tail" ? tailNo++ : 0));
+  for (const part of ctx.parts) pushAll(items, partItems(part, part.kind === "retained-tail" ? tailNo++ : 0));
   const systemTokens = opts.system ? charsToTokens(opts.system.length) : 0;
   let total = systemTokens + items.reduce((s, it) => s + it.tokens, 0);
   let drop = 0;

@@ -1,4 +1,5 @@
 import type { Session } from "../store/session";
+import { pushAll } from "../util/push-all";
 
 /** One display row of the entry tree, as pi's /tree draws it. */
 export interface TreeRow {
@@ -60,18 +61,23 @@ export function treeRows(session: Session, opts: TreeRowOptions = {}): TreeRow[]
   // Shown children of i: real children, with hidden ones replaced by their own.
   const shownChildren = (i: number): number[] => {
     const out: number[] = [];
-    const stack = Array.from(tree.children(i)).reverse();
+    const stack: number[] = [];
+    const pushReversed = (kids: Iterable<number>) => {
+      const a = Array.from(kids);
+      for (let k = a.length - 1; k >= 0; k--) stack.push(a[k]);
+    };
+    pushReversed(tree.children(i));
     while (stack.length) {
       const c = stack.pop() as number;
       if (shown(c)) out.push(c);
-      else stack.push(...Array.from(tree.children(c)).reverse());
+      else pushReversed(tree.children(c));
     }
     return out;
   };
   const roots: number[] = [];
   for (const r of tree.roots()) {
     if (shown(r)) roots.push(r);
-    else roots.push(...shownChildren(r));
+    else pushAll(roots, shownChildren(r));
   }
 
   const rows: TreeRow[] = [];
