@@ -1,8 +1,11 @@
 import { type FSWatcher, statSync, watch } from "node:fs";
 import type * as vscode from "vscode";
+import { edgeHashesOf } from "../core/store/file-stamp";
 
 /**
- * Calls onChange soon after a file's size or mtime changes. fs.watch reacts at once
+ * Calls onChange soon after a file's size, mtime, inode or the bytes at its ends change
+ * (a same-size rewrite with its mtime put back is a change too); every watcher event
+ * (change or rename) leads to a check. fs.watch reacts at once
  * where the platform supports it; a slow poll covers network drives and missed events.
  */
 export function watchFile(path: string, onChange: () => void, pollMs = 750): vscode.Disposable {
@@ -39,7 +42,7 @@ export function watchFile(path: string, onChange: () => void, pollMs = 750): vsc
 function stamp(path: string): string {
   try {
     const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+    return `${st.size}:${st.mtimeMs}:${st.ino}:${edgeHashesOf(path, st.size)}`;
   } catch {
     return "missing";
   }

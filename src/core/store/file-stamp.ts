@@ -1,0 +1,49 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** Bytes hashed at each end of the part of a file that was read. */
+export const EDGE_BYTES = 4096;
+
+/**
+ * Hashes of the first and the last EDGE_BYTES of bytes [0, end) of an open file. Size,
+ * mtime and inode miss a file rewritten in place to the same size with its mtime put
+ * back; pi's v1 -> v3 migration rewrites the header. Both show in these bytes, while an
+ * append (past `end`) changes neither.
+ */
+export function edgeHashes(fd: number, end: number): string {
+  const head = readAt(fd, 0, Math.min(EDGE_BYTES, end));
+  const tailFrom = Math.max(0, end - EDGE_BYTES);
+  const tail = tailFrom === 0 ? head : readAt(fd, tailFrom, end - tailFrom);
+  return `${end}:${digest(head)}:${digest(tail)}`;
+}
+
+/** edgeHashes of a file by path; "missing" when it cannot be read. */
+export function edgeHashesOf(path: string, end: number): string {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return "missing";
+  }
+  try {
+    return edgeHashes(fd, end);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function digest(b: Buffer): string {
+  return createHash("sha1").update(b).digest("hex").slice(0, 16);
+}
+
+/** Up to `length` bytes at `offset` (fewer when the file is shorter now). */
+function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const n = readSync(fd, buf, got, length - got, offset + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got === length ? buf : buf.subarray(0, got);
+}
