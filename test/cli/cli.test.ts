@@ -28,7 +28,9 @@ function small(dir?: string): string {
 }
 
 describe("ase CLI", () => {
-  it("errors: exit 2, one line on stderr, nothing on stdout, nothing written", () => {
+  it("errors: exit 2, one line on stderr, nothing on stdout, nothing written", function () {
+    // Each case starts a CLI process: seconds apiece on a busy machine.
+    this.timeout(120_000);
     const dir = tempDir();
     const file = small(dir);
     const notSession = join(dir, "x.jsonl");
@@ -98,7 +100,9 @@ describe("ase CLI", () => {
     assert.ok(xml.tokens <= 5);
   });
 
-  it("files and fork", () => {
+  it("files and fork", function () {
+    // Each case starts a CLI process: seconds apiece on a busy machine.
+    this.timeout(120_000);
     const dir = tempDir();
     const file = small(dir);
     const files = JSON.parse(ase(["files", file, "--json"]).out);
@@ -113,7 +117,9 @@ describe("ase CLI", () => {
     assert.deepEqual(ctxA.messages, ctxB.messages);
   });
 
-  it("list: sessions dir from --dir or PI_CODING_AGENT_DIR, grouped by project", () => {
+  it("list: sessions dir from --dir or PI_CODING_AGENT_DIR, grouped by project", function () {
+    // Each case starts a CLI process: seconds apiece on a busy machine.
+    this.timeout(120_000);
     const agent = tempDir();
     const dir = join(agent, "sessions", projectDirName("/home/ana/proj"));
     mkdirSync(dir, { recursive: true });

@@ -66,12 +66,12 @@ describe("session discovery", () => {
     assert.equal(s3?.entryCount, 2);
   });
 
-  it("counts an unterminated last line now and rescans it once finished", async () => {
+  it("does not count an unterminated (torn) last line as an entry; rescans it once finished", async () => {
     const root = tempDir();
     const cacheFile = join(root, "c.json");
     const file = writeSession([header({ cwd: "/p" }), user("00000001", null, "q"), '{"type":"session_info","id":"00000002","parentId":"00000001","timestamp":"x","name":"half'], { dir: root, name: "s.jsonl", trailingNewline: false });
     const first = await listSessions(root, { cacheFile });
-    assert.equal(first.projects[0].sessions[0].entryCount, 2);
+    assert.equal(first.projects[0].sessions[0].entryCount, 1);
     assert.equal(first.projects[0].sessions[0].name, undefined);
     appendFileSync(file, ' done"}\n');
     const second = await listSessions(root, { cacheFile });

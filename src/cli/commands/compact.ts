@@ -1,9 +1,7 @@
 import { type CompactionProgress, compactSession } from "../../core/compaction/compact";
-import { SummaryError } from "../../core/compaction/llm-errors";
-import { type CompactionPlan, NothingToCompactError, planCompaction } from "../../core/compaction/prepare";
+import { type CompactionPlan, planCompaction } from "../../core/compaction/prepare";
 import { type CompactionStrategy, STRATEGIES } from "../../core/compaction/settings";
-import { OldVersionError } from "../../core/store/append";
-import { StaleSessionError } from "../../core/store/session";
+import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
@@ -43,14 +41,15 @@ function progressPrinter(io: CliIO): (p: CompactionProgress) => void {
   };
 }
 
-/** Failures the user can act on, as one line that says nothing was written. */
+/**
+ * Failures the user can act on, as one line that says what is on disk: "nothing
+ * written" unless the error says otherwise (a torn append it could not undo).
+ */
 export function nothingWritten(err: unknown): CliError {
   if (err instanceof CliError) return err;
-  if (err instanceof OldVersionError || err instanceof StaleSessionError || err instanceof NothingToCompactError || err instanceof SummaryError) {
-    const msg = err.message.replace(/[;,]? ?nothing written$/, "");
-    return new CliError(`nothing written: ${msg}`);
-  }
-  return new CliError(`nothing written: ${(err as Error).message}`);
+  if (err instanceof PartialWriteError) return new CliError(err.message);
+  const msg = (err as Error).message.replace(/[;,]? ?nothing written$/, "");
+  return new CliError(msg.startsWith("nothing written") ? msg : `nothing written: ${msg}`);
 }
 
 export const compactCommand: CliCommand = {

@@ -2,6 +2,7 @@ import { forkSession } from "../../core/store/fork";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { loadSession, requireEntry } from "../load";
+import { nothingWritten } from "./compact";
 
 const usage = "ase fork <file> --at ID";
 
@@ -18,7 +19,7 @@ export const forkCommand: CliCommand = {
       const res = forkSession(session, values.at);
       io.out(`${res.path}\n`);
     } catch (err) {
-      throw new CliError(`fork failed, nothing written: ${(err as Error).message}`);
+      throw nothingWritten(err);
     }
   },
 };

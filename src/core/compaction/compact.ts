@@ -1,6 +1,6 @@
 import { buildContext } from "../context/build-context";
-import { CURRENT_SESSION_VERSION, type CompactionEntry } from "../model/entries";
-import { appendEntry, OldVersionError } from "../store/append";
+import type { CompactionEntry } from "../model/entries";
+import { appendEntry, assertWritableVersion } from "../store/append";
 import type { Session } from "../store/session";
 import { estimateMessageTokens } from "../tokens/estimate";
 import { CancelledError, SummaryError } from "./llm-errors";
@@ -52,9 +52,9 @@ export interface CompactionOutcome {
   model?: string;
 }
 
-/** Refused before any work: old files must be forked first (the OldVersionError says so). */
+/** Refused before any work: old files must be forked first, newer ones are not ours to write. */
 export function assertWritable(session: Session): void {
-  if (session.version < CURRENT_SESSION_VERSION) throw new OldVersionError(session.path, session.version);
+  assertWritableVersion(session);
 }
 
 /**

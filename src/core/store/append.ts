@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../model/entries";
+import { appendLines, NothingWrittenError } from "./append-line";
 import { newEntryId } from "./ids";
-import { type Session, StaleSessionError } from "./session";
+import type { Session } from "./session";
 
 export class OldVersionError extends Error {
   constructor(path: string, version: number) {
@@ -12,16 +12,30 @@ export class OldVersionError extends Error {
   }
 }
 
+/** A session of a version newer than we know: what its entries mean is not ours to guess. */
+export class UnknownVersionError extends Error {
+  constructor(path: string, version: number) {
+    super(`nothing written: ${path}: unknown session version ${version} (this tool knows up to ${CURRENT_SESSION_VERSION}); writing into it could break it for the agent that wrote it`);
+    this.name = "UnknownVersionError";
+  }
+}
+
+/** Refuses a write into a file of a version we cannot write: older (fork it first) or newer. */
+export function assertWritableVersion(session: { path: string; version: number }): void {
+  if (session.version < CURRENT_SESSION_VERSION) throw new OldVersionError(session.path, session.version);
+  if (session.version > CURRENT_SESSION_VERSION) throw new UnknownVersionError(session.path, session.version);
+}
+
 /** Fields every appended entry gets from appendEntry. */
 export type NewEntry = Omit<SessionEntry, "id" | "timestamp"> & { parentId: string | null };
 
 /**
- * Appends one entry as one whole line with a single write, after checking that the file
- * is exactly as loaded (size and mtime) and is a current-version file. Returns the entry
- * as written; the session is refreshed so it includes it.
+ * Appends one entry as one whole line, after checking that the file is exactly as loaded
+ * and is a current-version file; see appendLines for what a failure leaves on disk.
+ * Returns the entry as written; the session is refreshed so it includes it.
  */
 export async function appendEntry(session: Session, fields: NewEntry): Promise<SessionEntry> {
-  if (session.version < CURRENT_SESSION_VERSION) throw new OldVersionError(session.path, session.version);
+  assertWritableVersion(session);
   session.checkUnchanged();
   const entry = {
     type: fields.type,
@@ -31,18 +45,13 @@ export async function appendEntry(session: Session, fields: NewEntry): Promise<S
     ...stripBase(fields),
   } as SessionEntry;
   // A last line without newline (torn write) must not swallow ours.
-  const line = `${session.endsWithNewline ? "" : "\n"}${JSON.stringify(entry)}\n`;
-  const fd = openSync(session.path, "a");
   try {
-    const st = fstatSync(fd);
-    if (st.size !== session.stamp.size) {
-      throw new StaleSessionError(session.path, `size ${session.stamp.size} -> ${st.size} just before writing`);
-    }
-    const buf = Buffer.from(line, "utf8");
-    const written = writeSync(fd, buf, 0, buf.length);
-    if (written !== buf.length) throw new Error(`${session.path}: short write (${written} of ${buf.length} bytes)`);
-  } finally {
-    closeSync(fd);
+    appendLines(session.path, session.stamp, `${session.endsWithNewline ? "" : "\n"}${JSON.stringify(entry)}\n`);
+  } catch (err) {
+    // Cut back to the same bytes, the file has a new mtime only: still the session as loaded.
+    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
+    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
+    throw err;
   }
   await session.refresh();
   return entry;

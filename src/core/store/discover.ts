@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { constants, mkdirSync, readFileSync } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { writeFileAtomic } from "./fork";
+import { cleanStaleTemps, writeNewFile } from "./atomic-file";
 
 /** What the sessions list shows for one file, read without parsing the whole file. */
 export interface SessionSummary {
@@ -13,7 +13,7 @@ export interface SessionSummary {
   created: string;
   name?: string;
   firstMessage: string;
-  /** Entries (non-blank lines after the header). */
+  /** Entries: lines after the header that are JSON objects (by their first and last non-blank byte). */
   entryCount: number;
   size: number;
   mtimeMs: number;
@@ -29,16 +29,17 @@ interface CacheRecord extends SessionSummary {
   scanned: number;
   /** Whether a first user message was found (else it is looked for again). */
   firstFound: boolean;
-  /** Non-blank terminated lines up to `scanned`. */
+  /** Terminated lines up to `scanned` that are JSON objects, the header included. */
   lines: number;
 }
 
 interface CacheFile {
-  version: 1;
+  version: typeof CACHE_VERSION;
   records: Record<string, CacheRecord>;
 }
 
-const CACHE_VERSION = 1;
+/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line). */
+const CACHE_VERSION = 2;
 const HEAD_BYTES = 256 * 1024;
 const SESSION_INFO = Buffer.from('"session_info"');
 
@@ -71,6 +72,8 @@ export async function listSessions(sessionsDir: string, opts: ListOptions = {}):
       stats.files++;
       try {
         const st = await stat(file);
+        // A FIFO or device named *.jsonl would block the read for ever.
+        if (!st.isFile()) throw new Error("not a regular file");
         const old = cache.records[file];
         let rec: CacheRecord;
         if (old && old.size === st.size && old.mtimeMs === st.mtimeMs) {
@@ -102,12 +105,17 @@ async function sessionFiles(root: string): Promise<string[]> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw err;
   }
+  // Leftover temp files of ours (a writer killed mid-way) go; listings never show them.
+  cleanStaleTemps(root);
   const out: string[] = [];
+  // Regular files and links (checked by stat later); FIFOs, sockets and devices never.
+  const candidate = (d: { name: string; isFile(): boolean; isSymbolicLink(): boolean }) => d.name.endsWith(".jsonl") && (d.isFile() || d.isSymbolicLink());
   for (const d of dirents) {
     const p = join(root, d.name);
     if (d.isDirectory()) {
-      for (const f of await readdir(p).catch(() => [] as string[])) if (f.endsWith(".jsonl")) out.push(join(p, f));
-    } else if (d.isFile() && d.name.endsWith(".jsonl")) out.push(p);
+      cleanStaleTemps(p);
+      for (const f of await readdir(p, { withFileTypes: true }).catch(() => [])) if (candidate(f)) out.push(join(p, f.name));
+    } else if (candidate(d)) out.push(p);
   }
   return out;
 }
@@ -142,7 +150,8 @@ function textOf(content: unknown): string {
 
 /** Reads the head for header and first user message, then counts lines and finds names. */
 async function summarize(path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
-  const fh = await open(path, "r");
+  // Non-blocking: a file swapped for a FIFO after the stat must not hang the listing.
+  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     let rec: CacheRecord;
     if (prev) {
@@ -161,8 +170,9 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
         } catch {
           continue;
         }
+        if (!obj || typeof obj !== "object" || Array.isArray(obj)) continue;
         if (!header) {
-          if (obj?.type !== "session" || typeof obj.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
+          if (obj.type !== "session" || typeof obj.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
           header = obj;
           continue;
         }
@@ -197,9 +207,12 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
 }
 
 /**
- * Counts non-blank lines and picks up session_info names from rec.scanned to size.
- * rec.scanned stops at the start of an unterminated last line, so a writer finishing it
- * is seen next time; that line counts now but not in rec.lines.
+ * Counts the lines that are JSON objects and picks up session_info names from rec.scanned
+ * to size. Whether a line is an object is judged by its first and last non-blank byte
+ * ('{' and '}'), not by parsing: the listing reads gigabytes and must stay a scan; a
+ * torn line, a `null` or other junk does not count. rec.scanned stops at the start of
+ * an unterminated last line, so a writer finishing it is seen next time; that line
+ * counts now (when it looks whole) but not in rec.lines.
  */
 async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRecord, size: number): Promise<void> {
   const chunk = Buffer.allocUnsafe(1 << 20);
@@ -207,14 +220,21 @@ async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRec
   let lineStartAbs = pos;
   // Start of the current line when it is short enough to keep for a session_info check.
   let carry: Buffer | undefined = Buffer.alloc(0);
-  let lineHasContent = false;
+  // First and last non-blank byte of the current line so far (0: none yet).
+  let first = 0;
+  let last = 0;
+  const see = (buf: Buffer, start: number, end: number) => {
+    if (!first) first = firstNonBlank(buf, start, end);
+    last = lastNonBlank(buf, start, end) || last;
+  };
   while (pos < size) {
     const { bytesRead } = await fh.read(chunk, 0, Math.min(chunk.length, size - pos), pos);
     if (bytesRead === 0) break;
     const buf = chunk.subarray(0, bytesRead);
     let from = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, from)) {
-      if (lineHasContent || !isBlank(buf, from, nl)) {
+      see(buf, from, nl);
+      if (first === OPEN && last === CLOSE) {
         rec.lines++;
         const line = carry ? (carry.length ? Buffer.concat([carry, buf.subarray(from, nl)]) : buf.subarray(from, nl)) : undefined;
         if (line) pickName(rec, line);
@@ -222,24 +242,32 @@ async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRec
       from = nl + 1;
       lineStartAbs = pos + from;
       carry = Buffer.alloc(0);
-      lineHasContent = false;
+      first = last = 0;
     }
     if (from < bytesRead) {
-      if (!isBlank(buf, from, bytesRead)) lineHasContent = true;
+      see(buf, from, bytesRead);
       // session_info lines are small; a long partial line is only counted.
       carry = carry && carry.length + bytesRead - from <= 65536 ? Buffer.concat([carry, buf.subarray(from)]) : undefined;
     }
     pos += bytesRead;
   }
   rec.scanned = lineStartAbs;
-  const partial = lineHasContent ? 1 : 0;
+  const partial = first === OPEN && last === CLOSE ? 1 : 0;
   if (partial && carry) pickName(rec, carry);
   rec.entryCount = Math.max(0, rec.lines + partial - 1);
 }
 
-function isBlank(buf: Buffer, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (buf[i] > 32) return false;
-  return true;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+
+function firstNonBlank(buf: Buffer, start: number, end: number): number {
+  for (let i = start; i < end; i++) if (buf[i] > 32) return buf[i];
+  return 0;
+}
+
+function lastNonBlank(buf: Buffer, start: number, end: number): number {
+  for (let i = end - 1; i >= start; i--) if (buf[i] > 32) return buf[i];
+  return 0;
 }
 
 function pickName(rec: CacheRecord, line: Buffer): void {
@@ -266,7 +294,7 @@ function loadCache(file?: string): CacheFile {
 function saveCache(file: string, cache: CacheFile): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileAtomic(file, JSON.stringify(cache));
+    writeNewFile(file, JSON.stringify(cache), { replace: true });
   } catch {
     // The cache is an optimisation; failing to save it must not fail the listing.
   }

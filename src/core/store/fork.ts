@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../model/entries";
+import { UnknownVersionError } from "./append";
+import { cleanStaleTemps, writeNewFile } from "./atomic-file";
 import { newEntryId, newSessionId, sessionFileName } from "./ids";
 import type { Session } from "./session";
 
@@ -15,9 +16,11 @@ export interface ForkResult {
  * header (version 3, same cwd, parentSession = source path), the path root..entry copied
  * minus label entries (parents re-chained over them), then fresh label entries for the
  * labels on that path.
- * Written to a temp file and renamed, so a reader never sees half a fork.
+ * Written to a hidden temp file and linked into place, so a reader never sees half a
+ * fork and no existing file is replaced. parentSession is absolute, as pi writes it.
  */
 export function forkSession(session: Session, entryId: string, opts: { dir?: string; now?: Date } = {}): ForkResult {
+  if (session.version > CURRENT_SESSION_VERSION) throw new UnknownVersionError(session.path, session.version);
   const tree = session.tree;
   const at = session.requireIndex(entryId);
   const path = tree.path(at).filter((i) => session.metas[i].type !== "label");
@@ -29,7 +32,7 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
     id: sessionId,
     timestamp,
     cwd: session.header.cwd,
-    parentSession: session.path,
+    parentSession: resolve(session.path),
   };
   const lines: string[] = [JSON.stringify(header)];
   const ids = new Set<string>();
@@ -62,31 +65,9 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
     ids.add(id);
     parentId = id;
   }
-  const dir = opts.dir ?? dirname(session.path);
+  const dir = opts.dir ?? dirname(resolve(session.path));
   const target = join(dir, sessionFileName(timestamp, sessionId));
-  writeFileAtomic(target, `${lines.join("\n")}\n`);
+  cleanStaleTemps(dir);
+  writeNewFile(target, `${lines.join("\n")}\n`, { replace: false });
   return { path: target, sessionId, entryCount: lines.length - 1 };
-}
-
-/** Temp file in the same directory, fsync, rename: all or nothing. Never overwrites. */
-export function writeFileAtomic(target: string, content: string): void {
-  const tmp = join(dirname(target), `.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(tmp, "wx");
-  try {
-    const buf = Buffer.from(content, "utf8");
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, target);
-  } catch (err) {
-    unlinkSync(tmp);
-    throw err;
-  }
 }

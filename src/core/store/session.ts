@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { edgeHashes } from "./file-stamp";
 import { stat } from "node:fs/promises";
 import type { SessionEntry, SessionHeader } from "../model/entries";
 import { SessionTree } from "../tree/session-tree";
@@ -36,7 +37,11 @@ export class StaleSessionError extends Error {
 export interface FileStamp {
   size: number;
   mtimeMs: number;
+  /** Inode: a file replaced by another (same size and mtime) is a different file. */
+  ino?: number;
 }
+
+
 
 /**
  * The start of the line that holds byte `at` (so every line before it ends before `at`);
@@ -104,8 +109,10 @@ export class Session {
     const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
       size: st.size,
       mtimeMs: st.mtimeMs,
+      ino: st.ino,
     });
     session.tail = tail;
+    session.edges = session.edgesNow();
     session.threads = threads;
     session.workerFailure = workerFailure;
     return session;
@@ -178,8 +185,10 @@ export class Session {
     this.dropReader();
     const st = await stat(this.path);
     if (st.size < this.indexedTo) throw new StaleSessionError(this.path, `size went from ${this.indexedTo} to ${st.size} bytes`);
+    // Anything but a pure append (header or last lines changed, also at the same size) reloads.
+    this.verifyEdges();
     if (st.size === this.indexedTo) {
-      this.stamp = { size: st.size, mtimeMs: st.mtimeMs };
+      this.stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
       return { added: 0 };
     }
     this.verifyPrefix();
@@ -216,9 +225,24 @@ export class Session {
     this.indexedTo = res.endOffset;
     this.nextLine = res.nextLine + lineBase;
     this.endsWithNewline = res.endsWithNewline;
-    this.stamp = { size: st.size, mtimeMs: st.mtimeMs };
+    this.stamp = { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+    this.edges = this.edgesNow();
     this.treeCache = undefined;
     return { added: metas.length - before };
+  }
+
+  /** Hashes of the ends of what was read (see file-stamp.ts). */
+  private edges = "";
+
+  private edgesNow(): string {
+    return edgeHashes(this.reader(), this.indexedTo);
+  }
+
+  /** The first and last bytes read must be as they were: else the file was rewritten. */
+  private verifyEdges(): void {
+    if (this.edges && this.edgesNow() !== this.edges) {
+      throw new StaleSessionError(this.path, "its first or last lines were rewritten in place");
+    }
   }
 
   private tail: { offset: number; line: number } | undefined;
@@ -248,13 +272,21 @@ export class Session {
   /** Checks that the file is as it was when loaded or last refreshed, and was read whole. */
   checkUnchanged(): void {
     if (!this.complete) throw new Error(`${this.path}: only ${this.indexedTo} of its ${this.stamp.size} bytes are read yet; wait for the load to finish`);
-    const st = statSync(this.path);
+    let st;
+    try {
+      st = statSync(this.path);
+    } catch (err) {
+      throw new StaleSessionError(this.path, `it cannot be read any more: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "renamed or deleted" : (err as Error).message}`);
+    }
+    if (this.stamp.ino !== undefined && st.ino !== this.stamp.ino) throw new StaleSessionError(this.path, "replaced by another file");
     if (st.size !== this.stamp.size || st.mtimeMs !== this.stamp.mtimeMs) {
       throw new StaleSessionError(
         this.path,
         `size ${this.stamp.size} -> ${st.size}, mtime ${new Date(this.stamp.mtimeMs).toISOString()} -> ${new Date(st.mtimeMs).toISOString()}`,
       );
     }
+    // Same size, mtime and inode: the bytes at its ends must be the same too.
+    this.verifyEdges();
   }
 
   /** Descriptor shared by the reads of one synchronous run (see reader). */

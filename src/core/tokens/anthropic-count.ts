@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AnthropicRequestBody } from "../context/render-anthropic";
-import { writeFileAtomic } from "../store/fork";
+import { writeNewFile } from "../store/atomic-file";
 
 export interface AnthropicCountOptions {
   apiKey: string;
@@ -53,7 +53,7 @@ export async function countWithAnthropic(body: AnthropicRequestBody, opts: Anthr
     cache.counts[key] = res.input_tokens;
     try {
       mkdirSync(dirname(opts.cachePath), { recursive: true });
-      writeFileAtomic(opts.cachePath, JSON.stringify(cache));
+      writeNewFile(opts.cachePath, JSON.stringify(cache), { replace: true });
     } catch {
       // The cache only saves a request next time.
     }

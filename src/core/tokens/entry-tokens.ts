@@ -47,11 +47,12 @@ const CARRIERS = new Set(["message", "compaction", "branch_summary", "custom_mes
  * Figures from the index alone: no I/O, O(entries). This is what the first paint draws
  * (a 100 MB session gets its bars as soon as it is indexed); `measureEntries` refines it.
  */
-export function instantTokens(session: Session): EntryTokens[] {
-  // Straight from the index columns: this runs over every entry at first paint.
+export function instantTokens(session: Session, from = 0): EntryTokens[] {
+  // Straight from the index columns: this runs over every entry at first paint. With
+  // `from`, positions before it are left empty (the caller has them already).
   const t = session.table;
   const out: EntryTokens[] = new Array(t.count);
-  for (let index = 0; index < t.count; index++) {
+  for (let index = from; index < t.count; index++) {
     const type = t.typeAt(index);
     const role = t.roleAt(index);
     const estimate = t.estimates[index];

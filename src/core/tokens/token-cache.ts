@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { writeNewFile } from "../store/atomic-file";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 
@@ -164,10 +165,8 @@ export class TokenCache {
   save(): void {
     if (!this.path || !this.dirty) return;
     mkdirSync(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.${process.pid}.tmp`;
     const data: CacheFile = { format: FORMAT, tokenizer: this.tokenizer, hashes: this.hashes, counts: this.counts, ...(this.stamp ? { stamp: this.stamp, offsetList: [...this.offsets.keys()], slotList: [...this.offsets.values()] } : {}) };
-    writeFileSync(tmp, JSON.stringify(data));
-    renameSync(tmp, this.path);
+    writeNewFile(this.path, JSON.stringify(data), { replace: true });
     this.dirty = false;
   }
 }
