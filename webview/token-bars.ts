@@ -31,11 +31,16 @@ function pct(n: number, scale: number): string {
 function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   const scale = Math.max(bar.contextWindow, bar.total, 1);
   const track = el("div", { className: "bar-track", attrs: { "aria-hidden": "true" } });
+  // The parts are estimates and may add up to more than the recorded total (151k shown
+  // of 200k with parts of 260k drew past the card): they are drawn as shares of the total.
+  let partsSum = 0;
+  for (const kind of TOKEN_KINDS) partsSum += Math.max(0, bar.byKind[kind] ?? 0);
+  const share = partsSum > bar.total && partsSum > 0 ? bar.total / partsSum : 1;
   for (const kind of TOKEN_KINDS) {
     const n = bar.byKind[kind] ?? 0;
     if (n <= 0) continue;
     const seg = el("div", { className: `bar-seg seg-${kind}`, title: `${KIND_LABELS[kind]}: ${formatInt(n)}` });
-    seg.style.width = pct(n, scale);
+    seg.style.width = pct(n * share, scale);
     track.appendChild(seg);
   }
   if (bar.threshold > 0) {

@@ -566,6 +566,36 @@ test("view state is saved (selection, scroll, filter, folds) and restored after 
   }
 });
 
+test("a bar whose estimated parts add up to more than its recorded total stays inside its card", async () => {
+  // Recorded total 151k of a 200k window, estimated parts 100k + 90k + 70k = 260k: drawn
+  // at their full size they ran past the card (130% of the window).
+  class OverHost extends LargeHost {
+    init() {
+      const msg = super.init();
+      msg.bars = [{ ...msg.bars[0], total: 151_000, byKind: { user: 100_000, assistant: 90_000, toolResult: 70_000 } }];
+      return msg;
+    }
+  }
+  const x = await openExplorer(browser, new OverHost(50));
+  const { page } = x;
+  try {
+    await until(() => page.locator(".token-bar .bar-seg").count(), "bar segments");
+    const g = await page.$eval(".token-bar", (bar) => {
+      const track = bar.querySelector(".bar-track").getBoundingClientRect();
+      const card = bar.getBoundingClientRect();
+      const segs = [...bar.querySelectorAll(".bar-seg")].map((s) => s.getBoundingClientRect());
+      return { track: { left: track.left, right: track.right, width: track.width }, card: { right: card.right }, segs: segs.map((r) => ({ left: r.left, right: r.right, width: r.width })) };
+    });
+    assert.equal(g.segs.length, 3);
+    for (const s of g.segs) assert.ok(s.right <= g.track.right + 0.5 && s.right <= g.card.right + 0.5, `segment ends at ${s.right}, track at ${g.track.right}`);
+    const drawn = g.segs.reduce((a, s) => a + s.width, 0) / g.track.width;
+    assert.ok(Math.abs(drawn - 151 / 200) < 0.01, `the parts fill ${drawn.toFixed(3)} of the track, the total is 0.755 of the window`);
+    assert.match(await page.textContent(".token-bar .bar-figure"), /151k \/ 200k/);
+  } finally {
+    await x.close();
+  }
+});
+
 test("live updates: sessionChanged refetches rows and keeps the tail in view; notices show", async () => {
   const host = new LargeHost(1000);
   const x = await openExplorer(browser, host);
