@@ -158,6 +158,10 @@ export interface OpenFileMessage {
   type: "openFile";
   path: string;
 }
+/** Try loading the session again after a failed load (the Retry button). */
+export interface RetryLoadMessage {
+  type: "retryLoad";
+}
 
 export type WebviewToHost =
   | ReadyMessage
@@ -168,7 +172,8 @@ export type WebviewToHost =
   | SearchRequest
   | SelectRequest
   | ActionMessage
-  | OpenFileMessage;
+  | OpenFileMessage
+  | RetryLoadMessage;
 
 // ---- host -> webview ----
 
@@ -205,6 +210,14 @@ export interface NoticeMessage {
   level: "info" | "warning" | "error";
   text: string;
 }
+/** The session could not be loaded: the panel says why and offers to try again. */
+export interface LoadFailedMessage {
+  type: "loadFailed";
+  /** The session file's path. */
+  file: string;
+  /** Why, as the core said it (which file, which line, what was expected). */
+  reason: string;
+}
 /** The answer to a request. */
 export interface ReplyMessage {
   type: "reply";
@@ -214,7 +227,7 @@ export interface ReplyMessage {
   error?: string;
 }
 
-export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | LoadingMessage | NoticeMessage | ReplyMessage;
+export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | LoadingMessage | LoadFailedMessage | NoticeMessage | ReplyMessage;
 
 /** Result shapes of the requests, by request type. */
 export interface ReplyResults {
@@ -228,7 +241,7 @@ export interface ReplyResults {
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -264,6 +277,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return ACTIONS.has(o.action as EntryAction) && isStr(o.id, 200);
     case "openFile":
       return isStr(o.path, 4096) && (o.path as string).length > 0;
+    case "retryLoad":
+      return true;
     default:
       return false;
   }

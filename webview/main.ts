@@ -1,5 +1,5 @@
 import "./elements";
-import type { EntryDetails, FileActivityView, InitMessage, NoticeMessage, RowFilter, SessionChangedMessage, TokenBar } from "../src/protocol";
+import type { EntryDetails, FileActivityView, InitMessage, LoadFailedMessage, NoticeMessage, RowFilter, SessionChangedMessage, TokenBar } from "../src/protocol";
 import { DetailPane } from "./detail-pane";
 import { codicon, custom, el, formatInt } from "./dom";
 import { FileList } from "./file-list";
@@ -137,6 +137,9 @@ function onHostEvent(e: HostEvent): void {
       if (!initialized) showLoading(e.bytesRead, e.totalBytes);
       else if (reading) showReading(e.bytesRead, e.totalBytes);
       break;
+    case "loadFailed":
+      showLoadFailed(e);
+      break;
     case "notice":
       showNotice(e);
       break;
@@ -189,9 +192,38 @@ function showSession(s: InitMessage["session"]): void {
   detail.setReadOnly(s.readOnly);
 }
 
+/** Shown instead of the tree when the session could not be loaded: why, and Retry. */
+const failure = el("div", { className: "load-failed", attrs: { role: "alert" } });
+
+function showLoadFailed(m: LoadFailedMessage): void {
+  initialized = false;
+  reading = undefined;
+  tree.setRowCount(0);
+  title.textContent = "Could not load this session";
+  title.title = m.file;
+  subtitle.textContent = m.file;
+  badges.replaceChildren();
+  const retry = custom("vscode-button", { icon: "refresh", class: "retry-load" });
+  retry.textContent = "Retry";
+  retry.addEventListener("click", () => {
+    retry.setAttribute("disabled", "");
+    title.textContent = "Loading session…";
+    app.setAttribute("aria-busy", "true");
+    rpc.post({ type: "retryLoad" });
+  });
+  failure.replaceChildren(
+    el("div", { className: "load-failed-head" }, [codicon("error"), el("span", { text: "The session could not be loaded:" })]),
+    el("pre", { className: "load-failed-reason", text: m.reason }),
+    el("div", { className: "load-failed-actions" }, [retry]),
+  );
+  app.replaceChildren(toolbar, notices, failure);
+  app.removeAttribute("aria-busy");
+}
+
 async function onInit(m: InitMessage): Promise<void> {
   const restoring = !initialized;
   initialized = true;
+  if (failure.isConnected) app.replaceChildren(toolbar, notices, split);
   if (store.state.file !== m.session.path) {
     store.update({ file: m.session.path });
     store.flush();

@@ -13,6 +13,8 @@ import {
   type HostToWebview,
   type LoadingMessage,
   isWebviewToHost,
+  type ReplyResults,
+  type RequestType,
   type RowFilter,
   type SessionInfoView,
   type TokenBar,
@@ -61,10 +63,10 @@ export class ExplorerPanel extends Disposable {
   private refreshAgain = false;
   /** What the panel has done, for the log and the extension tests. */
   readonly stats: {
-    inits: number; rowRequests: number; rowsServed: number; changes: number; reloads: number; errors: number; barUpdates: number;
+    inits: number; rowRequests: number; rowsServed: number; changes: number; reloads: number; errors: number; barUpdates: number; loadFailures: number;
     /** A large session's first part, shown while the rest was read. */
     firstLook?: { entries: number; bytes: number; ms: number };
-  } = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0 };
+  } = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0, loadFailures: 0 };
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -120,6 +122,32 @@ export class ExplorerPanel extends Disposable {
   private webviewReady = false;
   /** The latest progress of a load still running, for a webview that comes up during it. */
   private loadProgress: LoadingMessage | undefined;
+
+  /** Why the last load failed; cleared when a new one starts (Retry, or the file changed). */
+  private loadError: string | undefined;
+
+  /** Why the session could not be loaded, while that is so (for the extension tests). */
+  get failure(): string | undefined {
+    return this.loadError;
+  }
+  private retrying = false;
+
+  /** Loads the session again after a failed load; the webview gets init or loadFailed. */
+  private async retryLoad(why: string): Promise<void> {
+    if (this.retrying || this.session || this.isDisposed) return;
+    this.retrying = true;
+    try {
+      this.deps.log.info(`loading ${this.file} again (${why})`);
+      this.loadError = undefined;
+      this.loadProgress = undefined;
+      this.loading = this.load();
+      await this.whenShown();
+      if (this.session && this.webviewReady) this.postInit();
+      await this.loading;
+    } finally {
+      this.retrying = false;
+    }
+  }
 
   /** Stops a load still running when the panel closes (a 1 GB session takes seconds). */
   private readonly loadAbort = new AbortController();
@@ -184,7 +212,12 @@ export class ExplorerPanel extends Disposable {
         return;
       }
       this.deps.log.error(`cannot open ${this.file}: ${(err as Error).message}`);
-      this.post({ type: "notice", level: "error", text: (err as Error).message });
+      this.loadError = (err as Error).message;
+      this.view = undefined;
+      this.table = [];
+      // Before the webview's ready, the ready handler sends it.
+      this.stats.loadFailures++;
+      if (this.webviewReady) this.post({ type: "loadFailed", file: this.file, reason: this.loadError });
     }
   }
 
@@ -325,6 +358,11 @@ export class ExplorerPanel extends Disposable {
       // View state the webview saved before a reload: filter and folded branches.
       if (msg.restore) this.applyRestore(msg.restore);
       if (this.session) this.postInit();
+      else if (this.loadError) this.post({ type: "loadFailed", file: this.file, reason: this.loadError });
+      return;
+    }
+    if (msg.type === "retryLoad") {
+      await this.retryLoad("Retry in the panel");
       return;
     }
     if (msg.type === "action") {
@@ -335,39 +373,50 @@ export class ExplorerPanel extends Disposable {
       await this.openFile(msg.path);
       return;
     }
-    await this.whenShown();
-    const reply = (result: unknown) => this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
+    if (!("requestId" in msg)) return;
     try {
-      const s = this.session;
-      const view = this.view;
-      if (!s || !view) throw new Error("the session could not be loaded");
-      switch (msg.type) {
-        case "rows": {
-          const rows = view.page(msg.start, msg.count);
-          this.stats.rowRequests++;
-          this.stats.rowsServed += rows.length;
-          return reply({ start: msg.start, rows, rowCount: view.rowCount });
-        }
-        case "details": {
-          const i = s.requireIndex(msg.id);
-          return reply(entryDetails(s.entryAt(i), s.metas[i], s.tree.labels.get(msg.id), msg.fullBlock));
-        }
-        case "setFilter":
-          return reply({ rowCount: view.setFilter(msg.filter) });
-        case "toggleFold":
-          return reply({ rowCount: view.toggleFold(msg.id) });
-        case "search":
-          return reply({ matches: view.search(msg.query) });
-        case "select": {
-          const { entry, rowIndex } = view.select(msg.id);
-          const files = fileActivity(s, s.tree.path(entry)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
-          return reply({ bars: this.bars(), files, rowIndex });
-        }
-      }
+      const result = await this.answer(msg);
+      this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
     } catch (err) {
       this.stats.errors++;
       this.deps.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
       this.post({ type: "reply", requestId: msg.requestId, ok: false, error: (err as Error).message });
+    }
+  }
+
+  /**
+   * What a request of the webview gets back (rows, details, select, ...): public so the
+   * extension tests can ask what the webview would, e.g. select a row near the end of
+   * a 1 GB session. Throws what the webview shows as an error notice.
+   */
+  async answer<T extends RequestType>(msg: Extract<WebviewToHost, { type: T }>): Promise<ReplyResults[T]>;
+  async answer(msg: Extract<WebviewToHost, { requestId: number }>): Promise<unknown> {
+    await this.whenShown();
+    const s = this.session;
+    const view = this.view;
+    if (!s || !view) throw new Error(this.loadError ? `the session could not be loaded: ${this.loadError}` : "the session could not be loaded");
+    switch (msg.type) {
+      case "rows": {
+        const rows = view.page(msg.start, msg.count);
+        this.stats.rowRequests++;
+        this.stats.rowsServed += rows.length;
+        return { start: msg.start, rows, rowCount: view.rowCount };
+      }
+      case "details": {
+        const i = s.requireIndex(msg.id);
+        return entryDetails(s.entryAt(i), s.metas[i], s.tree.labels.get(msg.id), msg.fullBlock);
+      }
+      case "setFilter":
+        return { rowCount: view.setFilter(msg.filter) };
+      case "toggleFold":
+        return { rowCount: view.toggleFold(msg.id) };
+      case "search":
+        return { matches: view.search(msg.query) };
+      case "select": {
+        const { entry, rowIndex } = view.select(msg.id);
+        const files = fileActivity(s, s.tree.path(entry)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
+        return { bars: this.bars(), files, rowIndex };
+      }
     }
   }
 
@@ -389,7 +438,12 @@ export class ExplorerPanel extends Disposable {
 
   /** Appended lines are tailed by offset; a rewritten or shrunk file is reloaded whole. */
   async onFileChanged(): Promise<void> {
-    if (!this.session || this.isDisposed) return;
+    if (this.isDisposed) return;
+    // A file that could not be loaded may have been fixed (or finished being written).
+    if (!this.session) {
+      if (this.loadError) await this.retryLoad("the file changed");
+      return;
+    }
     if (this.refreshing) {
       this.refreshAgain = true;
       return;

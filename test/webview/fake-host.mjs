@@ -210,7 +210,7 @@ export async function connect(page, host, opts = {}) {
       if (!host.deferInit) await send(host.init());
       return;
     }
-    if (m.type === "action" || m.type === "openFile") return;
+    if (m.type === "action" || m.type === "openFile" || m.type === "retryLoad") return;
     if (host.hold) host.held.push(m);
     else await reply(m);
   });

@@ -523,6 +523,39 @@ test("100,000 rows: the DOM keeps only the visible rows at the top, middle and e
   }
 });
 
+test("1,000,000 rows: End reaches the last row, a row near the end is clicked and selected, search jumps there", async () => {
+  class MillionHost extends LargeHost {
+    answer(m) {
+      return m.type === "search" ? { matches: [999_990] } : super.answer(m);
+    }
+  }
+  const host = new MillionHost(1_000_000);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    assert.equal(await page.getAttribute(".row[data-id=n0]", "aria-setsize"), "1000000");
+    await page.click(".row[data-id=n1]");
+    await page.keyboard.press("End");
+    await until(() => page.locator(".row[data-id=n999999].selected").count(), "the last row selected");
+    await page.click(".row[data-id=n999995]");
+    await until(() => page.locator(".row[data-id=n999995].selected").count(), "n999995 selected");
+    await until(() => host.log.some((m) => m.type === "select" && m.id === "n999995"), "the host asked for n999995");
+    await page.keyboard.press("Enter");
+    await until(() => host.log.some((m) => m.type === "details" && m.id === "n999995"), "details of n999995");
+    await until(async () => (await page.textContent(".detail-pane").catch(() => "")).includes("Row 999995"), "details shown");
+    await page.keyboard.press("Home");
+    await until(() => page.locator(".row[data-id=n0].selected").count(), "back to the first row");
+    const input = page.locator(".search vscode-textfield input");
+    await input.fill("row");
+    await input.press("Enter");
+    await until(() => page.locator(".row[data-id=n999990].selected").count(), "search result n999990");
+    assert.ok((await page.locator(".row").count()) < 200, "the DOM keeps only the visible rows");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("100,000 rows: search results far away are scrolled to and selected", async () => {
   const host = new LargeHost(100_000);
   const x = await openExplorer(browser, host);
@@ -650,6 +683,36 @@ test("while the host still loads a large session, the header shows how much it h
     await host.send({ type: "loading", bytesRead: 1, totalBytes: 2 });
     await page.waitForTimeout(100);
     assert.notEqual((await header())[0], "Loading session…");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
+test("a session that could not be loaded says why instead of 'Loading session…', and Retry loads it", async () => {
+  const host = new LargeHost(200);
+  host.deferInit = true;
+  const x = await openExplorer(browser, host, { waitForRows: false });
+  const { page } = x;
+  try {
+    await until(() => host.ready, "ready");
+    await host.send({ type: "loading", bytesRead: 10, totalBytes: 100 });
+    const reason = "/home/ana/s.jsonl:1: expected a session header <b>not</b> {\"type\":\"message\"}";
+    await host.send({ type: "loadFailed", file: "/home/ana/s.jsonl", reason });
+    await until(() => page.locator(".load-failed").count(), "the failure shown");
+    assert.equal(await page.textContent(".session-title"), "Could not load this session");
+    assert.equal(await page.textContent(".load-failed-reason"), reason, "the reason, as text");
+    assert.equal(await page.locator(".load-failed-reason b").count(), 0, "never as HTML");
+    assert.equal(await page.getAttribute("#app", "aria-busy"), null, "no longer busy");
+    assert.equal(await page.getAttribute(".load-failed", "role"), "alert");
+    await page.click(".retry-load");
+    await until(() => host.log.some((m) => m.type === "retryLoad"), "retryLoad sent");
+    assert.equal(await page.textContent(".session-title"), "Loading session…");
+    await host.send(host.init());
+    await until(() => page.locator(".row[data-id]").count(), "rows after the retry");
+    assert.equal(await page.locator(".load-failed").count(), 0, "the failure is gone");
+    await page.click(".row[data-id=n3]");
+    await until(() => host.log.some((m) => m.type === "select" && m.id === "n3"), "a row can be selected");
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();
