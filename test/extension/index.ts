@@ -6,7 +6,9 @@ import Mocha from "mocha";
  * globals exist.
  */
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: "bdd", timeout: 60_000, color: false, reporter: "spec" });
+  // ASE_E2E_WAIT_SCALE (inherited from the runner's environment) stretches every wait on a busy machine.
+  const scale = Number(process.env.ASE_E2E_WAIT_SCALE) > 0 ? Number(process.env.ASE_E2E_WAIT_SCALE) : 1;
+  const mocha = new Mocha({ ui: "bdd", timeout: Math.round(60_000 * scale), color: false, reporter: "spec" });
   mocha.suite.emit("pre-require", globalThis, "extension-tests", mocha);
   require("./extension.test");
   return new Promise((resolve, reject) => {

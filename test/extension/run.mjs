@@ -33,7 +33,7 @@ r = run(process.execPath, [
   "--env", `PI_CODING_AGENT_DIR=${agentDir}`,
   "--env", `TMPDIR=${join(work, "tmp")}`,
   "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
-  "--timeout", "240",
+  "--timeout", "600",
 ]);
 if (r.status === 0) rmSync(work, { recursive: true, force: true });
 else console.error(`extension tests failed; files kept in ${work}`);
