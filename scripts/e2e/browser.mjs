@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM, loadPlaywright } from './paths.mjs';
+import { budget } from './waits.mjs';
 
 // Without the networking flags chromium keeps dialling Google services that this
 // machine's closed network refuses; --no-sandbox because we run as root.
@@ -51,7 +52,8 @@ export async function launchBrowser({ profileDir, viewport = { width: 1400, heig
  * the extension host started). window.driver exists thanks to enable-smoke-test-driver.
  * @returns {Promise<number>} milliseconds it took
  */
-export async function openWorkbench(page, url, { timeoutMs = 60_000 } = {}) {
+export async function openWorkbench(page, url, { timeoutMs: base = 60_000 } = {}) {
+  const timeoutMs = budget(base);
   const t0 = Date.now();
   await page.goto(url, { timeout: timeoutMs });
   await page.waitForFunction(() => !!(window.driver && window.driver.whenWorkbenchRestored), null, { timeout: timeoutMs });
@@ -76,7 +78,8 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * modal "Command '...' resulted in an error": that becomes a thrown Error here.
  * @param {string} title  as shown in the palette, including its category ("Cat: Title")
  */
-export async function runCommand(page, title, { appearMs = 20_000, settleMs = 1_500 } = {}) {
+export async function runCommand(page, title, { appearMs: baseAppear = 20_000, settleMs = 1_500 } = {}) {
+  const appearMs = budget(baseAppear);
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const row = page.locator('.quick-input-list .monaco-list-row').filter({
     has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
@@ -84,10 +87,10 @@ export async function runCommand(page, title, { appearMs = 20_000, settleMs = 1_
   const end = Date.now() + appearMs;
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ timeout: 10_000 });
+    await input.waitFor({ timeout: budget(10_000) });
     await input.fill(`>${title}`);
     try {
-      await row.waitFor({ timeout: 2_000 });
+      await row.waitFor({ timeout: budget(2_000) });
       break;
     } catch {
       await page.keyboard.press('Escape');
@@ -116,7 +119,8 @@ export async function runCommand(page, title, { appearMs = 20_000, settleMs = 1_
  * service worker registers first).
  * @returns {Promise<import('playwright-core').FrameLocator>}
  */
-export async function webviewFrame(page, { text, timeoutMs = 20_000 } = {}) {
+export async function webviewFrame(page, { text, timeoutMs: base = 20_000 } = {}) {
+  const timeoutMs = budget(base);
   const end = Date.now() + timeoutMs;
   let lastBody = null;
   while (Date.now() < end) {
@@ -141,4 +145,41 @@ export async function screenshot(page, file) {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });
   return out;
+}
+
+/**
+ * What the window shows, for a failure report: the workbench's visible text and each
+ * webview's, trimmed. Never throws (the page may be the thing that broke).
+ */
+export async function visibleText(page, { maxChars = 1_500 } = {}) {
+  const trim = (t) => {
+    const s = String(t).replace(/[ \t]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim();
+    return s.length > maxChars ? `${s.slice(0, maxChars)} [... ${s.length - maxChars} more chars]` : s;
+  };
+  const parts = [];
+  try {
+    parts.push(`workbench: ${trim(await page.locator('body').innerText({ timeout: 2_000 }))}`);
+    const outers = page.locator('iframe.webview.ready');
+    const n = await outers.count();
+    for (let i = 0; i < n; i++) {
+      const inner = outers.nth(i).contentFrame().locator('iframe#active-frame').contentFrame();
+      const body = await inner.locator('body').innerText({ timeout: 1_000 }).catch(() => null);
+      if (body !== null) parts.push(`webview ${i + 1}: ${trim(body)}`);
+    }
+  } catch (e) {
+    parts.push(`(could not read the page: ${e.message})`);
+  }
+  return parts.join('\n');
+}
+
+/** Screenshot + visible text of the page after a failed check; returns the lines to print. */
+export async function failureReport(page, file) {
+  const lines = [];
+  try {
+    lines.push(`screenshot: ${await screenshot(page, file)}`);
+  } catch (e) {
+    lines.push(`screenshot failed: ${e.message}`);
+  }
+  lines.push(`the page showed:\n${await visibleText(page)}`);
+  return lines;
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CODE_SERVER_ENTRY, NODE_BIN } from './paths.mjs';
+import { budget } from './waits.mjs';
 
 // Settings that keep a throwaway profile quiet and offline: no welcome page, no
 // update checks, no marketplace or AI prompts stealing focus from the test.
@@ -79,7 +80,8 @@ const tail = (file, n = 20) => {
  * @returns {Promise<{url: string, port: number, pid: number, dirs: object, logFile: string,
  *   extensionsDir: string, exited: Promise<{code, signal}>, stop: () => Promise<void>}>}
  */
-export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, timeoutMs = 30_000 }) {
+export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, timeoutMs: baseTimeout = 30_000 }) {
+  const timeoutMs = budget(baseTimeout);
   const d = runLayout(path.resolve(runDir));
   fs.writeFileSync(path.join(d.userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
   fs.mkdirSync(workspace, { recursive: true });

@@ -16,6 +16,7 @@ import util from 'node:util';
 import { launchBrowser, openWorkbench, screenshot } from './browser.mjs';
 import { startCodeServer, workbenchUrl } from './code-server.mjs';
 import { assertInstalled } from './paths.mjs';
+import { budget } from './waits.mjs';
 
 // The same channel carries the workbench's own start-up messages; they bury the
 // suite's output, so they are shown only with --verbose.
@@ -118,7 +119,7 @@ try {
     finished.then((code) => ({ code })),
     server.exited.then(({ code, signal }) => ({ error: `code-server exited during the tests (code ${code}, signal ${signal})` })),
     new Promise((resolve) => {
-      timer = setTimeout(() => resolve({ error: `extension tests did not finish within ${opts.timeout}s (the host never called codeAutomationExit)` }), opts.timeout * 1000);
+      timer = setTimeout(() => resolve({ error: `extension tests did not finish within ${budget(opts.timeout * 1000) / 1000}s (the host never called codeAutomationExit)` }), budget(opts.timeout * 1000));
     }),
   ]);
   clearTimeout(timer);

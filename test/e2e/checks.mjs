@@ -7,6 +7,10 @@ export function createChecks(name) {
   const say = (msg) => console.log(`[${name}.test ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+  // Called with (title, error) after a failed check; returns lines to print (what the page showed).
+  let onFailure = null;
+  const setFailureReporter = (fn) => { onFailure = fn; };
+
   /** Runs one check; returns whether it passed. */
   async function check(title, fn) {
     const t = Date.now();
@@ -18,6 +22,10 @@ export function createChecks(name) {
     } catch (e) {
       results.push({ name: title, ok: false });
       console.log(`  FAIL  ${title}: ${e.message}`);
+      if (onFailure) {
+        const lines = await Promise.resolve().then(() => onFailure(title, e)).catch((err) => [`(failure report failed: ${err.message})`]);
+        for (const line of lines || []) for (const l of String(line).split('\n')) console.log(`        ${l}`);
+      }
       return false;
     }
   }
@@ -35,5 +43,5 @@ export function createChecks(name) {
     return results.length > 0 && passed === results.length;
   }
 
-  return { say, sleep, check, fail, finish, results };
+  return { say, sleep, check, fail, finish, results, setFailureReporter };
 }

@@ -13,6 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createChecks } from './checks.mjs';
+import { budget, until, WAIT_SCALE } from '../../scripts/e2e/waits.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -22,7 +23,7 @@ const DEMO_TEXT = 'The quarterly rainfall report only print';
 const DEMO_NAME = 'CSV export for the rainfall report';
 const FIRST_START_TIMEOUT_MS = 15 * 60_000; // a first run may npm ci and build code-server
 
-const { say, sleep, check, fail, finish, results } = createChecks('start');
+const { say, sleep, check, fail, finish, results, setFailureReporter } = createChecks('start');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -57,7 +58,8 @@ function npmStart(args, env = {}) {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  proc.waitFor = async (re, timeoutMs) => {
+  proc.waitFor = async (re, baseMs) => {
+    const timeoutMs = budget(baseMs);
     const end = Date.now() + timeoutMs;
     for (;;) {
       const m = proc.out.match(re);
@@ -71,6 +73,34 @@ function npmStart(args, env = {}) {
   proc.killGroup = (sig = 'SIGKILL') => { try { process.kill(-child.pid, sig); } catch { /* gone */ } };
   process.on('exit', () => proc.killGroup());
   return proc;
+}
+
+/**
+ * Whether the workspace's saved editor layout (VS Code web keeps it in IndexedDB,
+ * key memento/workbench.parts.editor) mentions `needle`.
+ */
+function savedEditorsMention(page, needle) {
+  return page.evaluate(async (needle) => {
+    const names = (await indexedDB.databases()).map((d) => d.name)
+      .filter((n) => n && n.startsWith('vscode-web-state-db-') && !n.startsWith('vscode-web-state-db-global'));
+    const read = (name) => new Promise((resolve) => {
+      const req = indexedDB.open(name);
+      req.onerror = () => resolve(null);
+      req.onsuccess = () => {
+        const db = req.result;
+        try {
+          const get = db.transaction('ItemTable', 'readonly').objectStore('ItemTable').get('memento/workbench.parts.editor');
+          get.onsuccess = () => { db.close(); resolve(get.result); };
+          get.onerror = () => { db.close(); resolve(null); };
+        } catch { db.close(); resolve(null); }
+      };
+    });
+    for (const name of names) {
+      const value = await read(name);
+      if (typeof value === 'string' && value.includes(needle)) return true;
+    }
+    return false;
+  }, needle);
 }
 
 let exitCode = 1;
@@ -94,9 +124,11 @@ try {
 
   if (url) {
     assertInstalled();
-    const { launchBrowser, openWorkbench, webviewFrame, errorNotifications, screenshot } = await import('../../scripts/e2e/browser.mjs');
+    const { launchBrowser, openWorkbench, webviewFrame, errorNotifications, screenshot, failureReport } = await import('../../scripts/e2e/browser.mjs');
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
     const { page } = browser;
+    if (WAIT_SCALE !== 1) say(`e2e waits scaled by ${WAIT_SCALE} (ASE_E2E_WAIT_SCALE)`);
+    setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `failure-${title.replace(/\W+/g, '-').slice(0, 60)}.png`)));
     await check('the page opens the Session Explorer on the demo session', async () => {
       const ms = await openWorkbench(page, url);
       say(`workbench restored in ${(ms / 1000).toFixed(1)}s`);
@@ -110,21 +142,18 @@ try {
       // The extension shows its view itself when a workspace lists sessions to open;
       // click the activity-bar icon only if it did not (a click on the active one hides it).
       const title = page.locator('.sidebar .composite.title', { hasText: 'Agent Sessions' });
-      const shown = await title.first().isVisible().catch(() => false) || await title.first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      const shown = await title.first().isVisible().catch(() => false) || await title.first().waitFor({ timeout: budget(5_000) }).then(() => true, () => false);
       if (!shown) {
         const icon = page.locator('.activitybar .action-item a[aria-label^="Agent Sessions"], .activitybar .action-item[aria-label^="Agent Sessions"]').first();
-        await icon.click({ timeout: 15_000 });
+        await icon.click({ timeout: budget(15_000) });
       }
       const rows = page.locator('.sidebar .monaco-list-row');
-      const end = Date.now() + 20_000;
       let texts = [];
-      for (;;) {
+      await until('the demo projects and sessions in the Sessions view', async () => {
         texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
         const all = texts.join(' | ');
-        if (['/home/demo/project', '/home/demo/notes-app', DEMO_NAME].every((t) => all.includes(t))) break;
-        if (Date.now() > end) throw new Error(`Sessions view rows: ${JSON.stringify(texts)}`);
-        await sleep(300);
-      }
+        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME].every((t) => all.includes(t));
+      }, { ms: 20_000, everyMs: 300, describe: () => `rows: ${JSON.stringify(texts)}` });
       // Let the explorer finish painting before the picture is taken.
       await sleep(1_500);
       say(`screenshot ${await screenshot(page, SHOT)}`);
@@ -134,13 +163,11 @@ try {
     await check('"Agent Sessions: Preview Context" shows the context pi would send', async () => {
       await runCommand(page, 'Agent Sessions: Preview Context');
       const editor = page.locator('.editor-instance .monaco-editor .view-lines');
-      const end = Date.now() + 15_000;
-      for (;;) {
-        const text = (await editor.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-        if (text.includes('Context pi sends for leaf')) break;
-        if (Date.now() > end) throw new Error(`no editor shows the context preview; editors: ${JSON.stringify(text.slice(0, 200))}`);
-        await sleep(300);
-      }
+      let text = '';
+      await until('an editor showing the context preview', async () => {
+        text = (await editor.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+        return text.includes('Context pi sends for leaf');
+      }, { ms: 15_000, everyMs: 300, describe: () => `editors: ${JSON.stringify(text.slice(0, 200))}` });
       await sleep(500);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'context-preview.png'))}`);
       await page.keyboard.press('Escape');
@@ -153,12 +180,13 @@ try {
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'tree-large.png'))}`);
       await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'summarize' }).first();
-      await row.click({ timeout: 10_000 });
+      await row.click({ timeout: budget(10_000) });
       // Extra instructions: none.
-      await page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: 10_000 });
+      await page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: budget(10_000) });
       await page.keyboard.press('Enter');
       const modal = page.locator('.monaco-dialog-box', { hasText: 'Compact this session?' });
-      await modal.waitFor({ timeout: 20_000 });
+      // The dry run reads and measures the whole session first: give it time on a busy machine.
+      await modal.waitFor({ timeout: budget(60_000) });
       const detail = (await modal.innerText()).replace(/\s+/g, ' ');
       if (!/tokens now -> about/.test(detail)) throw new Error(`the dry run says ${JSON.stringify(detail.slice(0, 300))}`);
       say(`dry run: ${detail.slice(0, 200)}`);
@@ -172,13 +200,26 @@ try {
       const before = await tabs.allInnerTexts();
       if (before.length !== 1) throw new Error(`expected one explorer tab before the reload, found ${JSON.stringify(before)}`);
       const title = before[0].trim();
+      // VS Code (web) writes the open editors to IndexedDB when idle, about once a
+      // minute while the page has focus, and again on unload; the unload write is not
+      // awaited, so a reload right after opening may restore an older layout. Wait
+      // for the saved layout to name the explorer, as a person would have had it.
+      const fileName = title.replace(/^Session:\s*/, '');
+      const saved = await until('the workbench to save its editors (IndexedDB)', () => savedEditorsMention(page, fileName), { ms: 90_000, everyMs: 1_000 })
+        .then(() => true, (e) => { say(`note: ${e.message}; reloading anyway`); return false; });
+      if (saved) say('the saved editor layout names the explorer');
       await page.reload();
-      await page.waitForFunction(() => !!(window.driver && window.driver.whenWorkbenchRestored), null, { timeout: 60_000 });
+      await page.waitForFunction(() => !!(window.driver && window.driver.whenWorkbenchRestored), null, { timeout: budget(60_000) });
       await page.evaluate(() => window.driver.whenWorkbenchRestored());
       const tab = page.locator('.tabs-container .tab', { hasText: title }).first();
-      await tab.waitFor({ timeout: 30_000 });
-      await tab.click();
-      await webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 60_000 });
+      await tab.waitFor({ timeout: budget(30_000) });
+      // The workspace's open.json opens (and brings forward) the other demo session when
+      // the extension activates, which can come just after our click: click until the
+      // restored tab stays in front and shows its session.
+      await until('the restored explorer showing the large session', async () => {
+        await tab.click();
+        return webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 5_000 }).then(() => true, () => false);
+      }, { ms: 60_000, everyMs: 100 });
       const after = (await tabs.allInnerTexts()).map((t) => t.trim());
       if (after.filter((t) => t === title).length !== 1) throw new Error(`explorer tabs after the reload: ${JSON.stringify(after)}`);
       const errors = await errorNotifications(page);
@@ -191,8 +232,8 @@ try {
   await check('SIGTERM stops npm start, code-server and removes the demo dir', async () => {
     if (!pid) throw new Error('no pid was printed');
     process.kill(pid, 'SIGTERM');
-    const res = await Promise.race([run.exited, sleep(30_000).then(() => null)]);
-    if (!res) throw new Error('npm start did not exit within 30 s of SIGTERM');
+    const res = await Promise.race([run.exited, sleep(budget(30_000)).then(() => null)]);
+    if (!res) throw new Error(`npm start did not exit within ${budget(30_000) / 1000} s of SIGTERM`);
     if (res.code !== 0) throw new Error(`npm start exited with ${res.code ?? res.signal} after SIGTERM`);
     if (await portOpen(port)) throw new Error(`port ${port} still answers after the stop`);
     const runDir = demoDir && path.dirname(path.dirname(demoDir));
@@ -204,9 +245,9 @@ try {
   await check('ASE_START_SMOKE=1 npm start starts, checks the explorer in Chromium and exits 0 (second start)', async () => {
     const t = Date.now();
     const smoke = npmStart(['--port', String(await freePort())], { ASE_START_SMOKE: '1' });
-    const res = await Promise.race([smoke.exited, sleep(120_000).then(() => null)]);
+    const res = await Promise.race([smoke.exited, sleep(budget(120_000)).then(() => null)]);
     smoke.killGroup();
-    if (!res) throw new Error('did not finish within 120 s');
+    if (!res) throw new Error(`did not finish within ${budget(120_000) / 1000} s`);
     if (res.code !== 0) throw new Error(`exited with ${res.code ?? res.signal}`);
     if (!/smoke: ok/.test(smoke.out)) throw new Error('no "smoke: ok" line');
     const ready = smoke.out.match(/ready after ([\d.]+)s/);

@@ -12,13 +12,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createChecks } from './checks.mjs';
+import { until } from '../../scripts/e2e/waits.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VSIX = path.join(ROOT, 'dist-vsix', `${pkg.name}-${pkg.version}.vsix`);
 
-const { say, sleep, check, fail, finish } = createChecks('vsix');
+const { say, check, fail, finish, setFailureReporter } = createChecks('vsix');
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-vsix-test-'));
 let server = null;
@@ -26,7 +27,7 @@ let browser = null;
 try {
   const { assertInstalled } = await import('../../scripts/e2e/paths.mjs');
   const { extensionsDirOf, installVsix, startCodeServer, workbenchUrl } = await import('../../scripts/e2e/code-server.mjs');
-  const { errorNotifications, launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = await import('../../scripts/e2e/browser.mjs');
+  const { errorNotifications, failureReport, launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } = await import('../../scripts/e2e/browser.mjs');
   const { generateDemo } = await import('../../scripts/demo/generate-demo.mjs');
   const { zipEntries } = await import('../../scripts/package.mjs');
   assertInstalled();
@@ -70,6 +71,7 @@ try {
   server = await startCodeServer({ workspace, runDir: csRun, env: { PI_CODING_AGENT_DIR: agentDir } });
   browser = await launchBrowser({ profileDir: path.join(runDir, 'chromium') });
   const { page } = browser;
+  setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `vsix-failure-${title.replace(/\W+/g, '-').slice(0, 50)}.png`)));
   // No extensionDevelopmentPath: only the installed copy can answer.
   const url = workbenchUrl({ port: server.port, workspace });
   say(`workbench restored in ${((await openWorkbench(page, url)) / 1000).toFixed(1)}s`);
@@ -81,14 +83,11 @@ try {
   await check('"Agent Sessions: Show Log" from the palette shows the extension log', async () => {
     await runCommand(page, 'Agent Sessions: Show Log');
     const lines = page.locator('.part.panel .monaco-editor .view-lines');
-    const end = Date.now() + 15_000;
     let text = '';
-    for (;;) {
+    await until('the activation line in the Output panel', async () => {
       text = (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-      if (/activated \(/.test(text)) break;
-      if (Date.now() > end) throw new Error(`the Output panel shows ${JSON.stringify(text.slice(0, 300))}`);
-      await sleep(300);
-    }
+      return /activated \(/.test(text);
+    }, { ms: 15_000, everyMs: 300, describe: () => `the Output panel shows ${JSON.stringify(text.slice(0, 300))}` });
     const errors = await errorNotifications(page);
     if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'vsix-show-log.png'))}`);
