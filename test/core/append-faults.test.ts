@@ -66,6 +66,7 @@ describe("append under faults: the file is byte-identical or one whole line long
         }
       }
       assert.equal(tried, 2 * len);
+      console.log(`      ${w.name}: ${tried} faults injected (a ${len}-byte line x ENOSPC, EIO at every offset), 0 bytes changed each time`);
       // The session is still good to write: the same call now succeeds, with one whole line.
       await w.run(s);
       const after = readFileSync(file);

@@ -54,6 +54,7 @@ describe("new files (forks, caches) under faults: whole or absent", () => {
       }
     }
     assert.equal(tried, 2 * len);
+    console.log(`      fork: ${tried} faults injected (a ${len}-byte file x ENOSPC, EIO at every offset), no file left each time`);
   });
 
   it("fork: a failed fsync, close or link leaves nothing; a temp file that cannot be removed is named and never listed", async () => {
