@@ -37,6 +37,17 @@ function countsOf(text) {
   return { passed: Number(passing[1]), failed: failing ? Number(failing[1]) : 0, pending: pending ? Number(pending[1]) : 0 };
 }
 
+/** The slowest single check a layer printed ("ok  title (12.4s)", "✓ title (1234 ms)"), for busy-machine reports. */
+function slowestOf(text) {
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
+  let best;
+  for (const m of plain.matchAll(/^\s*(?:ok|✓|✔)\s+(.+?) \((\d+(?:\.\d+)?) ?(s|ms)\)\s*$/gm)) {
+    const seconds = Number(m[2]) / (m[3] === "ms" ? 1000 : 1);
+    if (!best || seconds > best.seconds) best = { title: m[1], seconds };
+  }
+  return best;
+}
+
 function run(cmd) {
   return new Promise((resolve) => {
     const child = spawn(cmd[0], cmd.slice(1), { stdio: ["ignore", "pipe", "pipe"], env: process.env });
@@ -63,7 +74,7 @@ for (const layer of layers) {
   const counts = layer.counts === false ? undefined : countsOf(out);
   // A test layer that printed no count ran no test: that is a failure too.
   const ok = code === 0 && (layer.counts === false || (counts !== undefined && counts.passed > 0 && counts.failed === 0));
-  results.push({ ...layer, ok, code, counts, seconds: (Date.now() - started) / 1000 });
+  results.push({ ...layer, ok, code, counts, seconds: (Date.now() - started) / 1000, slowest: slowestOf(out) });
 }
 
 console.log("\n=== summary ===");
@@ -72,7 +83,8 @@ let failed = 0;
 let pending = 0;
 for (const r of results) {
   const c = r.counts ? ` ${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.pending ? `, ${r.counts.pending} not run` : ""}` : "";
-  console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.name}${c}  (${r.seconds.toFixed(0)} s${r.ok ? "" : `, exit ${r.code}`})`);
+  const slow = r.slowest ? `; slowest: ${r.slowest.title.slice(0, 70)} ${r.slowest.seconds.toFixed(1)} s` : "";
+  console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.name}${c}  (${r.seconds.toFixed(0)} s${r.ok ? "" : `, exit ${r.code}`}${slow})`);
   if (r.counts) {
     passed += r.counts.passed;
     failed += r.counts.failed;
