@@ -42,7 +42,11 @@ export function ensureDeps({ root = ROOT, say = (m) => console.log(`[deps] ${m}`
   }
   say(`npm ci (${why})`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+  // Under `npm run --silent ...` npm passes npm_config_loglevel=silent down, which would
+  // hide npm ci's own error: the install speaks at its usual level.
+  const env = { ...process.env };
+  delete env.npm_config_loglevel;
+  const r = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit', env });
   if (r.error) throw new Error(`dependencies: npm could not start: ${r.error.message}`);
   if (r.status !== 0) throw new Error(`dependencies: \`npm ci\` exited with ${r.status ?? r.signal} (its error is above)`);
   fs.writeFileSync(path.join(root, 'node_modules', STAMP), lockHash(root) + '\n');
