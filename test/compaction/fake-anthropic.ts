@@ -19,7 +19,13 @@ export type FakeReply =
   /** Streams part of the text, then destroys the socket. */
   | { kind: "reset-mid-stream"; text: string }
   /** Streams part of the text, then goes silent with the connection open. */
-  | { kind: "stall-mid-stream"; text: string };
+  | { kind: "stall-mid-stream"; text: string }
+  /** Starts a stream, then sends one small text delta every `everyMs` and never finishes. */
+  | { kind: "trickle"; everyMs: number }
+  /** 200 with a body that is neither an event stream nor JSON (bytes, no events). */
+  | { kind: "garbage"; body?: string }
+  /** A complete answer without any text block (an empty summary). */
+  | { kind: "no-text" };
 
 export interface RecordedRequest {
   path: string;
@@ -142,6 +148,34 @@ export class FakeAnthropic {
           return;
         }
         return streamText(res, body.model, reply.text, reply);
+      case "garbage":
+        res.writeHead(200, { "content-type": stream ? "text/event-stream" : "application/json" });
+        res.end(reply.body ?? "\u0000\u0001 this is not an event stream <html>oops</html>\n\n:::\n\n");
+        return;
+      case "no-text": {
+        const empty = { ...messageJson(body.model, "", "end_turn"), content: [] };
+        if (!stream) {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.end(JSON.stringify(empty));
+          return;
+        }
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(sse("message_start", { type: "message_start", message: { ...empty, stop_reason: null } }));
+        res.write(sse("message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 0 } }));
+        res.end(sse("message_stop", { type: "message_stop" }));
+        return;
+      }
+      case "trickle": {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(sse("message_start", { type: "message_start", message: { ...messageJson(body.model, "", null), content: [] } }));
+        res.write(sse("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
+        const t = setInterval(() => {
+          if (res.destroyed) return clearInterval(t);
+          res.write(sse("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "." } }));
+        }, reply.everyMs);
+        res.on("close", () => clearInterval(t));
+        return;
+      }
       case "reset-mid-stream":
       case "stall-mid-stream": {
         res.writeHead(200, { "content-type": "text/event-stream" });

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, readFileSync } from "node:fs";
 import { compactSession, type CompactionProgress } from "../../src/core/compaction/compact";
+import type { SummaryBudgets } from "../../src/core/compaction/budgets";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
 import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
@@ -14,14 +15,14 @@ describe("compaction through the real SDK against a fake Messages API", () => {
   let fake: FakeAnthropic;
   afterEach(async () => fake?.close());
 
-  async function run(replies: FakeReply[], opts: { stream?: boolean; allowFallback?: boolean; timeoutMs?: number; signal?: AbortSignal; onProgress?: (p: CompactionProgress) => void } = {}) {
+  async function run(replies: FakeReply[], opts: { stream?: boolean; allowFallback?: boolean; budgets?: Partial<SummaryBudgets>; signal?: AbortSignal; onProgress?: (p: CompactionProgress) => void } = {}) {
     fake = await FakeAnthropic.start(replies, { apiKey: KEY });
     const file = turnsSession();
     const before = readFileSync(file);
     const session = await Session.load(file);
     const promise = compactSession(session, {
       settings: SMALL,
-      llm: { apiKey: KEY, baseURL: fake.url, stream: opts.stream, timeoutMs: opts.timeoutMs ?? 5000, retry: FAST_RETRY },
+      llm: { apiKey: KEY, baseURL: fake.url, stream: opts.stream, budgets: opts.budgets ?? { idleMs: 5000 }, retry: FAST_RETRY },
       allowFallback: opts.allowFallback,
       signal: opts.signal,
       onProgress: opts.onProgress,
@@ -137,6 +138,31 @@ describe("compaction through the real SDK against a fake Messages API", () => {
     assert.ok(events.some((p) => p.type === "retry"));
   });
 
+  it("SDK deprecation warnings become one warning event per request; console.warn is not called, and is put back", async () => {
+    const events: CompactionProgress[] = [];
+    const spy = (...args: unknown[]) => {
+      calls.push(args.map(String).join(" "));
+    };
+    const calls: string[] = [];
+    const original = console.warn;
+    console.warn = spy;
+    let after: typeof console.warn;
+    try {
+      const { file, before, promise } = await run([{ kind: "error", status: 529, type: "overloaded_error" }, { kind: "message", text: "AFTER RETRY" }], { onProgress: (p) => events.push(p) });
+      await promise;
+      await expectOneCompactionLine(file, before, "AFTER RETRY");
+    } finally {
+      after = console.warn;
+      console.warn = original;
+    }
+    assert.equal(after, spy, "console.warn is what it was before the request");
+    assert.deepEqual(calls, [], "nothing reached console.warn");
+    assert.equal(fake.requests[0].body.model, "claude-sonnet-4-5");
+    const warnings = events.filter((p) => p.type === "warning");
+    assert.equal(warnings.length, 1, "two attempts, one warning");
+    assert.match((warnings[0] as { message: string }).message, /^The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on [^\n]+$/);
+  });
+
   it("529 every time: retries run out, nothing written", async () => {
     const overloaded: FakeReply = { kind: "error", status: 529, type: "overloaded_error" };
     const { file, before, promise } = await run([overloaded, overloaded, overloaded, overloaded]);
@@ -156,14 +182,14 @@ describe("compaction through the real SDK against a fake Messages API", () => {
   });
 
   it("a server that never answers times out (short timeout), nothing written", async () => {
-    const { file, before, promise } = await run([{ kind: "hang" }, { kind: "hang" }, { kind: "hang" }], { timeoutMs: 150 });
+    const { file, before, promise } = await run([{ kind: "hang" }, { kind: "hang" }, { kind: "hang" }], { budgets: { idleMs: 150 } });
     await failsWith(promise, "timeout");
     expectUnchanged(file, before);
   });
 
   it("a stream that stalls halfway times out, nothing written", async () => {
     const stall: FakeReply = { kind: "stall-mid-stream", text: "half a summary" };
-    const { file, before, promise } = await run([stall, stall, stall], { timeoutMs: 150 });
+    const { file, before, promise } = await run([stall, stall, stall], { budgets: { idleMs: 150 } });
     await failsWith(promise, "timeout");
     expectUnchanged(file, before);
   });

@@ -1,3 +1,5 @@
+import type { BudgetName } from "./budgets";
+import { parseRetryAfter } from "./retry-after";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -15,7 +17,7 @@ export type SummaryFailureKind =
   | "overloaded" // 529
   | "server" // other 5xx
   | "network" // connection refused/reset, stream cut
-  | "timeout" // no answer (or no stream event) in time
+  | "timeout" // a time budget ran out (see SummaryBudgets)
   | "bad-request" // other 4xx: model name, max_tokens, prompt too long...
   | "bad-response" // an answer we cannot read (malformed JSON, no text)
   | "cancelled"; // the caller's AbortSignal
@@ -28,6 +30,8 @@ export class SummaryError extends Error {
     message: string,
     readonly status?: number,
     readonly attempts = 1,
+    /** The server's retry-after (or retry-after-ms), kept from the API error's headers. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "SummaryError";
@@ -35,6 +39,18 @@ export class SummaryError extends Error {
 
   get retryable(): boolean {
     return RETRYABLE.has(this.kind);
+  }
+}
+
+/** A time budget ran out (see SummaryBudgets); `total` means no retry can follow. */
+export class BudgetError extends SummaryError {
+  constructor(
+    readonly budget: BudgetName,
+    message: string,
+    attempts = 1,
+  ) {
+    super("timeout", message, undefined, attempts);
+    this.name = "BudgetError";
   }
 }
 
@@ -50,8 +66,18 @@ function apiDetail(err: APIError): string {
   return msg.replace(/\s+/g, " ").slice(0, 200);
 }
 
-/** Maps whatever the SDK threw to one kind and a one-line message without the key. */
-export function classifyError(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean }): SummaryError {
+/**
+ * Maps whatever the SDK threw to one kind and a one-line message without the key. An
+ * API error's retry-after travels on the result: the raw error (and its headers) is
+ * gone once it is classified.
+ */
+export function classifyError(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean; now?: number }): SummaryError {
+  const e = classifyKind(err, ctx);
+  const wait = err instanceof APIError && !(err instanceof SummaryError) ? parseRetryAfter(err.headers, ctx.now ?? Date.now()) : undefined;
+  return wait === undefined || e.retryAfterMs !== undefined ? e : new SummaryError(e.kind, e.message, e.status, e.attempts, wait);
+}
+
+function classifyKind(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean }): SummaryError {
   if (err instanceof SummaryError) return err;
   if (ctx.cancelled) return new CancelledError();
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) return new SummaryError("timeout", `no answer from ${ctx.baseURL} in time`);

@@ -1,5 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { CancelledError, classifyError, SummaryError } from "./llm-errors";
+import { type BudgetName, seconds, type SummaryBudgets, withBudgetDefaults } from "./budgets";
+import { BudgetError, CancelledError, classifyError, SummaryError } from "./llm-errors";
+import { captureConsoleWarn, firstLine, sdkLogger } from "./sdk-notes";
 
 /** How to reach the Messages API. The caller owns the key (env var, secret store). */
 export interface LlmOptions {
@@ -8,8 +10,12 @@ export interface LlmOptions {
   baseURL?: string;
   /** Model id; when absent the compaction picks one (see resolveSummaryModel). */
   model?: string;
-  /** Per attempt: time to the first byte, and the longest silence inside a stream. Default 120 s. */
-  timeoutMs?: number;
+  /** Time budgets (idle, per attempt, overall); defaults 60 s, 180 s, 300 s. */
+  budgets?: Partial<SummaryBudgets>;
+  /** Injectable clock (ms) for the overall deadline and HTTP-date retry-after; default Date.now. */
+  clock?: () => number;
+  /** How often a "wait" progress event reports the time waited. Default 1000 ms. */
+  progressIntervalMs?: number;
   /** Stream the answer (progress as text arrives). Default true. */
   stream?: boolean;
   retry?: Partial<RetryPolicy>;
@@ -30,7 +36,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_BASE_URL = "https://api.anthropic.com";
-export const DEFAULT_TIMEOUT_MS = 120_000;
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -55,7 +60,11 @@ export type SummaryPart = "history" | "turn-prefix" | "branch";
 export type SummaryProgress =
   | { type: "request"; part: SummaryPart; attempt: number; model: string }
   | { type: "text"; part: SummaryPart; chars: number }
-  | { type: "retry"; part: SummaryPart; attempt: number; delayMs: number; reason: string }
+  | { type: "retry"; part: SummaryPart; attempt: number; delayMs: number; reason: string; waitedMs: number; budgetMs: number }
+  /** Sent every progressIntervalMs while the request (or a wait before a retry) is under way. */
+  | { type: "wait"; part: SummaryPart; attempt: number; waitedMs: number; budgetMs: number }
+  /** Something the SDK printed (e.g. a model deprecation notice), first line only, once per request. */
+  | { type: "warning"; part: SummaryPart; message: string }
   | { type: "done"; part: SummaryPart; outputTokens?: number; stopReason?: string | null };
 
 export interface SummaryRequest {
@@ -81,96 +90,178 @@ export interface SummaryResult {
   model: string;
 }
 
-/** Exponential backoff with jitter, or the server's retry-after when it sends one. */
+/**
+ * The server's retry-after when it sends one (in full: the overall deadline decides
+ * whether we can afford it), else exponential backoff with jitter.
+ */
 function backoff(policy: RetryPolicy, attempt: number, retryAfterMs?: number): number {
-  if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
+  if (retryAfterMs !== undefined && retryAfterMs >= 0) return retryAfterMs;
   const exp = policy.baseDelayMs * 2 ** (attempt - 1);
   return Math.min(policy.maxDelayMs, Math.round(exp * (0.75 + Math.random() * 0.5)));
 }
 
-function retryAfter(err: unknown): number | undefined {
-  const headers = (err as { headers?: Headers }).headers;
-  if (!headers || typeof headers.get !== "function") return undefined;
-  const ms = Number(headers.get("retry-after-ms"));
-  if (headers.get("retry-after-ms") !== null && Number.isFinite(ms)) return ms;
-  const s = Number(headers.get("retry-after"));
-  return headers.get("retry-after") !== null && Number.isFinite(s) ? s * 1000 : undefined;
-}
+type CallOptions = LlmOptions & { model: string; signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void };
 
 /**
  * One summary through the official SDK. The SDK's own retries are off so that the
- * backoff is ours (injectable, cancellable, reported). Resolves only with a complete,
- * non-empty answer; everything else is a SummaryError.
+ * backoff is ours (injectable, cancellable, reported), and every attempt and wait fits
+ * inside one overall deadline. Resolves only with a complete, non-empty answer;
+ * everything else is a SummaryError whose message says what ran out and how long we waited.
  */
-export async function requestSummary(
-  req: SummaryRequest,
-  opts: LlmOptions & { model: string; signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void },
-): Promise<SummaryResult> {
+export async function requestSummary(req: SummaryRequest, opts: CallOptions): Promise<SummaryResult> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+  const budgets = withBudgetDefaults(opts.budgets);
+  const clock = opts.clock ?? Date.now;
   const baseURL = opts.baseURL || DEFAULT_BASE_URL;
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  // authToken null: never pick up credentials from the environment behind the caller's back.
-  const client = new Anthropic({ apiKey: opts.apiKey, authToken: null, baseURL, maxRetries: 0, timeout: timeoutMs });
+  const started = clock();
+  const deadline = started + budgets.totalMs;
+  const waited = () => clock() - started;
+  const tally = (n: number) => (n === 1 ? ` (waited ${seconds(waited())}, 1 attempt)` : ` (after ${n} attempts, waited ${seconds(waited())})`);
+  const seen = new Set<string>();
+  const warn = (text: string) => {
+    const line = firstLine(text);
+    if (!line || seen.has(line)) return;
+    seen.add(line);
+    opts.onProgress?.({ type: "warning", part: req.part, message: line });
+  };
   let model = opts.model;
-  for (let attempt = 1; ; attempt++) {
-    if (opts.signal?.aborted) throw new CancelledError();
-    opts.onProgress?.({ type: "request", part: req.part, attempt, model });
-    try {
-      const res = await oneAttempt(client, req, { ...opts, model }, timeoutMs);
-      opts.onProgress?.({ type: "done", part: req.part, outputTokens: res.usage.output, stopReason: res.stopReason });
-      return { ...res, attempts: attempt, model };
-    } catch (raw) {
-      const err = raw instanceof SummaryError ? raw : classifyError(raw, { model, baseURL, timedOut: false, cancelled: !!opts.signal?.aborted });
-      if (err.status === 404 && opts.fallbackModel && model !== opts.fallbackModel && !opts.signal?.aborted) {
-        opts.onProgress?.({ type: "retry", part: req.part, attempt, delayMs: 0, reason: `${err.message}; trying ${opts.fallbackModel}` });
-        model = opts.fallbackModel;
-        continue;
+  let attempt = 0;
+  const beat = opts.onProgress
+    ? setInterval(() => opts.onProgress?.({ type: "wait", part: req.part, attempt, waitedMs: waited(), budgetMs: budgets.totalMs }), opts.progressIntervalMs ?? 1000)
+    : undefined;
+  beat?.unref?.();
+  try {
+    for (attempt = 1; ; attempt++) {
+      if (opts.signal?.aborted) throw new CancelledError();
+      const remaining = deadline - clock();
+      if (remaining <= 0) throw new BudgetError("total", `no answer within the ${seconds(budgets.totalMs)} budget${tally(attempt - 1)}`, attempt - 1);
+      opts.onProgress?.({ type: "request", part: req.part, attempt, model });
+      const limits: AttemptLimits = {
+        idleMs: budgets.idleMs,
+        attemptMs: Math.min(budgets.attemptMs, remaining),
+        attemptCut: budgets.attemptMs <= remaining ? "attempt" : "total",
+        budgets,
+        clock,
+      };
+      try {
+        const res = await oneAttempt(req, { ...opts, model }, limits, warn);
+        opts.onProgress?.({ type: "done", part: req.part, outputTokens: res.usage.output, stopReason: res.stopReason });
+        return { ...res, attempts: attempt, model };
+      } catch (raw) {
+        const err = raw instanceof SummaryError ? raw : classifyError(raw, { model, baseURL, timedOut: false, cancelled: !!opts.signal?.aborted, now: clock() });
+        if (err.kind === "cancelled") throw err;
+        if (err.status === 404 && opts.fallbackModel && model !== opts.fallbackModel) {
+          opts.onProgress?.({ type: "retry", part: req.part, attempt, delayMs: 0, reason: `${err.message}; trying ${opts.fallbackModel}`, waitedMs: waited(), budgetMs: budgets.totalMs });
+          model = opts.fallbackModel;
+          continue;
+        }
+        const spent = err instanceof BudgetError && err.budget === "total";
+        if (spent || !err.retryable || attempt >= policy.maxAttempts) {
+          const msg = spent || attempt > 1 || err.kind === "timeout" ? `${err.message}${tally(attempt)}` : err.message;
+          throw err instanceof BudgetError ? new BudgetError(err.budget, msg, attempt) : new SummaryError(err.kind, msg, err.status, attempt, err.retryAfterMs);
+        }
+        const delayMs = backoff(policy, attempt, err.retryAfterMs);
+        if (clock() + delayMs >= deadline) {
+          throw new SummaryError(
+            err.kind,
+            `${err.message}; gave up: waiting ${seconds(delayMs)} to retry would pass the ${seconds(budgets.totalMs)} budget${tally(attempt)}`,
+            err.status,
+            attempt,
+            err.retryAfterMs,
+          );
+        }
+        opts.onProgress?.({ type: "retry", part: req.part, attempt, delayMs, reason: err.message, waitedMs: waited(), budgetMs: budgets.totalMs });
+        await policy.sleep(delayMs, opts.signal);
       }
-      if (!err.retryable || attempt >= policy.maxAttempts) {
-        throw new SummaryError(err.kind, attempt > 1 ? `${err.message} (after ${attempt} attempts)` : err.message, err.status, attempt);
-      }
-      const delayMs = backoff(policy, attempt, retryAfter(raw));
-      opts.onProgress?.({ type: "retry", part: req.part, attempt, delayMs, reason: err.message });
-      await policy.sleep(delayMs, opts.signal);
     }
+  } finally {
+    clearInterval(beat);
   }
 }
 
-async function oneAttempt(
-  client: Anthropic,
-  req: SummaryRequest,
-  opts: LlmOptions & { model: string; signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void },
-  timeoutMs: number,
-): Promise<Omit<SummaryResult, "attempts" | "model">> {
-  // One controller per attempt: the caller's signal and our silence watchdog both end it.
+interface AttemptLimits {
+  idleMs: number;
+  /** This attempt's cut-off: the per-attempt budget, or what is left of the overall one. */
+  attemptMs: number;
+  /** Which budget `attemptMs` stands for. */
+  attemptCut: BudgetName;
+  budgets: SummaryBudgets;
+  clock: () => number;
+}
+
+/**
+ * A fetch that reports every chunk of the response body as it arrives, so the idle
+ * budget counts silence in bytes (pings and partial events included), not parsed events.
+ */
+function watchedFetch(onBytes: () => void): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    onBytes();
+    if (!res.body) return res;
+    const seen = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, out) {
+        onBytes();
+        out.enqueue(chunk);
+      },
+    });
+    return new Response(res.body.pipeThrough(seen), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+function budgetMessage(cut: BudgetName, limits: AttemptLimits, baseURL: string): string {
+  if (cut === "idle") return `no data from ${baseURL} for ${seconds(limits.idleMs)} (the idle budget)`;
+  if (cut === "attempt") return `no complete answer from ${baseURL} within the ${seconds(limits.budgets.attemptMs)} per-attempt budget`;
+  return `no answer within the ${seconds(limits.budgets.totalMs)} budget`;
+}
+
+async function oneAttempt(req: SummaryRequest, opts: CallOptions, limits: AttemptLimits, warn: (text: string) => void): Promise<Omit<SummaryResult, "attempts" | "model">> {
+  // One controller per attempt: the caller's signal and our budget timers all end it.
   const ctl = new AbortController();
-  let timedOut = false;
+  let cut: BudgetName | undefined;
+  const stop = (why: BudgetName) => {
+    if (cut) return;
+    cut = why;
+    ctl.abort();
+  };
   const onCallerAbort = () => ctl.abort();
   opts.signal?.addEventListener("abort", onCallerAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      ctl.abort();
-    }, timeoutMs);
+  if (opts.signal?.aborted) ctl.abort();
+  const streaming = opts.stream !== false;
+  let idle: NodeJS.Timeout | undefined;
+  // Silence is only measured in a stream: a non-streamed answer says nothing until it is whole.
+  const touch = () => {
+    if (!streaming || cut) return;
+    clearTimeout(idle);
+    idle = setTimeout(() => stop("idle"), limits.idleMs);
   };
+  const whole = setTimeout(() => stop(limits.attemptCut), limits.attemptMs);
+  const baseURL = opts.baseURL || DEFAULT_BASE_URL;
+  // authToken null: never pick up credentials from the environment behind the caller's back.
+  // The SDK's own timeout (time to headers) is only a backstop behind ours.
+  const client = new Anthropic({
+    apiKey: opts.apiKey,
+    authToken: null,
+    baseURL,
+    maxRetries: 0,
+    timeout: limits.attemptMs + 1000,
+    fetch: watchedFetch(touch),
+    logger: sdkLogger(warn),
+    logLevel: "warn",
+  });
   const params = {
     model: opts.model,
     max_tokens: req.maxTokens,
     system: req.system,
     messages: [{ role: "user" as const, content: req.prompt }],
   };
-  const baseURL = opts.baseURL || DEFAULT_BASE_URL;
   try {
-    arm();
+    touch();
     let message: Anthropic.Message;
-    if (opts.stream === false) {
-      message = await client.messages.create(params, { signal: ctl.signal });
+    if (!streaming) {
+      message = await captureConsoleWarn(warn, () => client.messages.create(params, { signal: ctl.signal }));
     } else {
-      const stream = client.messages.stream(params, { signal: ctl.signal });
+      const stream = captureConsoleWarn(warn, () => client.messages.stream(params, { signal: ctl.signal }));
       let chars = 0;
-      stream.on("streamEvent", () => arm());
       stream.on("text", (delta) => {
         chars += delta.length;
         opts.onProgress?.({ type: "text", part: req.part, chars });
@@ -187,13 +278,15 @@ async function oneAttempt(
       usage: { input: u?.input_tokens ?? 0, output: u?.output_tokens ?? 0, cacheRead: u?.cache_read_input_tokens ?? 0, cacheWrite: u?.cache_creation_input_tokens ?? 0 },
     };
   } catch (err) {
-    throw classifyError(err, { model: opts.model, baseURL, timedOut, cancelled: !!opts.signal?.aborted });
+    if (opts.signal?.aborted) throw new CancelledError();
+    if (cut) throw new BudgetError(cut, budgetMessage(cut, limits, baseURL));
+    throw classifyError(err, { model: opts.model, baseURL, timedOut: false, cancelled: false, now: limits.clock() });
   } finally {
-    clearTimeout(timer);
+    clearTimeout(idle);
+    clearTimeout(whole);
     opts.signal?.removeEventListener("abort", onCallerAbort);
   }
 }
-
 /** The text blocks of an answer; anything not shaped like a Message is a bad response. */
 function readText(message: unknown): string {
   const content = (message as { content?: unknown })?.content;
