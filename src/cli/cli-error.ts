@@ -1,3 +1,5 @@
+import type { LlmOptions } from "../core/compaction/summarizer";
+
 /** An error the CLI reports as one line on stderr with exit code 2. */
 export class CliError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -13,6 +15,8 @@ export interface CliIO {
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Test seam: retry policy, budgets and clock for the summary requests of compact and branch. */
+  llm?: Pick<LlmOptions, "retry" | "budgets" | "clock" | "progressIntervalMs">;
 }
 
 export type CommandRunner = (args: string[], io: CliIO) => Promise<void>;

@@ -124,9 +124,15 @@ describe("summary requests: retry-after and time budgets (fake Messages API)", (
     }
   });
 
-  it("garbage instead of an event stream fails as a SummaryError", async () => {
-    const err = await rejection(ask([{ kind: "garbage" }, { kind: "garbage" }], { retry: recordingRetry(2).retry }));
-    assert.ok(["bad-response", "network"].includes(err.kind), `${err.kind}: ${err.message}`);
+  it("garbage instead of an event stream, or a broken JSON event: bad-response, not retried", async () => {
+    let err = await rejection(ask([{ kind: "garbage" }, { kind: "garbage" }], { retry: recordingRetry(2).retry }));
+    assert.equal(err.kind, "bad-response", err.message);
+    assert.match(err.message, /was not a Messages API stream/);
+    assert.equal(fake.requests.length, 1);
+    await fake.close();
+    err = await rejection(ask([{ kind: "malformed" }, { kind: "malformed" }], { retry: recordingRetry(2).retry }));
+    assert.equal(err.kind, "bad-response", err.message);
+    assert.match(err.message, /not valid JSON/);
   });
 
   it("a budget run out during compaction writes nothing", async () => {

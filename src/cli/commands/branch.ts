@@ -3,20 +3,22 @@ import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, requireEntry } from "../load";
+import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 import { nothingWritten } from "./compact";
 
-const usage = "ase branch <file> --to ID [--summarize] [--instructions TEXT] [--model M]";
+const usage = `ase branch <file> --to ID [--summarize] [--instructions TEXT] [--model M] ${TIMEOUT_USAGE}`;
 
 export const branchCommand: CliCommand = {
   name: "branch",
   usage,
-  summary: "move the leaf to ID as pi's /tree does (appends a branch_summary; --summarize summarizes the branch left)",
+  summary: "move the leaf to ID as pi's /tree does (appends a branch_summary; --summarize summarizes the branch left; --timeout caps it, default 300 s)",
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
-      { to: { type: "string" }, summarize: { type: "boolean" }, instructions: { type: "string" }, model: { type: "string" } },
+      { to: { type: "string" }, summarize: { type: "boolean" }, instructions: { type: "string" }, model: { type: "string" }, timeout: { type: "string" } },
       usage,
     );
+    const totalMs = timeoutFlag(values.timeout);
     if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
     const session = await loadSession(onePositional(positionals, "session file", usage));
     requireEntry(session, values.to, "to");
@@ -27,10 +29,8 @@ export const branchCommand: CliCommand = {
         targetId: values.to,
         summarize: values.summarize,
         customInstructions: values.instructions,
-        llm: apiKey ? { apiKey, baseURL: io.env.ANTHROPIC_BASE_URL || undefined, model: values.model } : undefined,
-        onProgress: (p) => {
-          if (p.type === "retry") io.err(`note: branch summary: ${p.reason}; retry ${p.attempt + 1} in ${(p.delayMs / 1000).toFixed(1)}s\n`);
-        },
+        llm: apiKey ? cliLlmOptions(io, apiKey, values.model, totalMs) : undefined,
+        onProgress: summaryProgressPrinter(io, "branch"),
       });
       const p = out.plan;
       io.out(`moved the leaf of ${session.path}\n`);

@@ -1,14 +1,15 @@
-import { type CompactionProgress, compactSession } from "../../core/compaction/compact";
+import { compactSession } from "../../core/compaction/compact";
 import { type CompactionPlan, planCompaction } from "../../core/compaction/prepare";
 import { type CompactionStrategy, STRATEGIES } from "../../core/compaction/settings";
 import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
-import { type CliCommand, CliError, type CliIO } from "../cli-error";
+import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, requireEntry } from "../load";
+import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 
 const usage =
-  "ase compact <file> [--leaf ID] [--dry-run] [--strategy summarize|truncate|smart] [--instructions TEXT] [--model M] [--allow-fallback] [--keep-recent N] [--reserve N]";
+  `ase compact <file> [--leaf ID] [--dry-run] [--strategy summarize|truncate|smart] [--instructions TEXT] [--model M] [--allow-fallback] [--keep-recent N] [--reserve N] ${TIMEOUT_USAGE}`;
 
 /** What every front end shows before compacting: the dry run, in plain lines. */
 export function describePlan(plan: CompactionPlan): string[] {
@@ -34,13 +35,6 @@ export function describePlan(plan: CompactionPlan): string[] {
   return lines;
 }
 
-function progressPrinter(io: CliIO): (p: CompactionProgress) => void {
-  return (p) => {
-    if (p.type === "retry") io.err(`note: ${p.part} summary: ${p.reason}; retry ${p.attempt + 1} in ${(p.delayMs / 1000).toFixed(1)}s\n`);
-    else if (p.type === "fallback") io.err(`note: falling back to truncate: ${p.reason}\n`);
-  };
-}
-
 /**
  * Failures the user can act on, as one line that says what is on disk: "nothing
  * written" unless the error says otherwise (a torn append it could not undo).
@@ -55,7 +49,7 @@ export function nothingWritten(err: unknown): CliError {
 export const compactCommand: CliCommand = {
   name: "compact",
   usage,
-  summary: "append a pi compaction at the leaf (summary via ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL); --dry-run shows the plan",
+  summary: "append a pi compaction at the leaf (summary via ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL); --dry-run shows the plan; --timeout caps the summary, retries included (default 300 s)",
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
@@ -68,11 +62,13 @@ export const compactCommand: CliCommand = {
         "allow-fallback": { type: "boolean" },
         "keep-recent": { type: "string" },
         reserve: { type: "string" },
+        timeout: { type: "string" },
       },
       usage,
     );
     const strategy = (values.strategy ?? "summarize") as CompactionStrategy;
     if (!STRATEGIES.includes(strategy)) throw new CliError(`--strategy must be ${STRATEGIES.join(", ")}; got "${values.strategy}"`);
+    const totalMs = timeoutFlag(values.timeout);
     const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
     const session = await loadSession(onePositional(positionals, "session file", usage));
     const leaf = requireEntry(session, values.leaf, "leaf");
@@ -101,8 +97,8 @@ export const compactCommand: CliCommand = {
         ...planOpts,
         customInstructions: values.instructions,
         allowFallback: values["allow-fallback"],
-        llm: apiKey ? { apiKey, baseURL: io.env.ANTHROPIC_BASE_URL || undefined, model: values.model } : undefined,
-        onProgress: progressPrinter(io),
+        llm: apiKey ? cliLlmOptions(io, apiKey, values.model, totalMs) : undefined,
+        onProgress: summaryProgressPrinter(io, "compact"),
       });
       const p = out.plan;
       io.out(`compacted ${session.path}\n`);

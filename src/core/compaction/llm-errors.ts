@@ -1,6 +1,7 @@
 import type { BudgetName } from "./budgets";
 import { parseRetryAfter } from "./retry-after";
 import {
+  AnthropicError,
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -82,6 +83,10 @@ function classifyKind(err: unknown, ctx: { model: string; baseURL: string; timed
   if (ctx.cancelled) return new CancelledError();
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) return new SummaryError("timeout", `no answer from ${ctx.baseURL} in time`);
   if (err instanceof APIUserAbortError) return new CancelledError();
+  // The stream helper wraps what broke inside it (a JSON.parse SyntaxError, a socket
+  // error) in a bare AnthropicError; the cause says what it was.
+  const cause = (err as { cause?: unknown })?.cause;
+  if (err instanceof AnthropicError && !(err instanceof APIError) && cause instanceof Error) return classifyKind(cause, ctx);
   if (err instanceof APIConnectionError) return new SummaryError("network", `cannot reach ${ctx.baseURL}: ${err.cause instanceof Error ? err.cause.message : err.message}`);
   if (err instanceof APIError && typeof err.status === "number") {
     const s = err.status;
@@ -96,6 +101,10 @@ function classifyKind(err: unknown, ctx: { model: string; baseURL: string; timed
   if (err instanceof APIError) {
     // An APIError without a status is how the SDK reports a broken or garbled stream.
     return new SummaryError("network", `the response stream broke: ${err.message}`);
+  }
+  if (err instanceof AnthropicError && /without (sending any chunks|producing a message)/i.test(err.message)) {
+    // A 200 whose body holds no events: an HTML page from a proxy, or another API.
+    return new SummaryError("bad-response", `the answer from ${ctx.baseURL} was not a Messages API stream: ${err.message}`);
   }
   if (err instanceof SyntaxError) return new SummaryError("bad-response", `the API sent a response that is not valid JSON: ${err.message}`);
   const e = err as NodeJS.ErrnoException;
