@@ -2,7 +2,9 @@ import * as vscode from "vscode";
 import { branchSession } from "../core/compaction/branch-summary";
 import { compactSession, type CompactionOutcome } from "../core/compaction/compact";
 import { type CompactionPlan, NothingToCompactError, planCompaction } from "../core/compaction/prepare";
+import { type SummaryStatusEvent, summaryStatus } from "../core/compaction/progress-text";
 import { type CompactionStrategy, STRATEGIES } from "../core/compaction/settings";
+import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/store/append";
 import { forkSession } from "../core/store/fork";
 import { Session } from "../core/store/session";
@@ -44,13 +46,35 @@ export async function labelAt(deps: ActionDeps, file: string, entryId: string, l
   return e.id;
 }
 
-function llmOptions(key: string, model?: string) {
+function llmOptions(key: string, model?: string): LlmOptions {
   const st = readSettings();
-  return { apiKey: key, baseURL: st.anthropicBaseUrl || process.env.ANTHROPIC_BASE_URL || undefined, model: model || st.summaryModel || undefined };
+  return {
+    apiKey: key,
+    baseURL: st.anthropicBaseUrl || process.env.ANTHROPIC_BASE_URL || undefined,
+    model: model || st.summaryModel || undefined,
+    budgets: { totalMs: st.summaryTimeoutSeconds * 1000 },
+  };
+}
+
+type Progress = vscode.Progress<{ message?: string }>;
+
+/** Progress for the notification (what is happening, "waited N s of M s"); SDK notices go to the log, not a popup. */
+function summaryProgress(deps: ActionDeps, progress: Progress | undefined): (p: SummaryStatusEvent) => void {
+  const status = summaryStatus();
+  const noted = new Set<string>();
+  return (p) => {
+    if (p.type === "warning") {
+      if (!noted.has(p.message)) deps.log.warn(`Anthropic SDK: ${p.message}`);
+      noted.add(p.message);
+      return;
+    }
+    const message = status(p);
+    if (message !== undefined) progress?.report({ message });
+  };
 }
 
 /** Continue from an earlier entry: a branch_summary at it (pi's /tree), optionally summarized. */
-export async function continueAt(deps: ActionDeps, file: string, entryId: string, summarize: boolean, token?: vscode.CancellationToken): Promise<string> {
+export async function continueAt(deps: ActionDeps, file: string, entryId: string, summarize: boolean, token?: vscode.CancellationToken, progress?: Progress): Promise<string> {
   requireTrust("Continue From Entry");
   const s = await deps.session(file);
   const key = summarize ? await getApiKey(deps.secrets) : undefined;
@@ -58,7 +82,15 @@ export async function continueAt(deps: ActionDeps, file: string, entryId: string
   const abort = new AbortController();
   token?.onCancellationRequested(() => abort.abort());
   const st = readSettings();
-  const out = await branchSession(s, { targetId: entryId, summarize, llm: key ? llmOptions(key) : undefined, signal: abort.signal, reserveTokens: st.reserveTokens, windows: st.contextWindows });
+  const out = await branchSession(s, {
+    targetId: entryId,
+    summarize,
+    llm: key ? llmOptions(key) : undefined,
+    signal: abort.signal,
+    reserveTokens: st.reserveTokens,
+    windows: st.contextWindows,
+    onProgress: summaryProgress(deps, progress),
+  });
   deps.log.info(`continued ${file} from ${entryId} (branch_summary ${out.entry.id}${out.summarized ? ", summarized" : ""})`);
   return out.entry.id;
 }
@@ -83,7 +115,7 @@ export function compactionPlan(s: Session, args: CompactArgs): CompactionPlan {
 }
 
 /** Compaction with progress and cancel; dry run returns the plan and writes nothing. */
-export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: vscode.Progress<{ message?: string }>, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome> {
+export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: Progress, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome> {
   const s = await deps.session(file);
   if (args.dryRun) return compactionPlan(s, args);
   requireTrust("Compact");
@@ -93,7 +125,6 @@ export async function compact(deps: ActionDeps, file: string, args: CompactArgs,
   const abort = new AbortController();
   token?.onCancellationRequested(() => abort.abort());
   const st = readSettings();
-  const chars = new Map<string, number>();
   const out = await compactSession(s, {
     leafId: args.leafId,
     strategy,
@@ -103,15 +134,7 @@ export async function compact(deps: ActionDeps, file: string, args: CompactArgs,
     llm: key ? llmOptions(key, args.model) : undefined,
     allowFallback: args.allowFallback ?? st.allowTruncateFallback,
     signal: abort.signal,
-    onProgress: (p) => {
-      if (p.type === "text") {
-        chars.set(p.part, p.chars);
-        const total = [...chars.values()].reduce((a, b) => a + b, 0);
-        progress?.report({ message: `summarizing… ${total.toLocaleString("en-US")} characters` });
-      } else if (p.type === "retry") progress?.report({ message: `retrying in ${Math.round(p.delayMs / 1000)} s: ${p.reason}` });
-      else if (p.type === "fallback") progress?.report({ message: `falling back to truncation: ${p.reason}` });
-      else if (p.type === "writing") progress?.report({ message: "writing the compaction entry" });
-    },
+    onProgress: summaryProgress(deps, progress),
   });
   deps.log.info(`compacted ${file}: entry ${out.entry.id}, ${out.strategy}, tokens ${out.tokensBefore} -> ${out.tokensAfter}`);
   return out;

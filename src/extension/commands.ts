@@ -151,7 +151,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
       if (!pick) return undefined;
       summarize = pick.value;
     }
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Continuing from entry", cancellable: true }, (_p, token) => continueAt(deps, file, id, !!summarize, token));
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Continuing from entry", cancellable: true }, (p, token) => continueAt(deps, file, id, !!summarize, token, p));
   }));
 
   reg("agentSessions.labelEntry", guarded(deps, "Label Entry", async (t?: Target, entryId?: string, label?: string) => {

@@ -11,7 +11,11 @@ export interface Settings {
   tokenCounting: "estimate" | "exact";
   defaultContextFormat: "pi" | "anthropic" | "xml";
   allowTruncateFallback: boolean;
+  /** Overall budget of one compaction or branch summary, retries included (>= 10). */
+  summaryTimeoutSeconds: number;
 }
+
+export const MIN_SUMMARY_TIMEOUT_SECONDS = 10;
 
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration("agentSessions");
@@ -25,5 +29,12 @@ export function readSettings(): Settings {
     tokenCounting: c.get<"estimate" | "exact">("tokenCounting", "estimate"),
     defaultContextFormat: c.get<"pi" | "anthropic" | "xml">("defaultContextFormat", "anthropic"),
     allowTruncateFallback: c.get<boolean>("allowTruncateFallback", false),
+    summaryTimeoutSeconds: timeoutSeconds(c.get<unknown>("summaryTimeoutSeconds", 300)),
   };
+}
+
+/** settings.json is not checked against the schema's minimum: a hand-written 0 or "abc" must not reach the request. */
+function timeoutSeconds(v: unknown): number {
+  const n = typeof v === "number" && Number.isFinite(v) ? v : 300;
+  return Math.max(MIN_SUMMARY_TIMEOUT_SECONDS, n);
 }

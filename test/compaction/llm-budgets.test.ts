@@ -5,6 +5,7 @@ import { compactSession } from "../../src/core/compaction/compact";
 import { BudgetError, SummaryError } from "../../src/core/compaction/llm-errors";
 import { parseRetryAfter } from "../../src/core/compaction/retry-after";
 import { requestSummary, type RetryPolicy, type SummaryProgress } from "../../src/core/compaction/summarizer";
+import { summaryStatus } from "../../src/core/compaction/progress-text";
 import { Session } from "../../src/core/store/session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
 import { expectOneCompactionLine, expectUnchanged, SMALL, turnsSession } from "./helpers";
@@ -170,5 +171,20 @@ describe("parseRetryAfter", () => {
     assert.equal(parseRetryAfter(new Headers({ "retry-after": "soon" }), now), undefined);
     assert.equal(parseRetryAfter(new Headers({ "retry-after": "-3" }), now), undefined);
     assert.equal(parseRetryAfter(undefined, now), undefined);
+  });
+});
+
+describe("summaryStatus (the extension's progress notification text)", () => {
+  it("says what is happening and how long it has waited of the budget", () => {
+    const status = summaryStatus();
+    assert.equal(status({ type: "request", part: "history", attempt: 1, model: "m" }), "waiting for the summary");
+    assert.equal(status({ type: "wait", part: "history", attempt: 1, waitedMs: 12_300, budgetMs: 300_000 }), "waiting for the summary · waited 12 s of 300 s");
+    assert.equal(
+      status({ type: "retry", part: "history", attempt: 1, delayMs: 3000, reason: "rate limited (429): slow down", waitedMs: 14_000, budgetMs: 300_000 }),
+      "retrying in 3 s: rate limited (429): slow down · waited 14 s of 300 s",
+    );
+    status({ type: "text", part: "history", chars: 1200 });
+    assert.equal(status({ type: "text", part: "turn-prefix", chars: 300 }), "summarizing… 1,500 characters · waited 14 s of 300 s");
+    assert.equal(status({ type: "warning", part: "history", message: "The model is deprecated" }), undefined, "warnings are for the log");
   });
 });
