@@ -1,3 +1,5 @@
+import { visibleText } from "../core/util/visible-text";
+
 /** Small text formatting helpers for terminal output. */
 
 export function humanBytes(n: number): string {
@@ -21,7 +23,11 @@ export function relativeTime(ms: number, now: number): string {
   return `${Math.round(s / 86400)}d ago`;
 }
 
-/** Strips control characters (ANSI escapes included) so session text cannot drive the terminal. */
+/**
+ * Session text for one line of terminal output: controls (ESC included), bidi overrides,
+ * zero-width characters and lone surrogates shown as marks (⟨U+202E⟩), line breaks as
+ * `\n`, so a name cannot drive the terminal, reorder the line or forge the next one.
+ */
 export function safeText(s: string): string {
-  return s.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
+  return visibleText(s);
 }

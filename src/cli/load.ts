@@ -1,5 +1,6 @@
 import { Session } from "../core/store/session";
 import { CliError } from "./cli-error";
+import { safeText } from "./format";
 
 /** Loads a session for a command, turning every load failure into a one-line error. */
 export async function loadSession(path: string): Promise<Session> {
@@ -21,8 +22,8 @@ export function requireEntry(session: Session, id: string | undefined, flag: str
 export function reportProblems(session: Session, err: (text: string) => void): void {
   const count = session.problemCount;
   if (!count) return;
-  err(`${session.path}: ${count} problem(s) while reading:\n`);
+  err(`${safeText(session.path)}: ${count} problem(s) while reading:\n`);
   const shown = session.problems.slice(0, 20);
-  for (const p of shown) err(`  ${p.message}\n`);
+  for (const p of shown) err(`  ${safeText(p.message)}\n`);
   if (count > shown.length) err(`  ... and ${count - shown.length} more\n`);
 }

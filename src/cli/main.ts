@@ -7,6 +7,7 @@ import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
 import { tokensCommand } from "./commands/tokens";
 import { treeCommand } from "./commands/tree";
+import { visibleText } from "../core/util/visible-text";
 
 const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, compactCommand, branchCommand];
 
@@ -15,9 +16,18 @@ function help(): string {
   return `ase: look inside coding-agent sessions (pi)\n\nCommands:\n${lines.join("\n")}\n`;
 }
 
-/** Runs the CLI; returns the exit code. Errors go to stderr as one line, nothing to stdout. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/** Commands whose stdout is always exact data (JSON), like every command's --json. */
+const EXACT_OUTPUT = new Set(["context"]);
+
+/**
+ * Runs the CLI; returns the exit code. Errors go to stderr as one line, nothing to stdout.
+ * Whatever reaches the terminal as text (stderr, and stdout unless it is JSON) passes
+ * through visibleText as a last guard: the commands mark session text field by field
+ * (line breaks included), this catches any field they missed. JSON stays exact data.
+ */
+export async function main(argv: string[], rawIo: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  const io: CliIO = { ...rawIo, err: (t) => rawIo.err(visibleText(t, "keep")) };
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(help());
     return name ? 0 : 2;
@@ -29,11 +39,13 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   // Buffer stdout so a failing command prints nothing there.
   const chunks: string[] = [];
+  const exact = EXACT_OUTPUT.has(cmd.name) || rest.includes("--json");
   try {
-    await cmd.run(rest, { ...io, out: (t) => chunks.push(t) });
+    await cmd.run(rest, { ...io, out: (t) => chunks.push(exact ? t : visibleText(t, "keep")) });
   } catch (err) {
     const code = err instanceof CliError ? err.exitCode : 1;
-    const msg = (err as Error).message.split("\n")[0];
+    // One line: a message that quotes session text escapes its line breaks.
+    const msg = visibleText((err as Error).message.split("\n")[0]);
     io.err(`ase ${name}: ${msg}\n`);
     return code;
   }

@@ -1,6 +1,7 @@
 import { seconds } from "../core/compaction/budgets";
 import type { LlmOptions, SummaryPart, SummaryProgress } from "../core/compaction/summarizer";
 import { CliError, type CliIO } from "./cli-error";
+import { safeText } from "./format";
 
 /** `--timeout SECONDS`: the overall budget of the summary, retries and waits included. */
 export const TIMEOUT_USAGE = "[--timeout SECONDS]";
@@ -40,7 +41,7 @@ export function summaryProgressPrinter(io: CliIO, command: string): (p: SummaryP
   const note = (text: string) => io.err(`ase ${command}: note: ${text}\n`);
   return (p) => {
     if (p.type === "retry") {
-      note(`${partName(p.part)}: ${p.reason}; retry ${p.attempt + 1} in ${seconds(p.delayMs)} (waited ${seconds(p.waitedMs)} of ${seconds(p.budgetMs)})`);
+      note(`${partName(p.part)}: ${safeText(p.reason)}; retry ${p.attempt + 1} in ${seconds(p.delayMs)} (waited ${seconds(p.waitedMs)} of ${seconds(p.budgetMs)})`);
     } else if (p.type === "wait") {
       const due = Math.floor(p.waitedMs / WAIT_NOTE_EVERY_MS);
       if (due <= waitNotes) return;
@@ -49,9 +50,9 @@ export function summaryProgressPrinter(io: CliIO, command: string): (p: SummaryP
     } else if (p.type === "warning") {
       if (said.has(p.message)) return;
       said.add(p.message);
-      note(p.message);
+      note(safeText(p.message));
     } else if (p.type === "fallback") {
-      note(`falling back to truncate: ${p.reason}`);
+      note(`falling back to truncate: ${safeText(p.reason)}`);
     }
   };
 }

@@ -33,11 +33,11 @@ export const branchCommand: CliCommand = {
         onProgress: summaryProgressPrinter(io, "branch"),
       });
       const p = out.plan;
-      io.out(`moved the leaf of ${session.path}\n`);
-      io.out(`  entry: ${out.entry.id} (branch_summary, parent ${p.targetId}, from ${p.fromLeafId})\n`);
-      io.out(`  branch left: ${p.branchEntryIds.length} entr${p.branchEntryIds.length === 1 ? "y" : "ies"} after ${p.commonAncestorId ?? "(no common ancestor)"}\n`);
+      io.out(`moved the leaf of ${safeText(session.path)}\n`);
+      io.out(`  entry: ${safeText(out.entry.id)} (branch_summary, parent ${safeText(p.targetId)}, from ${safeText(String(p.fromLeafId))})\n`);
+      io.out(`  branch left: ${p.branchEntryIds.length} entr${p.branchEntryIds.length === 1 ? "y" : "ies"} after ${p.commonAncestorId ? safeText(p.commonAncestorId) : "(no common ancestor)"}\n`);
       if (out.summarized) {
-        io.out(`  summarized ${p.messages.length} message(s), ~${humanTokens(p.totalTokens)} tokens${p.leftOut ? ` (${p.leftOut} older left out: budget)` : ""}; model ${p.model}\n`);
+        io.out(`  summarized ${p.messages.length} message(s), ~${humanTokens(p.totalTokens)} tokens${p.leftOut ? ` (${p.leftOut} older left out: budget)` : ""}; model ${safeText(p.model)}\n`);
         io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
         io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
       } else {

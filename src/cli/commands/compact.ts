@@ -14,12 +14,12 @@ const usage =
 /** What every front end shows before compacting: the dry run, in plain lines. */
 export function describePlan(plan: CompactionPlan): string[] {
   const lines = [
-    `strategy: ${plan.strategy}${plan.strategy === "truncate" ? " (no LLM)" : `, model ${plan.model} (${plan.modelSource})`}`,
-    `leaf: ${plan.leafId}; tokens before: ${humanTokens(plan.tokensBefore)}`,
-    `cut: first kept entry ${plan.firstKeptEntryId} (${plan.cutAt}); keeps ${plan.keptMessages} message(s), ~${humanTokens(plan.keptTokens)} tokens (keepRecentTokens ${plan.settings.keepRecentTokens})`,
-    `summarize: ${plan.toSummarize.length} message(s), ~${humanTokens(plan.summarizeTokens)} tokens${plan.previousSummary ? `, updating the summary of compaction ${plan.previousCompactionId}` : ""}`,
+    `strategy: ${plan.strategy}${plan.strategy === "truncate" ? " (no LLM)" : `, model ${safeText(plan.model)} (${plan.modelSource})`}`,
+    `leaf: ${safeText(plan.leafId)}; tokens before: ${humanTokens(plan.tokensBefore)}`,
+    `cut: first kept entry ${safeText(plan.firstKeptEntryId)} (${plan.cutAt}); keeps ${plan.keptMessages} message(s), ~${humanTokens(plan.keptTokens)} tokens (keepRecentTokens ${plan.settings.keepRecentTokens})`,
+    `summarize: ${plan.toSummarize.length} message(s), ~${humanTokens(plan.summarizeTokens)} tokens${plan.previousSummary ? `, updating the summary of compaction ${safeText(String(plan.previousCompactionId))}` : ""}`,
   ];
-  if (plan.isSplitTurn) lines.push(`split turn: starts at ${plan.turnStartEntryId}; ${plan.turnPrefix.length} prefix message(s), ~${humanTokens(plan.turnPrefixTokens)} tokens, summarized separately`);
+  if (plan.isSplitTurn) lines.push(`split turn: starts at ${safeText(String(plan.turnStartEntryId))}; ${plan.turnPrefix.length} prefix message(s), ~${humanTokens(plan.turnPrefixTokens)} tokens, summarized separately`);
   if (plan.strategy !== "truncate") lines.push(`max summary tokens: ${plan.maxSummaryTokens}${plan.isSplitTurn ? `, turn prefix ${plan.maxTurnPrefixTokens}` : ""}`);
   if (plan.smart) {
     const counts = { "tool-call": 0, error: 0, long: 0 };
@@ -31,7 +31,7 @@ export function describePlan(plan: CompactionPlan): string[] {
   lines.push(`tokens after: ~${humanTokens(plan.tokensAfterEstimate)}${plan.strategy === "truncate" ? "" : " at most"}`);
   lines.push(`read files: ${plan.readFiles.length ? plan.readFiles.map(safeText).join(", ") : "(none)"}`);
   lines.push(`modified files: ${plan.modifiedFiles.length ? plan.modifiedFiles.map(safeText).join(", ") : "(none)"}`);
-  for (const n of plan.notes) lines.push(`note: ${n}`);
+  for (const n of plan.notes) lines.push(`note: ${safeText(n)}`);
   return lines;
 }
 
@@ -83,7 +83,7 @@ export const compactCommand: CliCommand = {
       } catch (err) {
         throw new CliError((err as Error).message);
       }
-      io.out(`dry run for ${session.path} (nothing written)\n`);
+      io.out(`dry run for ${safeText(session.path)} (nothing written)\n`);
       for (const l of describePlan(plan)) io.out(`  ${l}\n`);
       if (session.version < 3) io.out(`  note: version ${session.version} file: compacting it would be refused; fork it first (ase fork)\n`);
       return;
@@ -101,10 +101,10 @@ export const compactCommand: CliCommand = {
         onProgress: summaryProgressPrinter(io, "compact"),
       });
       const p = out.plan;
-      io.out(`compacted ${session.path}\n`);
-      io.out(`  entry: ${out.entry.id} (compaction, parent ${p.leafId}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${out.model ?? p.model}`}\n`);
+      io.out(`compacted ${safeText(session.path)}\n`);
+      io.out(`  entry: ${safeText(out.entry.id)} (compaction, parent ${safeText(p.leafId)}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${safeText(out.model ?? p.model)}`}\n`);
       io.out(`  tokens: ${humanTokens(out.tokensBefore)} -> ~${humanTokens(out.tokensAfter)}\n`);
-      io.out(`  first kept entry: ${p.firstKeptEntryId}; summarized ${p.toSummarize.length + p.turnPrefix.length} message(s)${p.isSplitTurn ? " (split turn)" : ""}\n`);
+      io.out(`  first kept entry: ${safeText(p.firstKeptEntryId)}; summarized ${p.toSummarize.length + p.turnPrefix.length} message(s)${p.isSplitTurn ? " (split turn)" : ""}\n`);
       io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
       io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
     } catch (err) {

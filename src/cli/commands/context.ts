@@ -4,6 +4,7 @@ import { renderXml } from "../../core/context/render-xml";
 import { resolveSystemPrompt } from "../../core/context/system-prompt";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
+import { safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage = "ase context <file> [--leaf ID] [--format pi|anthropic|xml] [--system auto|FILE] [--max-tokens N]";
@@ -13,7 +14,7 @@ function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | 
   if (spec === undefined) return undefined;
   try {
     const sp = resolveSystemPrompt(spec, cwd, io.env);
-    if (sp.reconstructed) for (const n of ["system prompt RECONSTRUCTED (pi does not store it)", ...sp.notes]) io.err(`note: ${n}\n`);
+    if (sp.reconstructed) for (const n of ["system prompt RECONSTRUCTED (pi does not store it)", ...sp.notes]) io.err(`note: ${safeText(n)}\n`);
     return sp.text;
   } catch (err) {
     throw new CliError((err as Error).message);
@@ -44,7 +45,7 @@ export const contextCommand: CliCommand = {
       out = { leafId: ctx.leafId, thinkingLevel: ctx.thinkingLevel, model: ctx.model, ...(system ? { systemPrompt: system } : {}), messages: ctx.parts.map((p) => p.llm) };
     } else if (format === "anthropic") {
       const { body, notes } = renderAnthropic(ctx, { system });
-      for (const n of notes) io.err(`note: ${n}\n`);
+      for (const n of notes) io.err(`note: ${safeText(n)}\n`);
       out = body;
     } else {
       out = { leafId: ctx.leafId, ...renderXml(ctx, { system, maxTokens }) };

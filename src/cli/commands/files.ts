@@ -24,8 +24,8 @@ export const filesCommand: CliCommand = {
     }
     if (!activity.length) io.out("no file operations\n");
     for (const a of activity) {
-      const what = [a.read && `read ×${a.read}`, a.written && `written ×${a.written}`, a.edited && `edited ×${a.edited}`, ...a.fromSummary.map((k) => `${k} (summary)`)].filter(Boolean).join(", ");
-      io.out(`${safeText(a.path)}  ${what}  (first: ${a.firstEntryId})\n`);
+      const what = [a.read && `read ×${a.read}`, a.written && `written ×${a.written}`, a.edited && `edited ×${a.edited}`, ...a.fromSummary.map((k) => `${safeText(k)} (summary)`)].filter(Boolean).join(", ");
+      io.out(`${safeText(a.path)}  ${what}  (first: ${safeText(a.firstEntryId)})\n`);
     }
   },
 };

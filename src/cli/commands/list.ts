@@ -2,10 +2,11 @@ import { join } from "node:path";
 import { homedir } from "node:os";
 import { listSessions } from "../../core/store/discover";
 import { resolveSessionsDir } from "../../core/store/sessions-dir";
+import { clipText } from "../../core/util/visible-text";
 import { parseFlags } from "../args";
 import type { CliCommand } from "../cli-error";
 import { CliError } from "../cli-error";
-import { humanBytes, relativeTime } from "../format";
+import { humanBytes, relativeTime, safeText } from "../format";
 
 const usage = "ase list [--dir D] [--json] [--no-cache]";
 
@@ -27,17 +28,17 @@ export const listCommand: CliCommand = {
       io.out(`${JSON.stringify({ dir, projects: res.projects, skipped: res.skipped }, null, 2)}\n`);
       return;
     }
-    if (!res.projects.length) io.out(`no pi sessions under ${dir}\n`);
+    if (!res.projects.length) io.out(`no pi sessions under ${safeText(dir)}\n`);
     const now = Date.now();
     for (const p of res.projects) {
-      io.out(`${p.cwd || "(no cwd)"}  (${p.sessions.length} session${p.sessions.length === 1 ? "" : "s"})\n`);
+      io.out(`${p.cwd ? safeText(p.cwd) : "(no cwd)"}  (${p.sessions.length} session${p.sessions.length === 1 ? "" : "s"})\n`);
       for (const s of p.sessions) {
         const title = s.name ?? (s.firstMessage || "(no messages)");
         const fork = s.parentSession ? " ⑂" : "";
-        io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}  ${title.slice(0, 80)}\n`);
-        io.out(`            ${s.path}\n`);
+        io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}  ${safeText(clipText(title, 80))}\n`);
+        io.out(`            ${safeText(s.path)}\n`);
       }
     }
-    for (const s of res.skipped) io.err(`skipped ${s.path}: ${s.reason}\n`);
+    for (const s of res.skipped) io.err(`skipped ${safeText(s.path)}: ${safeText(s.reason)}\n`);
   },
 };

@@ -90,7 +90,7 @@ export function accuracyText(a: AccuracyReport): string {
 function text(r: TokenReport, path: string, system: SystemPrompt | undefined): string {
   const l = r.leaf;
   const out: string[] = [];
-  out.push(`${safeText(path)}  leaf ${l.leafId ?? "(none)"}  model ${l.model ? safeText(`${l.model.provider}/${l.model.modelId}`) : "unknown"}`);
+  out.push(`${safeText(path)}  leaf ${l.leafId !== null && l.leafId !== undefined ? safeText(l.leafId) : "(none)"}  model ${l.model ? safeText(`${l.model.provider}/${l.model.modelId}`) : "unknown"}`);
   out.push(`context: ${l.contextTokens} tokens (recorded ${l.recorded} + estimated ${l.estimated}; pi's rule)`);
   out.push(`window ${l.contextWindow} (${l.windowSource}) - reserve ${l.reserveTokens} = threshold ${l.threshold}: ${l.wouldCompact ? "pi WOULD auto-compact" : "below the threshold"}`);
   const c = r.calibration;
@@ -103,12 +103,12 @@ function text(r: TokenReport, path: string, system: SystemPrompt | undefined): s
   out.push("", `branches (${r.branches.length}):`);
   for (const b of r.branches) {
     const kinds = TOKEN_KINDS.filter((k) => b.byKind[k]).map((k) => `${k} ${humanTokens(b.byKind[k])}`).join(", ");
-    out.push(`  ${b.leafId} from ${b.fromId ?? "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
+    out.push(`  ${safeText(b.leafId)} from ${b.fromId ? safeText(b.fromId) : "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
   }
   out.push("", `entries (${r.entries.length}): id kind recorded(in+cacheRead+cacheWrite/out) estimate exact calibrated`);
   for (const e of r.entries) {
     const rec = e.recorded ? `${e.recorded.input + e.recorded.cacheRead + e.recorded.cacheWrite}/${e.recorded.output}` : "-";
-    out.push(`  ${e.id} ${e.kind.padEnd(16)} ${rec.padStart(14)} ${String(e.estimate).padStart(7)} ${String(e.exact ?? "-").padStart(7)} ${String(e.calibrated ?? "-").padStart(7)}`);
+    out.push(`  ${safeText(e.id)} ${e.kind.padEnd(16)} ${rec.padStart(14)} ${String(e.estimate).padStart(7)} ${String(e.exact ?? "-").padStart(7)} ${String(e.calibrated ?? "-").padStart(7)}`);
   }
   return `${out.join("\n")}\n`;
 }
@@ -166,7 +166,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   });
   if (values.accuracy) {
     const a = report.accuracy as AccuracyReport;
-    if (!a.steps) throw new CliError(`${session.path}: no consecutive calls with recorded usage; nothing to grade against`);
+    if (!a.steps) throw new CliError(`${safeText(session.path)}: no consecutive calls with recorded usage; nothing to grade against`);
     io.out(values.json ? `${JSON.stringify(a, null, 2)}\n` : accuracyText(a));
     return;
   }
@@ -190,7 +190,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
     return;
   }
   io.out(text(report, session.path, system));
-  if (anthropic) io.out(`anthropic count-tokens (${anthropic.model}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
+  if (anthropic) io.out(`anthropic count-tokens (${safeText(anthropic.model)}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
 }
 
 export const tokensCommand: CliCommand = {

@@ -48,16 +48,16 @@ export const treeCommand: CliCommand = {
       return;
     }
     reportProblems(session, io.err);
-    io.out(`${session.path}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (v${session.version}, ${metas.length} entries)\n`);
+    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (v${session.version}, ${metas.length} entries)\n`);
     for (const r of rows) {
       const m = metas[r.index];
       const mark = r.isActiveLeaf ? "◉" : r.onActivePath ? "•" : " ";
       const label = labels.get(m.id);
-      const kind = m.type === "message" ? (ROLE[m.role ?? ""] ?? m.role ?? "?") : m.type === "compaction" ? "⟲" : m.type;
+      const kind = safeText(m.type === "message" ? (ROLE[m.role ?? ""] ?? m.role ?? "?") : m.type === "compaction" ? "⟲" : m.type);
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
       let text = safeText(m.preview);
-      if (m.type === "compaction") text = `compaction: ${m.tokensBefore ?? "?"} tokens before, kept from ${m.firstKeptEntryId ?? (m.hasRetainedTail ? "retained tail" : "nothing")}`;
-      io.out(`${r.prefix}${mark} ${m.id} ${kind}${label ? ` [${safeText(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
+      if (m.type === "compaction") text = `compaction: ${m.tokensBefore ?? "?"} tokens before, kept from ${m.firstKeptEntryId !== undefined ? safeText(m.firstKeptEntryId) : (m.hasRetainedTail ? "retained tail" : "nothing")}`;
+      io.out(`${r.prefix}${mark} ${safeText(m.id)} ${kind}${label ? ` [${safeText(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
     }
   },
 };

@@ -6,6 +6,12 @@ import { EntryTable, type TablePart } from "./entry-table";
 import { parseIsoTime } from "../util/iso-time";
 import { isBlank, type RawLine } from "./line-scanner";
 
+/**
+ * A file that is not a pi session. Its message never quotes the file: the path may come
+ * from an untrusted workspace and point at any file on the machine (a symlink to
+ * /etc/passwd), so it says what was expected and what kind of line was found, not what
+ * the line holds.
+ */
 export class NotASessionError extends Error {
   constructor(
     readonly path: string,
@@ -37,6 +43,15 @@ function putUsage(t: EntryTable, i: number, u: unknown): void {
   const o = u as Record<string, unknown>;
   const cost = o.cost as Record<string, unknown> | undefined;
   t.setUsageFigures(i, num(o.input), num(o.output), num(o.cacheRead), num(o.cacheWrite), typeof o.totalTokens === "number" ? o.totalTokens : Number.NaN, cost && typeof cost.total === "number" ? cost.total : Number.NaN);
+}
+
+/** What kind of JSON value a would-be header is, without any of its content. */
+function jsonKind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v !== "object") return `a ${typeof v}`;
+  const o = v as Record<string, unknown>;
+  return o.type === "session" ? 'an object with "type":"session" but no string "id"' : 'an object without "type":"session"';
 }
 
 function describe(v: unknown): string {
@@ -115,7 +130,7 @@ export class IndexBuilder {
   private countBadLine(): void {
     this.badLines++;
     if (!this.header && this.badLines >= MAX_LINES_BEFORE_HEADER) {
-      throw new NotASessionError(this.path, `no JSON line in the first ${this.badLines} lines; expected a header {"type":"session",...} (${this.problems[0].message})`);
+      throw new NotASessionError(this.path, `first line is not a session header (no JSON line in the first ${this.badLines} lines; expected {"type":"session",...})`);
     }
   }
 
@@ -183,7 +198,7 @@ export class IndexBuilder {
       // The first line that parses must be the header (pi: otherwise not a session).
       const h = obj as Record<string, unknown>;
       if (!isObject || h.type !== "session" || typeof h.id !== "string") {
-        throw new NotASessionError(this.path, `line ${raw.lineNo}: expected a header {"type":"session","id":"..."}, found ${describe(obj)}`);
+        throw new NotASessionError(this.path, `first line is not a session header (line ${raw.lineNo} is ${jsonKind(obj)}; expected {"type":"session","id":"..."})`);
       }
       this.header = obj as SessionHeader;
       this.version = typeof h.version === "number" ? h.version : 1;

@@ -64,11 +64,10 @@ function lineStartAtOrBefore(path: string, at: number): number {
   }
 }
 
-/** Why a file with content has no header: what its first line was, and how many lines were read. */
+/** Why a file with content has no header, without quoting it (see NotASessionError). */
 function noHeader(problems: readonly LineProblem[], lines: number): string {
-  const first = problems[0];
-  const what = first ? first.message : "only blank lines";
-  return `no JSON line found in ${lines} line(s); expected a header {"type":"session",...} (${what})`;
+  const what = problems.length ? `no JSON line in ${lines} line(s)` : `only blank lines in ${lines} line(s)`;
+  return `first line is not a session header (${what}; expected {"type":"session",...})`;
 }
 
 /**
