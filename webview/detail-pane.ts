@@ -1,5 +1,5 @@
 import type { DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
-import { clear, codicon, custom, el, formatInt, formatTokens, visible } from "./dom";
+import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
 import { iconFor } from "./row-view";
 
 const SAFE_IMAGE = /^data:image\/(png|jpeg|jpg|gif|webp|bmp);base64,[A-Za-z0-9+/=\s]*$/i;
@@ -69,7 +69,7 @@ export class DetailPane {
     const head = el("div", { className: "detail-head" }, [
       codicon(iconFor(d)),
       el("span", { className: "detail-kind", text: kind }),
-      ...(d.label ? [el("span", { className: "chip label-chip", text: d.label })] : []),
+      ...(d.label ? [el("span", { className: "chip label-chip", text: oneLine(d.label, 300), title: d.label })] : []),
       el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
     ]);
     this.element.append(head, this.actions(d.id));
@@ -108,13 +108,13 @@ export class DetailPane {
   }
 
   private block(id: string, b: DetailBlock, index: number): HTMLElement {
-    const title = `${BLOCK_TITLES[b.kind]}${b.title ? `: ${b.title}` : ""}`;
+    const title = `${BLOCK_TITLES[b.kind]}${b.title ? `: ${oneLine(b.title, 300)}` : ""}`;
     const summary = el("summary", { className: "block-title" }, [codicon(BLOCK_ICONS[b.kind]), el("span", { text: title })]);
     const box = el("details", { className: `block kind-${b.kind}${b.isError ? " error" : ""}`, attrs: { "data-block": String(index) } }, [summary]);
     box.open = b.kind !== "thinking" || (b.text?.length ?? 0) < 2000;
     if (b.kind === "image") {
       if (isSafeImageUri(b.dataUri)) {
-        const img = el("img", { className: "block-image", attrs: { alt: b.title ?? `image ${index + 1}` } });
+        const img = el("img", { className: "block-image", attrs: { alt: oneLine(b.title ?? `image ${index + 1}`, 300) } });
         img.src = b.dataUri;
         box.appendChild(img);
       } else {

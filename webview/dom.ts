@@ -1,21 +1,30 @@
 /**
  * Tiny DOM helpers. Session text only ever reaches the page through `text()` /
- * textContent, never through HTML parsing, so markup in a session stays inert.
+ * textContent, never through HTML parsing, so markup in a session stays inert; and
+ * through `visible()`, so hidden characters (bidi overrides, ESC, NUL, zero-width
+ * ones) show as marks like ⟨U+202E⟩ instead of reordering or hiding what follows.
  */
+import { clipText, visibleText } from "../src/core/util/visible-text";
 
 export interface ElOptions {
   className?: string;
+  /** Shown literally, hidden characters marked (see visible). */
   text?: string;
+  /** Set as is: only for attributes whose value is ours, never session text. */
   attrs?: Record<string, string>;
+  /** A tooltip, shown like `text` and cut to TITLE_MAX characters. */
   title?: string;
 }
+
+/** Tooltips longer than this are cut: a megabyte label would make every hover slow. */
+export const TITLE_MAX = 2000;
 
 /** Creates an element; `text` is set as textContent (shown literally). */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, opts: ElOptions = {}, children: Node[] = []): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (opts.className) node.className = opts.className;
   if (opts.text !== undefined) node.textContent = visible(opts.text);
-  if (opts.title !== undefined) node.title = visible(opts.title);
+  if (opts.title !== undefined) node.title = visible(clipText(opts.title, TITLE_MAX));
   if (opts.attrs) for (const [k, v] of Object.entries(opts.attrs)) node.setAttribute(k, v);
   for (const c of children) node.appendChild(c);
   return node;
@@ -41,14 +50,24 @@ export function codicon(name: string, label?: string): HTMLSpanElement {
   return span;
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-
 /**
- * Makes control characters visible (ESC shows as ␛) so ANSI escapes in tool output
- * appear literally instead of vanishing; newlines and tabs are kept.
+ * Session text as shown: controls (ESC of ANSI codes, NUL), bidi controls, zero-width
+ * characters and lone surrogates become marks such as ⟨U+001B⟩; newlines and tabs are
+ * kept (CSS decides whether a view shows several lines). The same helper as the CLI's.
  */
 export function visible(text: string): string {
-  return text.replace(CONTROL, (c) => (c === "\u007f" ? "\u2421" : String.fromCharCode(0x2400 + c.charCodeAt(0))));
+  return visibleText(text, "keep");
+}
+
+/** At most `max` characters, ending in "…" when cut (for one-line places; el() marks them). */
+export const clip = clipText;
+
+/**
+ * Session text for a one-line place (a chip, a name, an aria-label): cut to `max`,
+ * marked, and its line breaks shown as `\n` (as the CLI does) rather than folded away.
+ */
+export function oneLine(text: string, max: number): string {
+  return visibleText(clipText(text, max), "escape");
 }
 
 export function clear(node: Node): void {

@@ -1,5 +1,5 @@
 import type { FileActivityView } from "../src/protocol";
-import { clear, codicon, el } from "./dom";
+import { clear, codicon, el, oneLine, TITLE_MAX } from "./dom";
 
 function counts(f: FileActivityView): string {
   const parts: string[] = [];
@@ -38,9 +38,9 @@ export class FileList {
       ]);
       const name = el(f.openable ? "button" : "span", { className: `file${f.openable ? " openable" : ""}`, title: f.path }, [
         codicon(icon(f)),
-        el("span", { className: "file-path", text: f.path }),
+        el("span", { className: "file-path", text: oneLine(f.path, 1000) }),
       ]);
-      name.setAttribute("aria-label", `${f.path}: ${counts(f)}${f.openable ? ", open in editor" : ", not in the workspace"}`);
+      name.setAttribute("aria-label", `${oneLine(f.path, TITLE_MAX)}: ${counts(f)}${f.openable ? ", open in editor" : ", not in the workspace"}`);
       if (f.openable) {
         name.setAttribute("type", "button");
         name.addEventListener("click", () => this.openFile(f.path));

@@ -1,7 +1,7 @@
 import "./elements";
 import type { EntryDetails, FileActivityView, InitMessage, LoadFailedMessage, NoticeMessage, RowFilter, SessionChangedMessage, TokenBar } from "../src/protocol";
 import { DetailPane } from "./detail-pane";
-import { codicon, custom, el, formatInt } from "./dom";
+import { clip, codicon, custom, el, formatInt, oneLine, TITLE_MAX } from "./dom";
 import { FileList } from "./file-list";
 import { RpcClient, RpcDisposedError, type HostEvent } from "./rpc";
 import { SearchBox } from "./search";
@@ -172,9 +172,10 @@ function showReading(done: number, total: number): void {
 
 function showSession(s: InitMessage["session"]): void {
   const base = s.path.split(/[\\/]/).pop() ?? s.path;
-  title.textContent = s.name ?? base;
-  title.title = s.path;
-  subtitle.textContent = `${s.cwd} · v${s.version}`;
+  // Text views of session data: hidden characters marked, long names cut (see dom.ts).
+  title.textContent = oneLine(s.name ?? base, 300);
+  title.title = oneLine(s.path, TITLE_MAX);
+  subtitle.textContent = `${oneLine(s.cwd, 1000)} · v${s.version}`;
   const b: HTMLElement[] = [];
   const count = custom("vscode-badge", { variant: "counter", title: `${formatInt(s.entryCount)} entries` });
   count.textContent = formatInt(s.entryCount);
@@ -255,7 +256,7 @@ function onSessionChanged(m: SessionChangedMessage): void {
 
 function showNotice(n: NoticeMessage): void {
   const close = custom("vscode-button", { icon: "close", "icon-only": "", secondary: "", "aria-label": "Dismiss", title: "Dismiss" });
-  const item = el("div", { className: `notice notice-${n.level}` }, [codicon(n.level === "info" ? "info" : n.level), el("span", { className: "notice-text", text: n.text }), close]);
+  const item = el("div", { className: `notice notice-${n.level}` }, [codicon(n.level === "info" ? "info" : n.level), el("span", { className: "notice-text", text: clip(n.text, TITLE_MAX) }), close]);
   close.addEventListener("click", () => item.remove());
   notices.appendChild(item);
   while (notices.childElementCount > 3) notices.firstElementChild?.remove();

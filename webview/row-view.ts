@@ -1,5 +1,5 @@
 import type { Row } from "../src/protocol";
-import { codicon, el, formatTokens, visible } from "./dom";
+import { clip, codicon, el, formatTokens, oneLine, TITLE_MAX } from "./dom";
 
 export interface RowPaintState {
   selected: boolean;
@@ -42,6 +42,10 @@ export function levelOf(row: Row): number {
   return row.depth + 1;
 }
 
+/** Longest preview and label chip a row shows (the host's previews are 100 chars; labels are anything). */
+const PREVIEW_MAX = 300;
+const LABEL_MAX = 120;
+
 function kindName(row: Row): string {
   if (row.type === "message" && row.role) return `${row.role} message`;
   return row.type.replace(/_/g, " ");
@@ -49,8 +53,8 @@ function kindName(row: Row): string {
 
 /** What a screen reader says for the row. */
 export function rowLabel(row: Row): string {
-  const parts = [kindName(row), row.preview || "(empty)", `${row.tokens} tokens`];
-  if (row.label) parts.push(`label ${row.label}`);
+  const parts = [kindName(row), clip(row.preview, PREVIEW_MAX) || "(empty)", `${row.tokens} tokens`];
+  if (row.label) parts.push(`label ${oneLine(row.label, LABEL_MAX)}`);
   if (row.compaction) parts.push(`compaction, ${row.compaction.tokensBefore} tokens before`);
   if (row.boundary === "summarized") parts.push("summarized by a compaction");
   if (row.boundary === "kept-start") parts.push("kept context starts here");
@@ -58,7 +62,7 @@ export function rowLabel(row: Row): string {
   else if (row.onActivePath) parts.push("on active path");
   if (row.isDefaultLeaf) parts.push("default leaf");
   if (row.childCount > 1) parts.push(`${row.childCount} branches${row.folded ? ", folded" : ""}`);
-  return visible(parts.join(", "));
+  return oneLine(parts.join(", "), TITLE_MAX);
 }
 
 /** Paints one row into a pooled element; the element is rebuilt only when the row or its state changed. */
@@ -69,7 +73,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   node.setAttribute("aria-setsize", String(st.setSize));
   node.setAttribute("aria-selected", String(st.selected));
   node.dataset.index = String(index);
-  const key = row ? `${row.id}|${row.folded}|${row.label ?? ""}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}` : "loading";
+  const key = row ? `${row.id}|${row.folded}|${clip(row.label ?? "", TITLE_MAX)}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}` : "loading";
   const stateKey = `${st.selected}|${st.match}|${st.currentMatch}`;
   if (node.dataset.key === key && node.dataset.state === stateKey && node.dataset.pos === String(index)) return;
   node.dataset.key = key;
@@ -108,8 +112,8 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   const icon = codicon(iconFor(row));
   icon.classList.add("role-icon");
   const children: Node[] = [el("span", { className: "prefix", text: row.prefix, attrs: { "aria-hidden": "true" } }), twisty, icon];
-  children.push(el("span", { className: "preview", text: row.preview }));
-  if (row.label) children.push(el("span", { className: "chip label-chip", text: row.label }));
+  children.push(el("span", { className: "preview", text: oneLine(row.preview, PREVIEW_MAX) }));
+  if (row.label) children.push(el("span", { className: "chip label-chip", text: oneLine(row.label, LABEL_MAX), title: row.label }));
   if (row.compaction) {
     children.push(el("span", { className: "chip compaction-chip", text: `compacted ${formatTokens(row.compaction.tokensBefore)}`, title: "Compaction: tokens in context before it ran" }));
   }

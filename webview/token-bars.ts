@@ -1,5 +1,5 @@
 import { TOKEN_KINDS, type TokenBar, type TokenKind, type TokenSource } from "../src/protocol";
-import { clear, el, formatInt, formatTokens } from "./dom";
+import { clear, el, formatInt, formatTokens, oneLine } from "./dom";
 
 export const KIND_LABELS: Record<TokenKind, string> = {
   summary: "Summary",
@@ -56,7 +56,7 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   const used = bar.contextWindow > 0 ? Math.round((bar.total / bar.contextWindow) * 100) : 0;
   const over = bar.threshold > 0 && bar.total >= bar.threshold;
   const head = el("div", { className: "bar-head" }, [
-    el("span", { className: "bar-title", text: bar.title }),
+    el("span", { className: "bar-title", text: oneLine(bar.title, 200), title: bar.title }),
     el("span", { className: `bar-figure${over ? " over" : ""}`, text: `${figure(bar.total, bar.source)} / ${formatTokens(bar.contextWindow)} (${used}%)` }),
     el("span", { className: `source-badge source-${bar.source}`, text: SOURCE_TEXT[bar.source] }),
   ]);
@@ -66,7 +66,7 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId } }, [head, track]);
   item.setAttribute(
     "aria-label",
-    `${bar.title}: ${formatInt(bar.total)} tokens (${SOURCE_TEXT[bar.source]}) of a ${formatInt(bar.contextWindow)} context window, ${used}%; ` +
+    `${oneLine(bar.title, 200)}: ${formatInt(bar.total)} tokens (${SOURCE_TEXT[bar.source]}) of a ${formatInt(bar.contextWindow)} context window, ${used}%; ` +
       `auto-compaction at ${formatInt(bar.threshold)}. ${breakdown}`,
   );
   item.addEventListener("click", () => onPick(bar.leafId));

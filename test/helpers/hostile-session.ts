@@ -41,13 +41,16 @@ export function writeHostileSession(dir?: string): { file: string; ids: Record<s
       ],
     }),
     toolResult("00000003", "00000002", "call1", `read${h.script}${h.rlo}`, `${h.ansi} ${h.html}`),
+    // A side branch whose leaf has the hostile label too: its token bar is titled with it.
+    user("0000000b", "00000001", `side branch ${h.rlo}`),
     entry("label", "00000004", "00000003", { targetId: "00000001", label: `${h.html}${h.forged}${h.nul}${h.lone}${h.rlo}` }),
-    entry("session_info", "00000005", "00000004", { name }),
+    entry("label", "0000000c", "00000004", { targetId: "0000000b", label: `${h.html}${h.forged}${h.nul}${h.lone}${h.rlo}` }),
+    entry("session_info", "00000005", "0000000c", { name }),
     entry("custom_message", "00000006", "00000005", { customType: `${h.html}${h.rlo}`, content: `custom ${h.ansi}`, display: true }),
     user("00000007", "00000006", bigText),
     entry("label", "00000008", "00000007", { targetId: "00000007", label: bigLabel }),
     assistant("00000009", "00000008", `done ${h.rlo}`, { model: `claude${h.ansi}${h.rlo}` }),
   ];
   const file = writeSession(lines, { dir, name: "hostile.jsonl" });
-  return { file, ids: { first: "00000001", tool: "00000003", custom: "00000006", big: "00000007", leaf: "00000009" } };
+  return { file, ids: { first: "00000001", tool: "00000003", side: "0000000b", custom: "00000006", big: "00000007", leaf: "00000009" } };
 }

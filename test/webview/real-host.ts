@@ -47,3 +47,6 @@ export async function createRealHost(path: string) {
     },
   };
 }
+
+// The hostile session of the CLI tests, for the webview test that runs it through the real core.
+export { HOSTILE, MARKS, MEGABYTE, RAW_HIDDEN, writeHostileSession } from "../helpers/hostile-session";
