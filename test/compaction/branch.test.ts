@@ -48,7 +48,7 @@ describe("branch summary (pi's /tree)", () => {
     const line = JSON.parse(after.subarray(before.length).toString("utf8"));
     assert.deepEqual(Object.keys(line), ["type", "id", "parentId", "timestamp", "fromId", "summary"]);
     assert.equal(line.parentId, "a1");
-    assert.equal(line.fromId, "a3");
+    assert.equal(line.fromId, "a1", "pi's branchWithSummary writes the target as fromId, not the leaf left");
     assert.equal(line.summary, "");
     assert.equal(out.summarized, false);
     // The new last line is the leaf: its context is the target's, nothing added.

@@ -10,13 +10,28 @@ const CLI = resolve("dist/cli.js");
 /** Rounds of two writers racing; ASE_RACE_ROUNDS=40 for a long run. */
 const ROUNDS = Number(process.env.ASE_RACE_ROUNDS) || 6;
 
-function run(args: string[]): Promise<{ code: number | null; err: string }> {
+function run(args: string[]): Promise<{ code: number | null; err: string; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, XDG_CACHE_HOME: tempDir() } });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, XDG_CACHE_HOME: tempDir() } });
     let err = "";
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("close", (code) => done({ code, err }));
+    child.on("close", (code) => done({ code, err, out }));
   });
+}
+
+/**
+ * Which leaf an `ase branch` moved from, by the id of the entry it wrote: its report
+ * says (the line's fromId is the target, as pi writes it, so the file does not).
+ */
+function movedFrom(results: Array<{ out: string }>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of results) {
+    const m = /entry: (\S+) \(branch_summary, parent \S+, from (\S+)\)/.exec(r.out);
+    if (m) out.set(m[1], m[2]);
+  }
+  return out;
 }
 
 /** The last entry of `session()`: the leaf every writer starts from. */
@@ -70,13 +85,14 @@ describe("writers racing", () => {
       assert.ok(ok >= 1, `round ${round}: one wins (${results.map((r) => r.err).join(" | ")})`);
       assert.equal(added.length, ok, `round ${round}: one line per success`);
       for (const r of results) if (r.code !== 0) assert.match(r.err, REFUSED, `round ${round}`);
+      const from = movedFrom(results);
       if (ok === 1) refused++;
       else {
         // Both won only one after the other: the second moved from the first's entry.
         sequential++;
-        assert.equal(added[1].fromId, added[0].id, `round ${round}: the second writer saw the first's line`);
+        assert.equal(from.get(String(added[1].id)), added[0].id, `round ${round}: the second writer saw the first's line`);
       }
-      assert.equal(added[0].fromId, LEAF);
+      assert.equal(from.get(String(added[0].id)), LEAF);
     }
     console.log(`      ${ROUNDS} rounds: ${refused} with one refused, ${sequential} one after the other, 0 torn or doubled`);
   });
@@ -112,12 +128,15 @@ describe("writers racing", () => {
     const agent = spawn(process.execPath, ["-e", agentScript, file, "4000"], { stdio: "ignore" });
     const agentDone = new Promise((r) => agent.on("close", r));
     const outcomes = { written: 0, refused: 0 };
+    const reports: Array<{ out: string }> = [];
     let running = true;
     void agentDone.then(() => (running = false));
     while (running) {
       const r = await run(["branch", file, "--to", "a0000005"]);
-      if (r.code === 0) outcomes.written++;
-      else {
+      if (r.code === 0) {
+        outcomes.written++;
+        reports.push(r);
+      } else {
         assert.match(r.err, REFUSED);
         outcomes.refused++;
       }
@@ -128,9 +147,11 @@ describe("writers racing", () => {
     assert.equal(ours.length, outcomes.written);
     // Each of ours moved from the leaf of the file as it was when written: the line before it.
     const all = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const from = movedFrom(reports);
     for (const o of ours) {
       const k = all.findIndex((l) => l.id === o.id);
-      assert.equal(o.fromId, all[k - 1].id, "written from the state it had read");
+      assert.equal(from.get(String(o.id)), all[k - 1].id, "written from the state it had read");
+      assert.equal(o.fromId, o.parentId, "fromId is the target, as pi writes it");
     }
     console.log(`      against the agent (${lines.length - ours.length} agent lines): ${outcomes.written} written, ${outcomes.refused} refused`);
   });

@@ -143,9 +143,17 @@ export interface BranchOutcome {
 }
 
 /**
- * pi's /tree move: a branch_summary entry whose parent is the target and whose fromId
- * is the leaf being left. The new entry becomes the last line, so the move lasts when
- * pi opens the file. Same safety as compaction: one line, only when complete.
+ * The `fromId` pi's branchWithSummary writes: the navigation target itself (the entry's
+ * parent), `"root"` when there is none. Not the leaf being left, whatever pi's docs say.
+ */
+export function branchSummaryFromId(parentId: string | null): string {
+  return parentId ?? "root";
+}
+
+/**
+ * pi's /tree move: a branch_summary entry whose parent is the target, fromId as pi
+ * writes it (see branchSummaryFromId). The new entry becomes the last line, so the move
+ * lasts when pi opens the file. Same safety as compaction: one line, only when complete.
  */
 export async function branchSession(session: Session, opts: BranchOptions): Promise<BranchOutcome> {
   assertWritable(session);
@@ -172,7 +180,7 @@ export async function branchSession(session: Session, opts: BranchOptions): Prom
   const entry = (await appendEntry(session, {
     type: "branch_summary",
     parentId: plan.targetId,
-    fromId: plan.fromLeafId,
+    fromId: branchSummaryFromId(plan.targetId),
     summary,
     ...(details ? { details } : {}),
   })) as BranchSummaryEntry;
