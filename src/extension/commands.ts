@@ -5,6 +5,7 @@ import type { CompactionOutcome } from "../core/compaction/compact";
 import type { CompactionPlan } from "../core/compaction/prepare";
 import type { CompactionStrategy } from "../core/compaction/settings";
 import type { EntryAction } from "../protocol";
+import { visibleText } from "../core/util/visible-text";
 import { type ActionDeps, type CompactArgs, compact, compactionPlan, continueAt, forkAt, labelAt, previewContext } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
 import type { ContextFormat } from "./context-preview";
@@ -53,7 +54,8 @@ function guarded<A extends unknown[], R>(deps: CommandDeps, name: string, fn: (.
     } catch (err) {
       const msg = describeError(err);
       deps.log.error(`${name}: ${msg}`);
-      void vscode.window.showErrorMessage(msg);
+      // Errors may quote session text (ids, names): shown on one line, hidden characters marked.
+      void vscode.window.showErrorMessage(visibleText(msg));
       const first = args[0];
       if (typeof first === "string" || first instanceof vscode.Uri) throw err;
       return undefined;
@@ -222,7 +224,7 @@ export async function runEntryAction(deps: CommandDeps, action: EntryAction, fil
     // Commands show their own errors; the compaction flow is called directly.
     if (action === "compact") {
       deps.log.error(`Compact: ${describeError(err)}`);
-      void vscode.window.showErrorMessage(describeError(err));
+      void vscode.window.showErrorMessage(visibleText(describeError(err)));
     }
   }
 }

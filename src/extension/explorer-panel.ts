@@ -25,6 +25,7 @@ import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
 import { pushAll } from "../core/util/push-all";
+import { clipText, visibleText } from "../core/util/visible-text";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
 
@@ -76,7 +77,7 @@ export class ExplorerPanel extends Disposable {
     super();
     const dist = vscode.Uri.joinPath(deps.extensionUri, "dist");
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
-    panel.title = `Session: ${file.split(/[\\/]/).pop()}`;
+    panel.title = `Session: ${visibleText(clipText(file.split(/[\\/]/).pop() ?? file, 200))}`;
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.png");
     panel.webview.html = this.html();
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));

@@ -10,7 +10,7 @@ import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
 import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
 import { EXPLORER_VIEW_TYPE, ExplorerPanel, type PanelState } from "./explorer-panel";
 import { createLog } from "./log";
-import { sessionsToOpen } from "./open-on-start";
+import { type RefusedOpen, sessionsToOpen } from "./open-on-start";
 import { SessionsView } from "./sessions-view";
 import { readSettings } from "./settings";
 
@@ -22,7 +22,7 @@ export interface ExtensionApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
-  const log = createLog();
+  const log = createLog(vscode.window);
   context.subscriptions.push(log);
   const cacheDir = context.globalStorageUri.fsPath;
   const view = new SessionsView(cacheDir, log);
@@ -118,12 +118,30 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("agentSessions.sessionsDirectory")) void view.refresh();
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: writing actions enabled")),
   );
-  const toOpen = sessionsToOpen(log);
-  // A workspace that lists sessions wants them in front: show our view too.
-  if (toOpen.length) void vscode.commands.executeCommand("workbench.view.extension.agentSessions");
-  for (const file of toOpen) void openSession(vscode.Uri.file(file)).catch((err) => log.error(`cannot open ${file}: ${(err as Error).message}`));
+  const openListed = (files: string[]) => {
+    // A workspace that lists sessions wants them in front: show our view too.
+    if (files.length) void vscode.commands.executeCommand("workbench.view.extension.agentSessions");
+    for (const file of files) void openSession(vscode.Uri.file(file)).catch((err) => log.error(`cannot open ${file}: ${(err as Error).message}`));
+  };
+  const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+  const listed = sessionsToOpen(folders(), vscode.workspace.isTrusted, log);
+  let refused: RefusedOpen[] = listed.refused;
+  for (const r of refused) log.warn(r.message);
+  if (refused.length) {
+    const more = refused.length > 1 ? ` (and ${refused.length - 1} more: see the Agent Sessions log)` : "";
+    void vscode.window.showWarningMessage(`${refused[0].message}${more}.`);
+  }
+  openListed(listed.open);
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      log.info("workspace trusted: writing actions enabled");
+      // What open.json listed outside the folders may open now that the user trusts it.
+      const later = refused.map((r) => r.path);
+      refused = [];
+      openListed(later);
+    }),
+  );
   log.info(`activated (${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`);
   return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view };
 }

@@ -1,21 +1,44 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import * as vscode from "vscode";
+import { realPathInside } from "../core/util/path-inside";
+import { clipText } from "../core/util/visible-text";
 import type { Log } from "./log";
 
 /** A workspace can ask for sessions to be opened when it starts (demos, shared investigations). */
 export const OPEN_ON_START = ".agent-sessions/open.json";
 
-/** Paths listed in each workspace folder's .agent-sessions/open.json (`{"open": [...]}`). */
-export function sessionsToOpen(log: Log): string[] {
-  const out: string[] = [];
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const file = join(folder.uri.fsPath, OPEN_ON_START);
+/** A listed session not opened, and why (said to the user; names open.json, quotes nothing of the file). */
+export interface RefusedOpen {
+  /** The path as open.json lists it, made absolute. */
+  path: string;
+  message: string;
+}
+
+export interface SessionsToOpen {
+  /** Files to open now. */
+  open: string[];
+  /** Files left closed until the workspace is trusted. */
+  refused: RefusedOpen[];
+}
+
+/**
+ * Paths listed in each workspace folder's .agent-sessions/open.json (`{"open": [...]}`).
+ * The file comes with the workspace, so until the workspace is trusted it may only name
+ * session files inside the workspace folders (after following symlinks): an untrusted
+ * repository must not open whatever `.jsonl` (or link named so) it likes on the machine.
+ * Pure but for reading files, so it is tested without VS Code.
+ */
+export function sessionsToOpen(folders: readonly string[], trusted: boolean, log: Log): SessionsToOpen {
+  const out: SessionsToOpen = { open: [], refused: [] };
+  for (const folder of folders) {
+    const file = join(folder, OPEN_ON_START);
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(file, "utf8"));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") log.warn(`${file}: not read: ${(err as Error).message}`);
+      // A JSON syntax error quotes the text: name the file and the kind of failure only.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT") log.warn(`${file}: not read: ${err instanceof SyntaxError ? "not valid JSON" : (code ?? (err as Error).message)}`);
       continue;
     }
     const list = (parsed as { open?: unknown })?.open;
@@ -24,8 +47,18 @@ export function sessionsToOpen(log: Log): string[] {
       continue;
     }
     for (const p of list) {
-      if (typeof p === "string" && p.endsWith(".jsonl")) out.push(isAbsolute(p) ? p : join(folder.uri.fsPath, p));
-      else log.warn(`${file}: ignored ${JSON.stringify(p)} (expected a .jsonl path)`);
+      if (typeof p !== "string" || !p.endsWith(".jsonl")) {
+        log.warn(`${file}: ignored ${clipText(JSON.stringify(p) ?? String(p), 200)} (expected a .jsonl path)`);
+        continue;
+      }
+      const path = isAbsolute(p) ? p : join(folder, p);
+      if (trusted) {
+        out.open.push(path);
+        continue;
+      }
+      const check = realPathInside(path, folders);
+      if (check.inside) out.open.push(check.real);
+      else out.refused.push({ path, message: `${file}: not opened: ${clipText(p, 300)} ${check.reason}; until the workspace is trusted, only session files inside its folders are opened` });
     }
   }
   return out;

@@ -1,14 +1,15 @@
 import * as vscode from "vscode";
 import type { Session } from "../core/store/session";
 import type { SessionsView } from "./sessions-view";
+import { clipText, visibleText } from "../core/util/visible-text";
 
 /** Quick pick of a session file (newest first); undefined when dismissed. */
 export async function pickSession(view: SessionsView, title: string): Promise<vscode.Uri | undefined> {
   await view.refresh();
   const items = view.allSessions().map((s) => ({
-    label: s.name ?? (s.firstMessage || "(no messages)"),
-    description: s.cwd,
-    detail: s.path,
+    label: visibleText(clipText(s.name ?? (s.firstMessage || "(no messages)"), 300)),
+    description: visibleText(s.cwd),
+    detail: visibleText(s.path),
     uri: vscode.Uri.file(s.path),
   }));
   const browse = { label: "$(folder-opened) Browse for a session file…", description: "", detail: "", uri: undefined as vscode.Uri | undefined };
@@ -30,8 +31,8 @@ export async function pickEntry(session: Session, title: string): Promise<string
     const label = tree.labels.get(m.id);
     items.push({
       id: m.id,
-      label: `${m.role ?? m.type}: ${m.preview || "(empty)"}`,
-      description: `${m.id}${label ? ` [${label}]` : ""}${i === tree.defaultLeaf ? " · leaf" : ""}`,
+      label: visibleText(`${m.role ?? m.type}: ${m.preview || "(empty)"}`),
+      description: visibleText(`${m.id}${label ? ` [${clipText(label, 200)}]` : ""}${i === tree.defaultLeaf ? " · leaf" : ""}`),
     });
   }
   const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });

@@ -6,6 +6,7 @@ import { listSessions, type ProjectGroup, type SessionSummary } from "../core/st
 import { resolveSessionsDir } from "../core/store/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
+import { clipText, visibleText } from "../core/util/visible-text";
 
 type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary };
 
@@ -126,7 +127,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
 
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === "project") {
-      const item = new vscode.TreeItem(node.group.cwd || "(no working directory)", vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(node.group.cwd ? visibleText(clipText(node.group.cwd, 300)) : "(no working directory)", vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = new vscode.ThemeIcon("folder");
       item.description = `${node.group.sessions.length}`;
       item.contextValue = "project";
@@ -134,16 +135,17 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const s = node.session;
-    const title = (s.name ?? s.firstMessage) || "(no messages)";
-    const item = new vscode.TreeItem(title.length > 80 ? `${title.slice(0, 79)}…` : title, vscode.TreeItemCollapsibleState.None);
+    // Names and paths are session text: hidden characters shown as marks (⟨U+202E⟩), one line.
+    const title = visibleText(clipText((s.name ?? s.firstMessage) || "(no messages)", 300));
+    const item = new vscode.TreeItem(clipText(title, 80), vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
     item.description = `${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;
     item.iconPath = new vscode.ThemeIcon(s.parentSession ? "repo-forked" : "comment-discussion");
     item.resourceUri = vscode.Uri.file(s.path);
     item.contextValue = s.version >= 3 ? "session" : "session.old";
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${title}\n\n${s.path}\n${s.entryCount} entries, ${size(s.size)}, version ${s.version}`);
-    if (s.parentSession) tip.appendText(`\nforked from ${s.parentSession}`);
+    tip.appendText(`${title}\n\n${visibleText(s.path)}\n${s.entryCount} entries, ${size(s.size)}, version ${s.version}`);
+    if (s.parentSession) tip.appendText(`\nforked from ${visibleText(s.parentSession)}`);
     item.tooltip = tip;
     item.command = { command: "agentSessions.openSession", title: "Open Session", arguments: [vscode.Uri.file(s.path)] };
     return item;

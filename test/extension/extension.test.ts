@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { generateSession } from "../../bench/generate";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { Session } from "../../src/core/store/session";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import type { ExtensionApi } from "../../src/extension/extension";
 import { FIRST_LOOK_MIN_BYTES, FIRST_PART_BYTES } from "../../src/core/store/first-look";
+import { OPEN_ON_START, sessionsToOpen } from "../../src/extension/open-on-start";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
@@ -278,6 +279,38 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     await until("the webview to be told of every entry", () => panel.entriesShown === 1, 30_000);
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
     await until("the panel to close", () => !api.panelFor(bad));
+  });
+
+  it("open.json in the real workspace: until it is trusted, only its own session files open; a .jsonl link out is refused, unquoted", async () => {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    assert.equal(folders.length, 1, "the runner opens one workspace folder");
+    const ws = folders[0];
+    mkdirSync(join(ws, ".agent-sessions"), { recursive: true });
+    const inside = writeSession([header(), user("00000001", null, "hi")], { dir: ws, name: "shared.jsonl" });
+    const privateFile = join(agentDir, "private-notes");
+    writeFileSync(privateFile, "root:x:0:0:TOP-SECRET\n");
+    symlinkSync(privateFile, join(ws, "evil.jsonl"));
+    writeFileSync(join(ws, OPEN_ON_START), JSON.stringify({ open: ["shared.jsonl", "evil.jsonl", file] }));
+    const warnings: string[] = [];
+    const log = { info: () => undefined, warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m), show: () => undefined };
+    const untrusted = sessionsToOpen(folders, false, log);
+    assert.deepEqual(untrusted.open, [inside]);
+    assert.deepEqual(untrusted.refused.map((r) => r.path), [join(ws, "evil.jsonl"), file]);
+    for (const r of untrusted.refused) {
+      assert.ok(r.message.includes(join(ws, OPEN_ON_START)) && /not opened/.test(r.message) && !r.message.includes("TOP-SECRET"), r.message);
+    }
+    assert.deepEqual(sessionsToOpen(folders, true, log).open, [inside, join(ws, "evil.jsonl"), file]);
+    // Opened anyway (a trusted workspace): the explorer fails without quoting the file.
+    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(join(ws, "evil.jsonl")));
+    const panel = await until("the panel", () => api.panelFor(join(ws, "evil.jsonl")));
+    await panel.whenLoaded();
+    assert.equal(panel.session, undefined);
+    const reason = await until("the failure", () => panel.failure);
+    assert.match(reason, /evil\.jsonl: not a pi session file: first line is not a session header/);
+    assert.doesNotMatch(reason, /TOP-SECRET|root:x/);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await until("the panel to close", () => !api.panelFor(join(ws, "evil.jsonl")));
+    assert.deepEqual(warnings, []);
   });
 
   it("errors are clear and nothing is written: unknown entry, old version", async () => {

@@ -1,0 +1,44 @@
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
+/** Where a path really leads, and whether that is inside one of some folders. */
+export type PathCheck = { inside: true; real: string } | { inside: false; reason: string };
+
+/** Whether `child` is `folder` or below it (both already real paths). */
+function under(folder: string, child: string): boolean {
+  const rel = relative(folder, child);
+  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
+}
+
+/**
+ * Resolves `path` through every symlink (the file and its folders) and says whether the
+ * regular file it leads to lies inside one of `folders` (resolved the same way). A
+ * workspace that is not trusted may only name its own files: a `.jsonl` link to
+ * /etc/passwd, or `../../` out of the folder, is outside. Reasons never quote the file.
+ */
+export function realPathInside(path: string, folders: readonly string[]): PathCheck {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { inside: false, reason: code === "ENOENT" ? "does not exist" : `cannot be resolved (${code ?? (err as Error).message})` };
+  }
+  const roots: string[] = [];
+  for (const f of folders) {
+    try {
+      roots.push(realpathSync(f));
+    } catch {
+      // A folder that does not exist holds nothing.
+    }
+  }
+  if (!roots.some((r) => under(r, real))) {
+    return { inside: false, reason: real === resolve(path) ? "is outside the workspace folders" : "leads outside the workspace folders through a symbolic link" };
+  }
+  try {
+    if (!statSync(real).isFile()) return { inside: false, reason: "is not a regular file" };
+  } catch (err) {
+    return { inside: false, reason: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+  return { inside: true, real };
+}
