@@ -201,8 +201,8 @@ function showLoadFailed(m: LoadFailedMessage): void {
   reading = undefined;
   tree.setRowCount(0);
   title.textContent = "Could not load this session";
-  title.title = m.file;
-  subtitle.textContent = m.file;
+  title.title = oneLine(m.file, TITLE_MAX);
+  subtitle.textContent = oneLine(m.file, 1000);
   badges.replaceChildren();
   const retry = custom("vscode-button", { icon: "refresh", class: "retry-load" });
   retry.textContent = "Retry";

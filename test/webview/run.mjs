@@ -781,9 +781,10 @@ test("a session that could not be loaded says why instead of 'Loading session…
     await until(() => host.ready, "ready");
     await host.send({ type: "loading", bytesRead: 10, totalBytes: 100 });
     const reason = "/home/ana/s.jsonl:1: expected a session header <b>not</b> {\"type\":\"message\"}";
-    await host.send({ type: "loadFailed", file: "/home/ana/s.jsonl", reason });
+    await host.send({ type: "loadFailed", file: "/home/ana/s\u202Egnp.jsonl", reason });
     await until(() => page.locator(".load-failed").count(), "the failure shown");
     assert.equal(await page.textContent(".session-title"), "Could not load this session");
+    assert.equal(await page.textContent(".session-sub"), "/home/ana/s⟨U+202E⟩gnp.jsonl", "the file's name, its bidi override marked");
     assert.equal(await page.textContent(".load-failed-reason"), reason, "the reason, as text");
     assert.equal(await page.locator(".load-failed-reason b").count(), 0, "never as HTML");
     assert.equal(await page.getAttribute("#app", "aria-busy"), null, "no longer busy");
