@@ -416,6 +416,7 @@ export class ExplorerPanel extends Disposable {
       case "select": {
         const { entry, rowIndex } = view.select(msg.id);
         const files = fileActivity(s, s.tree.path(entry)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
+        for (const f of files) if (f.openable) this.offeredFiles.add(f.path);
         return { bars: this.bars(), files, rowIndex };
       }
     }
@@ -428,7 +429,14 @@ export class ExplorerPanel extends Disposable {
     return found ? vscode.Uri.file(found) : undefined;
   }
 
+  /** Paths the file list offered as openable: the only ones the webview may ask to open. */
+  private readonly offeredFiles = new Set<string>();
+
   private async openFile(p: string): Promise<void> {
+    if (!this.offeredFiles.has(p)) {
+      this.deps.log.warn(`ignored a request to open a file the explorer did not offer: ${JSON.stringify(p).slice(0, 300)}`);
+      return;
+    }
     const uri = this.resolveWorkspaceFile(p);
     if (!uri) {
       void vscode.window.showWarningMessage(`${p} does not exist on this machine.`);

@@ -116,6 +116,15 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.deepEqual(api.panels(), [file]);
   });
 
+  it("the webview can only open files the explorer offered (a forged openFile is ignored)", async () => {
+    const panel = await until("the panel", () => api.panelFor(file));
+    const secret = join(agentDir, "not-offered.txt");
+    writeFileSync(secret, "private\n");
+    // What a compromised webview could post: a path it was never given.
+    await (panel as unknown as { onMessage(m: unknown): Promise<void> }).onMessage({ type: "openFile", path: secret });
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === secret), "a file the explorer did not offer was opened");
+  });
+
   it("Fork writes a new session file that reads back with the same context", async () => {
     const before = readFileSync(file);
     const at = "00000072";
