@@ -56,7 +56,8 @@ if (existsSync("webview/main.ts")) {
 }
 if (args.has("--tests")) {
   rmSync("out/test", { recursive: true, force: true });
-  builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha"], sourcemap: "inline" });
+  // pi (a devDependency, the oracle of test/oracle) is an ES module loaded at run time.
+  builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha", "@mariozechner/pi-coding-agent"], sourcemap: "inline" });
 }
 if (args.has("--webview-tests")) {
   // A webview test host backed by the real core, loaded by test/webview/run.mjs.
