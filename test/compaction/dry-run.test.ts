@@ -48,8 +48,12 @@ describe("compaction dry run (no network)", () => {
         const path = session.tree.path(i).map((k) => session.metas[k]);
         const at = path.findIndex((x) => x.id === plan.firstKeptEntryId);
         assert.ok(at >= 0, "cut on the path");
+        // pi's boundary: the previous compaction's first kept entry when it is on the path
+        // (what it kept was never summarized), else just after that compaction.
         const prev = path.map((x) => x.type).lastIndexOf("compaction");
-        assert.ok(at > prev, "cut after the previous compaction");
+        const keptBefore = prev >= 0 ? path.findIndex((x) => x.id === path[prev].firstKeptEntryId) : -1;
+        const boundary = keptBefore >= 0 ? keptBefore : prev + 1;
+        assert.ok(at >= boundary, "cut at or after the boundary");
         const firstMsg = path.slice(at).find((x) => x.type === "message");
         assert.notEqual(firstMsg?.role, "toolResult");
         if (plan.isSplitTurn) {
@@ -64,9 +68,9 @@ describe("compaction dry run (no network)", () => {
         const cutMsg = path.findIndex((x, k) => k >= at && x.type === "message");
         const tokensFrom = (k: number) => path.slice(k).filter((x) => x.type === "message").reduce((n, x) => n + x.estimate, 0);
         let prevCut = -1;
-        for (let k = cutMsg - 1; k > prev; k--) if (isValidCut(path[k])) { prevCut = k; break; }
+        for (let k = cutMsg - 1; k >= boundary; k--) if (isValidCut(path[k])) { prevCut = k; break; }
         if (prevCut >= 0) assert.ok(tokensFrom(prevCut) >= plan.settings.keepRecentTokens, `cut too late at leaf ${session.metas[i].id}`);
-        if (tokensFrom(prev + 1) >= plan.settings.keepRecentTokens) {
+        if (tokensFrom(boundary) >= plan.settings.keepRecentTokens) {
           long++;
           if (plan.keptTokens >= plan.settings.keepRecentTokens) reached++;
           else assert.ok(path.slice(prevCut, cutMsg).some((x) => x.role === "toolResult"), `kept ${plan.keptTokens} at leaf ${session.metas[i].id}`);

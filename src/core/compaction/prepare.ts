@@ -100,9 +100,11 @@ function carriesContext(type: string): boolean {
 }
 
 /**
- * pi's prepareCompaction over the path root..leaf: the cut is searched only after the
- * last compaction on the path, and only what lies between that compaction and the cut
- * is summarized; the previous summary is passed on for a rolling update.
+ * pi's prepareCompaction over the path root..leaf: after an earlier compaction, the cut
+ * is searched from that compaction's first kept entry (what it kept verbatim was never
+ * summarized), or from just after it when that entry is not on the path; what lies
+ * between there and the cut is summarized, and the previous summary is passed on for a
+ * rolling update.
  */
 export function planCompaction(session: Session, opts: PlanOptions = {}): CompactionPlan {
   const settings = withDefaults(opts.settings);
@@ -116,7 +118,9 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
 
   let prev = -1;
   for (let k = metas.length - 1; k >= 0; k--) if (metas[k].type === "compaction") { prev = k; break; }
-  const start = prev + 1;
+  const previous = prev >= 0 ? (session.entryAt(path[prev]) as CompactionEntry) : undefined;
+  const keptBefore = previous ? metas.findIndex((m) => m.id === previous.firstKeptEntryId) : -1;
+  const start = keptBefore >= 0 ? keptBefore : prev + 1;
   const end = metas.length;
   const cut = findCutPoint(metas, start, end, settings.keepRecentTokens);
   const notes: string[] = [];
@@ -126,7 +130,7 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
   const firstKept = cut.firstKept;
   const firstMsg = metas.findIndex((m, k) => k >= firstKept && m.type === "message");
   if (firstMsg >= 0 && metas[firstMsg].role === "toolResult") {
-    throw new NothingToCompactError("no valid cut point since the last compaction (only tool results); nothing to compact");
+    throw new NothingToCompactError("no valid cut point since the last compaction (only tool results): the first kept message would be a tool result cut off from its call; nothing to compact");
   }
   const historyEnd = cut.isSplitTurn ? cut.turnStart : firstKept;
   const read = (from: number, to: number): PlannedMessage[] => {
@@ -142,7 +146,7 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
   const turnPrefix = cut.isSplitTurn ? read(cut.turnStart, firstKept) : [];
   if (!toSummarize.length && !turnPrefix.length) {
     throw new NothingToCompactError(
-      `nothing to compact: everything since ${prev >= 0 ? "the last compaction" : "the start"} fits in keepRecentTokens (${settings.keepRecentTokens})`,
+      `nothing to compact: everything since ${prev < 0 ? "the start" : keptBefore >= 0 ? "what the last compaction kept" : "the last compaction"} fits in keepRecentTokens (${settings.keepRecentTokens})`,
     );
   }
 
@@ -162,7 +166,6 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
 
   const ctx = buildContext(session, metas[end - 1].id);
   const { model, source } = resolveSummaryModel(ctx.model, opts.model);
-  const previous = prev >= 0 ? (session.entryAt(path[prev]) as CompactionEntry) : undefined;
   if (previous?.fromHook) notes.push("the previous compaction was written by an extension (fromHook); its file lists are not carried over");
   if (cut.isSplitTurn) notes.push(`the cut splits a turn: its first ${turnPrefix.length} message(s) get their own summary`);
   if (metas[firstKept].type !== "message") notes.push(`${metas[firstKept].type} entries just before the cut are kept with the recent part`);
