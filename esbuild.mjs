@@ -2,7 +2,7 @@
 // Flags: --production (minify, no sourcemaps), --watch, --tests, --bench.
 import * as esbuild from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const args = new Set(process.argv.slice(2));
 const production = args.has("--production");
@@ -29,13 +29,42 @@ const indexWorker = await esbuild.build({
   write: false,
 });
 
+// The tokenizer tables and the Anthropic SDK are 4.5 of the 5 MB a single bundle would
+// hold, and only exact counts and summaries use them: they get bundles of their own,
+// required on first use (src/core/lazy/lazy-bundles.ts), so start-up parses neither.
+const LAZY = [
+  { source: "src/core/lazy/tokenizer-bundle.ts", outfile: "dist/tokenizer.js" },
+  { source: "src/core/lazy/anthropic-bundle.ts", outfile: "dist/anthropic-sdk.js" },
+];
+
+/**
+ * Turns lazy-bundles.ts's `require("./tokenizer-bundle")` into a require of the built
+ * file. The shipped bundles sit beside it in dist/ and name it relatively (the .vsix is
+ * installed anywhere); tests and benchmarks, built elsewhere, name dist/ absolutely.
+ */
+function lazyBundles(beside) {
+  return {
+    name: "lazy-bundles",
+    setup(build) {
+      build.onResolve({ filter: /^\.\/(tokenizer|anthropic)-bundle$/ }, (args) => {
+        if (args.kind !== "require-call") return undefined;
+        const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
+        if (!lazy) return undefined;
+        return { path: beside ? `./${lazy.outfile.slice("dist/".length)}` : resolve(lazy.outfile), external: true };
+      });
+    },
+  };
+}
+
 const node = {
   ...common,
   platform: "node",
   format: "cjs",
   external: ["vscode"],
   define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text) },
+  plugins: [lazyBundles(false)],
 };
+const shipped = { ...node, plugins: [lazyBundles(true)] };
 
 function files(dir, suffix) {
   if (!existsSync(dir)) return [];
@@ -46,10 +75,11 @@ function files(dir, suffix) {
 }
 
 const builds = [
-  { ...node, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...shipped, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  ...LAZY.map((l) => ({ ...node, plugins: [], entryPoints: [l.source], outfile: l.outfile })),
 ];
 if (existsSync("src/extension/extension.ts")) {
-  builds.push({ ...node, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });
+  builds.push({ ...shipped, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });
 }
 if (existsSync("webview/main.ts")) {
   builds.push({ ...common, platform: "browser", format: "iife", entryPoints: ["webview/main.ts"], outfile: "dist/webview/main.js" });

@@ -1,12 +1,7 @@
 import type { BudgetName } from "./budgets";
 import { parseRetryAfter } from "./retry-after";
-import {
-  AnthropicError,
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from "@anthropic-ai/sdk";
+import type { APIError } from "@anthropic-ai/sdk";
+import { loadAnthropicSdk } from "../lazy/lazy-bundles";
 
 /**
  * Why a summary could not be made. `retryable` kinds are transient on the server's
@@ -74,12 +69,15 @@ function apiDetail(err: APIError): string {
  */
 export function classifyError(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean; now?: number }): SummaryError {
   const e = classifyKind(err, ctx);
+  const { APIError } = loadAnthropicSdk();
   const wait = err instanceof APIError && !(err instanceof SummaryError) ? parseRetryAfter(err.headers, ctx.now ?? Date.now()) : undefined;
   return wait === undefined || e.retryAfterMs !== undefined ? e : new SummaryError(e.kind, e.message, e.status, e.attempts, wait);
 }
 
 function classifyKind(err: unknown, ctx: { model: string; baseURL: string; timedOut: boolean; cancelled: boolean }): SummaryError {
   if (err instanceof SummaryError) return err;
+  // Only errors of the SDK's own bundle (lazy-bundles.ts) can pass these instanceof checks.
+  const { AnthropicError, APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = loadAnthropicSdk();
   if (ctx.cancelled) return new CancelledError();
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) return new SummaryError("timeout", `no answer from ${ctx.baseURL} in time`);
   if (err instanceof APIUserAbortError) return new CancelledError();

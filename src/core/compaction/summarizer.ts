@@ -1,4 +1,5 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+import { loadAnthropicSdk } from "../lazy/lazy-bundles";
 import { type BudgetName, seconds, type SummaryBudgets, withBudgetDefaults } from "./budgets";
 import { BudgetError, CancelledError, classifyError, SummaryError } from "./llm-errors";
 import { captureConsoleWarn, firstLine, sdkLogger } from "./sdk-notes";
@@ -238,7 +239,8 @@ async function oneAttempt(req: SummaryRequest, opts: CallOptions, limits: Attemp
   const baseURL = opts.baseURL || DEFAULT_BASE_URL;
   // authToken null: never pick up credentials from the environment behind the caller's back.
   // The SDK's own timeout (time to headers) is only a backstop behind ours.
-  const client = new Anthropic({
+  const { Anthropic: Client } = loadAnthropicSdk();
+  const client = new Client({
     apiKey: opts.apiKey,
     authToken: null,
     baseURL,

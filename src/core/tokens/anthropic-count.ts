@@ -1,8 +1,8 @@
-import Anthropic from "@anthropic-ai/sdk";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AnthropicRequestBody } from "../context/render-anthropic";
+import { loadAnthropicSdk } from "../lazy/lazy-bundles";
 import { writeNewFile } from "../store/atomic-file";
 
 export interface AnthropicCountOptions {
@@ -45,6 +45,7 @@ export async function countWithAnthropic(body: AnthropicRequestBody, opts: Anthr
   const cache = readCache(opts.cachePath);
   const hit = cache.counts[key];
   if (typeof hit === "number") return { inputTokens: hit, model: body.model, cached: true };
+  const { Anthropic } = loadAnthropicSdk();
   const client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseURL, maxRetries: 2, timeout: opts.timeoutMs ?? 60_000 });
   // Our blocks are plain JSON of the API's shapes; the SDK's unions are stricter than we need to spell out.
   const params = { model: body.model, messages: body.messages, ...(body.system ? { system: body.system } : {}) } as unknown as Parameters<typeof client.messages.countTokens>[0];

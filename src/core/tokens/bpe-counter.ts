@@ -1,4 +1,4 @@
-import { countTokens as gptCountTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { loadTokenizer } from "../lazy/lazy-bundles";
 import { charsToTokens } from "./estimate";
 import { chunkAtWhitespace, DEFAULT_CHUNK_CHARS } from "./text-chunks";
 
@@ -21,8 +21,13 @@ export interface BpeCounter {
 /** Special-token strings in session text (e.g. "<|endoftext|>") are plain text to us: never throw on them. */
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Loads the tokenizer bundle and builds its tables now (tens of ms), not inside the first
+ * count, whose time budget (countExact) is meant for the text alone.
+ */
 export function gptTokenizerCounter(): BpeCounter {
-  return { name: "o200k_base", count: (text) => gptCountTokens(text, PLAIN) };
+  const { countTokens } = loadTokenizer();
+  return { name: "o200k_base", count: (text) => countTokens(text, PLAIN) };
 }
 
 /** Whether a count is the tokenizer's or fell back to chars/4 for part of the text. */

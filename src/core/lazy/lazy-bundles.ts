@@ -1,0 +1,31 @@
+import type * as AnthropicBundle from "./anthropic-bundle";
+import type * as TokenizerBundle from "./tokenizer-bundle";
+
+/**
+ * The two heavy libraries live in bundles of their own (dist/tokenizer.js and
+ * dist/anthropic-sdk.js, see esbuild.mjs), required here on first use: start-up of the
+ * CLI and activation of the extension parse neither. esbuild.mjs turns each `require`
+ * below into a require of the sibling bundle file; type-only imports above cost nothing.
+ */
+export type Tokenizer = typeof TokenizerBundle;
+export type AnthropicSdk = typeof AnthropicBundle;
+
+let tokenizer: Tokenizer | undefined;
+let anthropic: AnthropicSdk | undefined;
+
+/** The o200k tokenizer; its tables are built on the first call (tens of ms). */
+export function loadTokenizer(): Tokenizer {
+  tokenizer ??= require("./tokenizer-bundle") as Tokenizer;
+  return tokenizer;
+}
+
+/** @anthropic-ai/sdk, read on the first call. */
+export function loadAnthropicSdk(): AnthropicSdk {
+  anthropic ??= require("./anthropic-bundle") as AnthropicSdk;
+  return anthropic;
+}
+
+/** Which heavy bundles this process has loaded so far (for logs and start-up tests). */
+export function loadedBundles(): string[] {
+  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : [])];
+}
