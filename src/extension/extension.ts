@@ -1,4 +1,6 @@
+import { moduleCodeStarted } from "./load-clock";
 import * as vscode from "vscode";
+import { loadedBundles } from "../core/lazy/lazy-bundles";
 import { Session } from "../core/store/session";
 import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
@@ -19,9 +21,23 @@ export interface ExtensionApi {
   panels(): string[];
   panelFor(file: string): ExplorerPanel | undefined;
   sessionsView: SessionsView;
+  /** What the log's "activated in N ms" line says, for the extension tests. */
+  activation: ActivationStats;
+  /** The extension's log folder (context.logUri): the log channel's file is in or beside it. */
+  logDir: string;
+}
+
+export interface ActivationStats {
+  /** From the first module code of dist/extension.js to the end of activate(). */
+  ms: number;
+  /** Of which activate() itself. */
+  activateMs: number;
+  /** Heavy bundles (tokenizer, anthropic-sdk) loaded by then: none is expected. */
+  bundlesLoaded: string[];
 }
 
 export function activate(context: vscode.ExtensionContext): ExtensionApi {
+  const activateStarted = performance.now();
   const log = createLog(vscode.window);
   context.subscriptions.push(log);
   const cacheDir = context.globalStorageUri.fsPath;
@@ -142,8 +158,13 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       openListed(later);
     }),
   );
-  log.info(`activated (${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`);
-  return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view };
+  const end = performance.now();
+  const activation: ActivationStats = { ms: end - moduleCodeStarted, activateMs: end - activateStarted, bundlesLoaded: loadedBundles() };
+  const heavy = activation.bundlesLoaded.length ? `; loaded ${activation.bundlesLoaded.join(", ")}` : "";
+  log.info(
+    `activated in ${activation.ms.toFixed(0)} ms (activate() ${activation.activateMs.toFixed(0)} ms${heavy}; ${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`,
+  );
+  return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view, activation, logDir: context.logUri.fsPath };
 }
 
 export function deactivate(): void {

@@ -86,7 +86,7 @@ try {
     let text = '';
     await until('the activation line in the Output panel', async () => {
       text = (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
-      return /activated \(/.test(text);
+      return /activated in \d+ ms/.test(text);
     }, { ms: 15_000, everyMs: 300, describe: () => `the Output panel shows ${JSON.stringify(text.slice(0, 300))}` });
     const errors = await errorNotifications(page);
     if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
