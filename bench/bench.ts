@@ -6,6 +6,7 @@ import { buildContext } from "../src/core/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { Session } from "../src/core/store/session";
 import { generateSession } from "./generate";
+import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
 import { instantTokens } from "../src/core/tokens/entry-tokens";
@@ -199,10 +200,24 @@ function benchList(files: string[]): void {
   rmSync(cache, { recursive: true, force: true });
 }
 
+/** `npm run bench -- startup`: only the start-up section (with the 100 MB session it needs). */
+const ONLY = process.argv[2];
+
 async function main(): Promise<void> {
   const sizes = SIZES;
   console.log(`Agent Session Explorer benchmarks (node ${process.version}); synthetic sessions in ${WORK}`);
+  if (ONLY === "startup") {
+    console.log("\n# Start-up (fresh processes)");
+    await benchStartup({ bigSession: synthetic(100), log: (l) => console.log(l), report });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined) throw new Error(`unknown bench section "${ONLY}" (known: startup; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
+  const hundredMb = files[sizes.indexOf(100)];
+  console.log("\n# Start-up (fresh processes)");
+  await benchStartup({ bigSession: hundredMb, log: (l) => console.log(l), report });
   console.log(`\n# Load and index (fresh process per run, median of ${LOAD_RUNS})`);
   for (let k = 0; k < sizes.length; k++) await benchLoad(sizes[k], files[k]);
   const hundred = files[sizes.indexOf(100)] ?? files[files.length - 1];
