@@ -1,5 +1,6 @@
+import { guessEntries } from "./entry-guess";
 import type { IndexBuilder } from "./index-builder";
-import { indexRange, type RangeIndex, type RangeRequest, scanInto } from "./index-range";
+import { indexRange, PREVIEW_BYTES_GUESS, type RangeIndex, type RangeRequest, scanInto } from "./index-range";
 import type { ScanResult } from "./line-scanner";
 import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
 
@@ -24,8 +25,8 @@ export interface IndexedFile {
   workerFailure?: string;
 }
 
-/** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
-const PREVIEW_BYTES_GUESS = 96;
+/** From this many bytes on, a one-thread load sets room aside from a guess (below, doubling copies little). */
+const GUESS_MIN_BYTES = 8 * 2 ** 20;
 
 /**
  * Indexes bytes from..size of a file into `builder` (from 0 unless continuing). Large
@@ -36,9 +37,15 @@ const PREVIEW_BYTES_GUESS = 96;
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
   const from = opts.from ?? 0;
   const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from) : undefined;
-  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version };
+  // The worker's share of the guess, by bytes: its own table then grows by no copies either.
+  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version, entriesGuess: Math.ceil((plan.entriesGuess * (size - plan.split)) / (size - from)) };
   // Room for the second half's entries now, so adopting them copies nothing of ours.
   if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
+  else if (size - from >= GUESS_MIN_BYTES) {
+    // One thread, a large range: room for all of it now, so the table never doubles.
+    const total = builder.table.count + guessEntries(path, from, size);
+    builder.table.expect(total, total * PREVIEW_BYTES_GUESS);
+  }
   let mainBytes = from;
   let worker: RangeWorker | undefined;
   const progress = () => opts.onProgress?.(mainBytes + (worker?.progress ?? 0), size);

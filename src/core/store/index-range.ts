@@ -9,7 +9,12 @@ export interface RangeRequest {
   to: number;
   header: SessionHeader;
   version: number;
+  /** Entries the range likely holds (leaning high): room set aside at once, so the table never grows by copies. */
+  entriesGuess?: number;
 }
+
+/** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
+export const PREVIEW_BYTES_GUESS = 96;
 
 /** The index of a range, line numbers counted from 1 at its first line. */
 export interface RangeIndex extends BuilderPart {
@@ -34,6 +39,7 @@ export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOp
 /** Indexes one range with its own builder, as the lines after a header would be. */
 export async function indexRange(req: RangeRequest, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
   const builder = new IndexBuilder(req.path, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
+  if (req.entriesGuess) builder.table.expect(req.entriesGuess, req.entriesGuess * PREVIEW_BYTES_GUESS);
   const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
   return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };
 }
