@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { SessionHeader } from "../model/entries";
 import type { RangeIndex, RangeRequest } from "./index-range";
 
@@ -113,7 +113,10 @@ export class RangeWorker {
     // A small young generation: the worker's garbage is JSON.parse output it drops at
     // once, and a large one only adds to the process's peak memory (measured: 100 MB
     // session 94-95 MB peak with 4 MB, 95-100 MB with V8's default; no slower).
-    this.worker = new Worker(source, { eval: true, workerData: req, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    // Required here, not at the top: node:worker_threads costs every CLI command ~1.5 ms
+    // to load, and only loads of 64 MB and more start a worker.
+    const { Worker: WorkerThread } = require("node:worker_threads") as typeof import("node:worker_threads");
+    this.worker = new WorkerThread(source, { eval: true, workerData: req, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     this.result = new Promise<RangeIndex>((resolve, reject) => {
       const fail = (err: Error) => {
         reject(err);
