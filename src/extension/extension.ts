@@ -12,7 +12,10 @@ import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
 import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
 import { EXPLORER_VIEW_TYPE, ExplorerPanel, type PanelState } from "./explorer-panel";
 import { createLog } from "./log";
-import { type RefusedOpen, sessionsToOpen } from "./open-on-start";
+import { OPEN_ON_START, type RefusedOpen, sessionsToOpen } from "./open-on-start";
+
+/** workspaceState: the open.json list last opened (see activate). */
+const OPENED_KEY = "agentSessions.openJsonOpened";
 import { SessionsView } from "./sessions-view";
 import { readSettings } from "./settings";
 
@@ -148,7 +151,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     const more = refused.length > 1 ? ` (and ${refused.length - 1} more: see the Agent Sessions log)` : "";
     void vscode.window.showWarningMessage(`${refused[0].message}${more}.`);
   }
-  openListed(listed.open);
+  // open.json opens its sessions once per workspace (and again when its list changes):
+  // after that VS Code's own editor restore brings back what the user kept open, and a
+  // window reload does not pull a listed session in front of the one being read.
+  const listKey = JSON.stringify([...listed.open].sort());
+  if (listed.open.length && context.workspaceState.get<string>(OPENED_KEY) === listKey) {
+    log.info(`${OPEN_ON_START}: its ${listed.open.length} session(s) were opened before in this workspace; the restored editor layout keeps what is open`);
+  } else {
+    openListed(listed.open);
+    void context.workspaceState.update(OPENED_KEY, listed.open.length ? listKey : undefined);
+  }
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       log.info("workspace trusted: writing actions enabled");
