@@ -181,11 +181,18 @@ try {
       await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'summarize' }).first();
       await row.click({ timeout: budget(10_000) });
-      // Extra instructions: none.
-      await page.locator('.quick-input-widget .quick-input-box input').waitFor({ timeout: budget(10_000) });
-      await page.keyboard.press('Enter');
+      // Extra instructions: none. The quick-input widget is the one the strategy pick used,
+      // so wait for the instructions prompt itself before pressing Enter (an Enter during
+      // the switch was lost on a busy machine), and press it on that box.
+      const instructions = page.locator('.quick-input-widget', { hasText: 'Extra instructions' });
+      await instructions.waitFor({ timeout: budget(10_000) });
+      const box = instructions.locator('.quick-input-box input');
+      await box.focus();
+      await until('the instructions box to have the focus', () => box.evaluate((el) => el === document.activeElement), { ms: 10_000, everyMs: 100 });
+      await box.press('Enter');
       const modal = page.locator('.monaco-dialog-box', { hasText: 'Compact this session?' });
       // The dry run reads and measures the whole session first: give it time on a busy machine.
+      // Never press Enter again here: on the dialog it would run the compaction.
       await modal.waitFor({ timeout: budget(60_000) });
       const detail = (await modal.innerText()).replace(/\s+/g, ' ');
       if (!/tokens now -> about/.test(detail)) throw new Error(`the dry run says ${JSON.stringify(detail.slice(0, 300))}`);

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createChecks } from './checks.mjs';
-import { until } from '../../scripts/e2e/waits.mjs';
+import { budget, until } from '../../scripts/e2e/waits.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
@@ -20,6 +20,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 const VSIX = path.join(ROOT, 'dist-vsix', `${pkg.name}-${pkg.version}.vsix`);
 
 const { say, check, fail, finish, setFailureReporter } = createChecks('vsix');
+const HOSTILE_TEXT = 'Hostile: <img src=x onerror=';
 
 const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-vsix-test-'));
 let server = null;
@@ -66,7 +67,8 @@ try {
   const demo = generateDemo(path.join(agentDir, 'sessions'), { large: false });
   const workspace = path.join(runDir, 'workspace');
   fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }));
+  const hostile = writeHostileSession(path.join(agentDir, 'sessions', '--home-demo-hostile--'));
+  fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [hostile, demo.rich] }));
 
   server = await startCodeServer({ workspace, runDir: csRun, env: { PI_CODING_AGENT_DIR: agentDir } });
   browser = await launchBrowser({ profileDir: path.join(runDir, 'chromium') });
@@ -78,6 +80,24 @@ try {
 
   await check('the installed extension opens the demo session in the Session Explorer', async () => {
     await webviewFrame(page, { text: demo.knownText, timeoutMs: 60_000 });
+  });
+
+  await check('hostile session content is shown as text in the real host: no element from it, no script run, hidden characters marked', async () => {
+    await page.locator('.tabs-container .tab', { hasText: 'hostile.jsonl' }).first().click({ timeout: budget(30_000) });
+    const frame = await webviewFrame(page, { text: HOSTILE_TEXT, timeoutMs: 60_000 });
+    const body = frame.locator('body');
+    const text = await body.innerText();
+    if (!text.includes('<img src=x onerror=')) throw new Error('the HTML of the message is not shown literally');
+    if (!text.includes('\u27e8U+202E\u27e9')) throw new Error('the right-to-left override is not marked as \u27e8U+202E\u27e9');
+    if (text.includes('\u202e')) throw new Error('a raw U+202E reached the page');
+    // The page's own scripts carry the CSP nonce or come from VS Code's webview host;
+    // none may hold the session's script text.
+    const made = await body.evaluate(() => ({
+      els: [...document.querySelectorAll('img[src="x"], b.evil'), ...[...document.scripts].filter((s) => s.textContent.includes('__pwned'))].map((e) => e.outerHTML.slice(0, 120)),
+      pwned: window.__pwned === 1,
+    }));
+    if (made.els.length) throw new Error(`element(s) made from session content: ${made.els.join(' | ')}`);
+    if (made.pwned) throw new Error('a script from session content ran');
   });
 
   await check('"Agent Sessions: Show Log" from the palette shows the extension log', async () => {
@@ -98,6 +118,21 @@ try {
 } finally {
   if (browser) await browser.close();
   if (server) await server.stop();
+}
+
+/** A pi session whose text tries HTML, script and a right-to-left override. */
+function writeHostileSession(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const t = (s) => `2026-03-01T10:00:0${s}.000Z`;
+  const lines = [
+    { type: 'session', version: 3, id: 'hostile-1', timestamp: t(0), cwd: '/home/demo/hostile' },
+    { type: 'message', id: 'h0000001', parentId: null, timestamp: t(1), message: { role: 'user', content: `${HOSTILE_TEXT}"window.__pwned=1"> <b class="evil">bold</b> <script>window.__pwned=1</script>`, timestamp: 1 } },
+    { type: 'label', id: 'h0000002', parentId: 'h0000001', timestamp: t(2), targetId: 'h0000001', label: 'invoice\u202Efdp.exe' },
+    { type: 'session_info', id: 'h0000003', parentId: 'h0000002', timestamp: t(3), name: 'Hostile \u202Enames' },
+  ];
+  const file = path.join(dir, '2026-03-01T10-00-00-000Z_hostile.jsonl');
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
 }
 
 async function screenshot_(page) {
