@@ -62,6 +62,22 @@ try {
     if (!dirs.some((d) => d.toLowerCase() === want)) throw new Error(`extensions dir holds ${JSON.stringify(dirs)}, not ${want}`);
   });
 
+  // extension.js requires these two on first use (exact counts, summaries): a package
+  // without them would activate fine and fail only then.
+  await check('the installed copy has its lazy bundles (tokenizer, Anthropic SDK), and they load on their own', async () => {
+    const dir = fs.readdirSync(extensionsDirOf(csRun)).find((d) => d.toLowerCase().startsWith(`${pkg.publisher}.${pkg.name}-`.toLowerCase()));
+    const dist = path.join(extensionsDirOf(csRun), dir ?? '', 'dist');
+    const probe = [
+      `const t = require(${JSON.stringify(path.join(dist, 'tokenizer.js'))});`,
+      `const s = require(${JSON.stringify(path.join(dist, 'anthropic-sdk.js'))});`,
+      `process.stdout.write(JSON.stringify({ tokens: t.countTokens('hello world'), sdk: typeof s.Anthropic, errors: typeof s.APIError }));`,
+    ].join('\n');
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`the installed bundles do not load: ${r.stderr.trim().split('\n').slice(0, 3).join(' / ')}`);
+    const got = JSON.parse(r.stdout);
+    if (got.tokens !== 2 || got.sdk !== 'function' || got.errors !== 'function') throw new Error(`unexpected: ${r.stdout}`);
+  });
+
   // A demo workspace: the rich session, opened by the installed extension on start.
   const agentDir = path.join(runDir, 'pi-agent');
   const demo = generateDemo(path.join(agentDir, 'sessions'), { large: false });
