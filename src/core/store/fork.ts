@@ -15,7 +15,7 @@ export interface ForkResult {
  * pi's /fork (createBranchedSession): a new file in the same directory with a fresh
  * header (version 3, same cwd, parentSession = source path), the path root..entry copied
  * minus label entries (parents re-chained over them), then fresh label entries for the
- * labels on that path.
+ * labels on that path, each with the timestamp of the label entry that set it.
  * Written to a hidden temp file and linked into place, so a reader never sees half a
  * fork and no existing file is replaced. parentSession is absolute, as pi writes it.
  */
@@ -60,7 +60,10 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
   for (const [targetId, label] of tree.labels) {
     if (!ids.has(targetId)) continue;
     const id = newEntryId(ids);
-    const entry: SessionEntry = { type: "label", id, parentId, timestamp: new Date().toISOString(), targetId, label };
+    // The label keeps the time it was set, as pi's fork does (the tree shows it).
+    const setAt = tree.labelEntries.get(targetId);
+    const labelTime = setAt === undefined ? undefined : session.entryAt(setAt).timestamp;
+    const entry: SessionEntry = { type: "label", id, parentId, timestamp: typeof labelTime === "string" ? labelTime : timestamp, targetId, label };
     lines.push(JSON.stringify(entry));
     ids.add(id);
     parentId = id;

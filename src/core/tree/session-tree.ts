@@ -13,6 +13,8 @@ export class SessionTree {
   private childStart: Int32Array = new Int32Array(1);
   private childList: Int32Array = new Int32Array(0);
   readonly labels = new Map<string, string>();
+  /** Position of the label entry that set each label in `labels` (a fork copies its timestamp). */
+  readonly labelEntries = new Map<string, number>();
   readonly name: string | undefined;
   readonly problems: LineProblem[] = [];
 
@@ -56,8 +58,13 @@ export class SessionTree {
       if (type === "label" || type === "session_info") {
         const m = metas[i];
         if (type === "label" && m.targetId) {
-          if (m.label) this.labels.set(m.targetId, m.label);
-          else this.labels.delete(m.targetId);
+          if (m.label) {
+            this.labels.set(m.targetId, m.label);
+            this.labelEntries.set(m.targetId, i);
+          } else {
+            this.labels.delete(m.targetId);
+            this.labelEntries.delete(m.targetId);
+          }
         } else if (type === "session_info" && m.name) {
           name = m.name;
         }
