@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { NothingToCompactError, planCompaction, type CompactionPlan } from "../../src/core/compaction/prepare";
 import { Session } from "../../src/core/store/session";
 import { tempDir } from "../helpers/session-builder";
-import { keepForLater, piOpen, seeds } from "./oracle-files";
+import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry, type PiMessage, type PiPreparation } from "./pi";
 import { randomSession } from "./random-session";
 
@@ -68,7 +68,7 @@ function compareLeaf(pi: Pi, session: Session, path: PiEntry[], keepRecentTokens
 }
 
 describe("pi as the oracle: compaction", function () {
-  this.timeout(120_000);
+  this.timeout(60_000 + SEEDS * 10_000);
   let pi: Pi;
   before(async () => {
     pi = await loadPi();
@@ -79,6 +79,7 @@ describe("pi as the oracle: compaction", function () {
     const outcomes = new Map<Outcome, number>();
     let repeated = 0;
     let splits = 0;
+    let emptySummaries = 0;
     for (const seed of seeds()) {
       const s = randomSession(pi, tempDir(), seed, 60 + (seed % 5) * 30);
       const session = await Session.load(s.file);
@@ -96,13 +97,15 @@ describe("pi as the oracle: compaction", function () {
             throw new assert.AssertionError({ message: `${where}: ${a.message}`, actual: a.actual, expected: a.expected, operator: a.operator });
           }
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          const prep = pi.prepareCompaction(path, { ...SETTINGS, keepRecentTokens: keep });
+          if (outcome === "planned" && prep?.messagesToSummarize.some((m) => !notEmptySummary(m))) emptySummaries++;
           if (outcome === "planned" && path.slice(0, -1).some((p) => p.type === "compaction")) repeated++;
-          if (outcome === "planned" && pi.prepareCompaction(path, { ...SETTINGS, keepRecentTokens: keep })?.isSplitTurn) splits++;
+          if (outcome === "planned" && prep?.isSplitTurn) splits++;
         }
       }
     }
-    console.log(`      ${[...outcomes].map(([k, v]) => `${v} ${k}`).join(", ")} (${repeated} after an earlier compaction, ${splits} split turns) in ${Date.now() - t0} ms`);
+    console.log(`      ${[...outcomes].map(([k, v]) => `${v} ${k}`).join(", ")} (${repeated} after an earlier compaction, ${splits} split turns, ${emptySummaries} where pi would summarize an empty branch summary) in ${Date.now() - t0} ms`);
     for (const o of ["planned", "leaf is a compaction", "nothing to compact", "orphaned tool result"] as const) assert.ok(outcomes.get(o), `no leaf ended as "${o}"`);
-    assert.ok(repeated > 50 && splits > 50, "repeated compactions and split turns are covered");
+    assert.ok(repeated > 50 && splits > 50 && emptySummaries > 5, "repeated compactions, split turns and empty branch summaries are covered");
   });
 });

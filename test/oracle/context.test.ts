@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/store/session";
 import { contextTokens, usageTotal } from "../../src/core/tokens/context-tokens";
 import { tempDir } from "../helpers/session-builder";
-import { keepForLater, piOpen, seeds, writeTemp } from "./oracle-files";
+import { keepForLater, piOpen, SEEDS, seeds, writeTemp } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry, type PiSessionManager } from "./pi";
 import { randomSession } from "./random-session";
 import { damaged, type Variant, version1, version2 } from "./variants";
@@ -79,7 +79,7 @@ const EVERY_KIND = [
 ];
 
 describe("pi as the oracle: the context of every leaf", function () {
-  this.timeout(120_000);
+  this.timeout(60_000 + SEEDS * 10_000);
   let pi: Pi;
   before(async () => {
     pi = await loadPi();
@@ -90,6 +90,10 @@ describe("pi as the oracle: the context of every leaf", function () {
     const pkg = JSON.parse(readFileSync("package.json", "utf8"));
     assert.equal(pkg.devDependencies["@mariozechner/pi-coding-agent"], "0.73.1");
     assert.equal(pkg.dependencies["@mariozechner/pi-coding-agent"], undefined, "never a runtime dependency");
+    // The test bundles are built with the others: the shipped ones never reach for pi.
+    for (const bundle of ["dist/cli.js", "dist/extension.js", "dist/webview/main.js"]) {
+      if (existsSync(bundle)) assert.ok(!readFileSync(bundle, "utf8").includes("@mariozechner/"), `${bundle} refers to pi`);
+    }
   });
 
   it(`seeded sessions written by pi's SessionManager, plus damaged, v1 and v2 copies: every entry as the leaf gives pi's context, field for field`, async () => {

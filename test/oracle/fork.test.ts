@@ -6,7 +6,7 @@ import { buildContext } from "../../src/core/context/build-context";
 import { forkSession } from "../../src/core/store/fork";
 import { Session } from "../../src/core/store/session";
 import { tempDir } from "../helpers/session-builder";
-import { keepForLater, piOpen, seeds } from "./oracle-files";
+import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry } from "./pi";
 import { randomSession, rng } from "./random-session";
 
@@ -94,7 +94,7 @@ async function compareFork(pi: Pi, source: string, original: ReturnType<typeof p
 }
 
 describe("pi as the oracle: fork and branch summary", function () {
-  this.timeout(120_000);
+  this.timeout(60_000 + SEEDS * 10_000);
   let pi: Pi;
   before(async () => {
     pi = await loadPi();
