@@ -17,7 +17,8 @@ export interface GenerateOptions {
   seed?: number;
 }
 
-function rng(seed: number): () => number {
+/** A small seeded PRNG (mulberry32): the same seed, the same sessions. */
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

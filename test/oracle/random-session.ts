@@ -1,6 +1,10 @@
+import { rng } from "../../bench/generate";
 import type { Pi, PiSessionManager } from "./pi";
 
-/**
+// The seeded PRNG is the bench generator's (one copy in the tree).
+export { rng };
+
+/*
  * Seeded random sessions written through pi's own SessionManager, so every line is one
  * pi itself writes: every entry kind, many branches (leaf moves, new roots, branch
  * summaries empty or not, at the root too), compactions whose first kept entry lies on
@@ -8,16 +12,6 @@ import type { Pi, PiSessionManager } from "./pi";
  * messages and entries, images, `!` and `!!` bash runs. Entry ids and timestamps are
  * pi's (random and the clock); the shape of the session is the seed's.
  */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rand = () => number;
 const int = (r: Rand, n: number) => Math.floor(r() * n);

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import type { FileStamp } from "./session";
 import { StaleSessionError } from "./session";
 import { withSessionLock } from "./session-lock";
-import { reason, writeAll, writeFs } from "./write-fs";
+import { reason, writeAndSync, writeFs } from "./write-fs";
 
 /** The append failed and the file is as it was: the message says so. */
 export class NothingWrittenError extends Error {
@@ -60,15 +60,7 @@ export function appendLines(path: string, stamp: FileStamp, text: string): void 
         throw new StaleSessionError(path, `size ${stamp.size} -> ${st.size} just before writing`);
       }
       const buf = Buffer.from(text, "utf8");
-      const { written, error } = writeAll(fd, buf);
-      let failure = error && (written ? `short write (${written} of ${buf.length} bytes: ${reason(error)})` : `cannot write: ${reason(error)}`);
-      if (!failure) {
-        try {
-          w.fsyncSync(fd);
-        } catch (err) {
-          failure = `the ${buf.length} bytes were written but could not be synced to disk: ${reason(err)}`;
-        }
-      }
+      const { written, failure } = writeAndSync(fd, buf, (why) => `the ${buf.length} bytes were written but could not be synced to disk: ${why}`);
       if (failure) undo(path, fd, stamp.size, written, buf.length, failure);
     } finally {
       try {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { reason, writeAll, writeFs } from "./write-fs";
+import { reason, writeAndSync, writeFs } from "./write-fs";
 
 /**
  * Temp files of ours: `.<target>.<pid>.<hex>.ase-tmp`, hidden and not ending in .jsonl, so
@@ -54,15 +54,7 @@ export function writeNewFile(target: string, content: string | Uint8Array, opts:
     throw new NewFileError(`nothing written: ${target}: ${what}${left}`);
   };
   const buf = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-  const { written, error } = writeAll(fd, buf);
-  let failure = error && (written ? `short write (${written} of ${buf.length} bytes: ${reason(error)})` : `cannot write: ${reason(error)}`);
-  if (!failure) {
-    try {
-      w.fsyncSync(fd);
-    } catch (err) {
-      failure = `could not be synced to disk: ${reason(err)}`;
-    }
-  }
+  let { failure } = writeAndSync(fd, buf, (why) => `could not be synced to disk: ${why}`);
   try {
     w.closeSync(fd);
   } catch (err) {

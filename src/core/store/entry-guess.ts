@@ -1,12 +1,13 @@
 import { closeSync, openSync, readSync } from "node:fs";
 
 /** Bytes read at the start and at the middle of a range to guess its entry count. */
-const SAMPLE = 1 << 20;
+export const SAMPLE = 1 << 20;
 
 /** Few entry lines are shorter (ids, type, timestamp): a bound on the guess. */
-const MIN_ENTRY_BYTES = 128;
+export const MIN_ENTRY_BYTES = 128;
 
-function lineCount(buf: Buffer, end: number): number {
+/** Newlines in the first `end` bytes of `buf`. */
+export function lineCount(buf: Buffer, end: number): number {
   let n = 0;
   for (let k = buf.indexOf(10); k >= 0 && k < end; k = buf.indexOf(10, k + 1)) n++;
   return n;

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { SessionHeader } from "../model/entries";
+import { lineCount, MIN_ENTRY_BYTES, SAMPLE } from "./entry-guess";
 import type { RangeIndex, RangeRequest } from "./index-range";
 
 /**
@@ -43,18 +44,6 @@ export interface SplitPlan {
   version: number;
   /** A guess at the file's entry count, from the lines around its start and its middle. */
   entriesGuess: number;
-}
-
-/** Bytes read at the start and at the middle of a file to plan its split. */
-const SAMPLE = 1 << 20;
-
-/** Few entry lines are shorter (ids, type, timestamp): a bound on the guess, which may run low (that only costs a copy when merging). */
-const MIN_ENTRY_BYTES = 128;
-
-function lineCount(buf: Buffer, end: number): number {
-  let n = 0;
-  for (let k = buf.indexOf(10); k >= 0 && k < end; k = buf.indexOf(10, k + 1)) n++;
-  return n;
 }
 
 /**

@@ -62,6 +62,22 @@ export function writeAll(fd: number, buf: Uint8Array): { written: number; error?
   }
 }
 
+/**
+ * Writes all of `buf` at the descriptor's position and syncs it to disk. `failure` says
+ * what went wrong in the words of our errors ("short write (6 of 763 bytes: ...)"), with
+ * `synced` naming what a failed fsync means to the caller; `written` counts bytes written.
+ */
+export function writeAndSync(fd: number, buf: Uint8Array, syncFailed: (why: string) => string): { written: number; failure?: string } {
+  const { written, error } = writeAll(fd, buf);
+  if (error) return { written, failure: written ? `short write (${written} of ${buf.length} bytes: ${reason(error)})` : `cannot write: ${reason(error)}` };
+  try {
+    writeFs().fsyncSync(fd);
+  } catch (err) {
+    return { written, failure: syncFailed(reason(err)) };
+  }
+  return { written };
+}
+
 /** "ENOSPC: no space left on device" -> "no space left on device (ENOSPC)". */
 export function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
