@@ -202,6 +202,27 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.equal(ctx.compactionId, out.entry.id);
   });
 
+  it("summaryTimeoutSeconds is the summary's overall budget (at least 10 s): a retry-after past it fails at once, nothing written", async () => {
+    const other = writeProjectSession("/home/ana/delta", "Delta timeout");
+    const before = readFileSync(other);
+    const cfg = () => vscode.workspace.getConfiguration("agentSessions");
+    try {
+      for (const [setting, shown] of [[12, "12 s"], [1, "10 s"]] as const) {
+        await cfg().update("summaryTimeoutSeconds", setting, vscode.ConfigurationTarget.Global);
+        fake.push({ kind: "error", status: 429, type: "rate_limit_error", headers: { "retry-after": "30" } });
+        const t0 = Date.now();
+        await assert.rejects(
+          Promise.resolve(vscode.commands.executeCommand("agentSessions.compactSession", vscode.Uri.file(other), { strategy: "summarize" })),
+          new RegExp(`rate limited \\(429\\).*waiting 30 s to retry would pass the ${shown} budget`),
+        );
+        assert.ok(Date.now() - t0 < 8000, "failed at once, without waiting");
+      }
+    } finally {
+      await cfg().update("summaryTimeoutSeconds", undefined, vscode.ConfigurationTarget.Global);
+    }
+    assert.ok(readFileSync(other).equals(before), "nothing written");
+  });
+
   it("Preview Context opens a read-only editor with the exact request", async () => {
     const res = (await vscode.commands.executeCommand("agentSessions.previewContext", vscode.Uri.file(file), undefined, "anthropic")) as { uri: vscode.Uri; request: { messages: unknown[] } };
     assert.ok(res.request.messages.length > 0);
