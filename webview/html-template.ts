@@ -14,6 +14,13 @@ export interface ExplorerHtmlOptions {
   /** Only if @vscode-elements is shipped as its own module instead of in the bundle. */
   elementsUri?: string;
   title?: string;
+  /**
+   * The session file. The page saves it in its state at once, so that VS Code's panel
+   * serializer can reopen the panel even when the window is reloaded before the
+   * session has loaded (the state once waited for init, and a reload right after
+   * opening a large session lost the panel).
+   */
+  file?: string;
 }
 
 function attr(value: string): string {
@@ -44,7 +51,7 @@ export function explorerHtml(o: ExplorerHtmlOptions): string {
     <link rel="stylesheet" href="${attr(o.styleUri)}">
     <title>${attr(o.title ?? "Session Explorer")}</title>
   </head>
-  <body>
+  <body${o.file === undefined ? "" : ` data-session-file="${attr(o.file)}"`}>
     <div id="app" class="app" aria-busy="true"></div>${elements}
     <script nonce="${nonce}" src="${attr(o.scriptUri)}"></script>
   </body>

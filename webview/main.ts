@@ -19,6 +19,12 @@ interface SingleSelect extends HTMLElement {
 
 const api = vscodeApi();
 const store = new ViewStateStore(api, loadViewState(api));
+// The file this panel shows goes into the saved state at once (see html-template.ts).
+const pageFile = document.body.dataset.sessionFile;
+if (pageFile && store.state.file !== pageFile) {
+  store.update({ file: pageFile });
+  store.flush();
+}
 const folded = new Set(store.state.folded);
 let initialized = false;
 let selectTimer = 0;

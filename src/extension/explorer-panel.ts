@@ -104,6 +104,7 @@ export class ExplorerPanel extends Disposable {
       styleUri: w.asWebviewUri(vscode.Uri.joinPath(dist, "explorer.css")).toString(),
       codiconUri: w.asWebviewUri(vscode.Uri.joinPath(dist, "codicon.css")).toString(),
       title: this.panel.title,
+      file: this.file,
     });
   }
 

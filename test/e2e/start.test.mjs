@@ -211,10 +211,13 @@ try {
       // minute while the page has focus, and again on unload; the unload write is not
       // awaited, so a reload right after opening may restore an older layout. Wait
       // for the saved layout to name the explorer, as a person would have had it.
+      // The needle is the session's full path, which only the panel's saved state holds
+      // (the tab title has the file name alone): what the serializer needs to reopen it.
       const fileName = title.replace(/^Session:\s*/, '');
-      const saved = await until('the workbench to save its editors (IndexedDB)', () => savedEditorsMention(page, fileName), { ms: 90_000, everyMs: 1_000 })
+      const needle = `${demoDir}/--home-demo-project--/${fileName}`;
+      const saved = await until('the workbench to save its editors with the panel state (IndexedDB)', () => savedEditorsMention(page, needle), { ms: 90_000, everyMs: 1_000 })
         .then(() => true, (e) => { say(`note: ${e.message}; reloading anyway`); return false; });
-      if (saved) say('the saved editor layout names the explorer');
+      if (saved) say('the saved editor layout holds the explorer and the session it shows');
       await page.reload();
       await page.waitForFunction(() => !!(window.driver && window.driver.whenWorkbenchRestored), null, { timeout: budget(60_000) });
       await page.evaluate(() => window.driver.whenWorkbenchRestored());

@@ -18,7 +18,7 @@ export async function importTs(entry) {
 
 let pageFile;
 /** Writes the page built by webview/html-template.ts with file: URLs for the assets. */
-export async function writePage() {
+export async function writePage({ file } = {}) {
   const { explorerHtml } = await importTs("webview/html-template.ts");
   mkdirSync(ARTIFACTS, { recursive: true });
   const url = (p) => pathToFileURL(join(ROOT, p)).href;
@@ -28,14 +28,17 @@ export async function writePage() {
     scriptUri: url("dist/webview/main.js"),
     styleUri: url("media/explorer.css"),
     codiconUri: url("node_modules/@vscode/codicons/dist/codicon.css"),
+    file,
   });
-  pageFile = join(ARTIFACTS, "explorer.html");
-  writeFileSync(pageFile, html);
-  return html;
+  const out = join(ARTIFACTS, file === undefined ? "explorer.html" : "explorer-with-file.html");
+  writeFileSync(out, html);
+  // The page every test opens is the plain one; a page for a file is opened by passing it.
+  if (file === undefined) pageFile = out;
+  return { html, path: out };
 }
 
 /** Opens the explorer on a fake host. Returns the page and what it observed. */
-export async function openExplorer(browser, host, { theme = "dark", state = null, viewport = { width: 1200, height: 760 }, delayMs = 0, waitForRows = true } = {}) {
+export async function openExplorer(browser, host, { theme = "dark", state = null, viewport = { width: 1200, height: 760 }, delayMs = 0, waitForRows = true, pagePath } = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const seen = { errors: [], dialogs: [], requests: [] };
@@ -82,7 +85,7 @@ export async function openExplorer(browser, host, { theme = "dark", state = null
     { state, vars: t.vars, bodyClass: t.bodyClass },
   );
   await connect(page, host, { delayMs });
-  await page.goto(pathToFileURL(pageFile).href);
+  await page.goto(pathToFileURL(pagePath ?? pageFile).href);
   if (waitForRows) await page.waitForSelector(".row[data-id]", { timeout: 10_000 });
   return { page, context, seen, close: () => context.close() };
 }

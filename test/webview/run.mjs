@@ -81,6 +81,10 @@ test("html template: the host's CSP, nonce on the script, codicon stylesheet id,
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.doesNotMatch(html, /\son\w+=/);
   assert.throws(() => explorerHtml({ cspSource: "x", nonce: "short", scriptUri: "a", styleUri: "b", codiconUri: "c" }));
+  // The session file rides on the body, escaped: a file name is session content too.
+  const withFile = explorerHtml({ cspSource: "x", nonce: "abcdefABCDEF0123456789", scriptUri: "a", styleUri: "b", codiconUri: "c", file: `/s/a"><script>alert(1)</script>.jsonl` });
+  assert.match(withFile, /<body data-session-file="\/s\/a&quot;&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;\.jsonl">/);
+  assert.equal((withFile.match(/<script/g) ?? []).length, 1);
 });
 
 test("images: only data:image URIs pass; control characters are made visible", async () => {
@@ -707,6 +711,24 @@ test("a bar whose estimated parts add up to more than its recorded total stays i
     const drawn = g.segs.reduce((a, s) => a + s.width, 0) / g.track.width;
     assert.ok(Math.abs(drawn - 151 / 200) < 0.01, `the parts fill ${drawn.toFixed(3)} of the track, the total is 0.755 of the window`);
     assert.match(await page.textContent(".token-bar .bar-figure"), /151k \/ 200k/);
+  } finally {
+    await x.close();
+  }
+});
+
+test("the page saves its session file at once, before the session has loaded (a reload then still reopens the panel)", async () => {
+  const file = "/home/ana/.pi/agent/sessions/--home-ana-big--/2026-01-01T00-00-00-000Z_big.jsonl";
+  const { path } = await writePage({ file });
+  const host = new LargeHost(100);
+  host.deferInit = true;
+  const x = await openExplorer(browser, host, { waitForRows: false, pagePath: path });
+  const { page } = x;
+  try {
+    await until(() => host.ready, "ready");
+    // No init yet: the host is still loading. The state already names the file.
+    await until(() => page.evaluate((f) => window.__savedState?.file === f, file), "the file in the saved state");
+    assert.equal(await page.textContent(".session-title"), "");
+    assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();
   }
