@@ -11,6 +11,7 @@ import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
 import { instantTokens } from "../src/core/tokens/entry-tokens";
 import { tokenBars } from "../src/core/view/token-bars";
+import { benchVersusPi } from "./versus-pi";
 
 /**
  * `npm run bench`: speed and memory against the limits measured on this machine
@@ -200,8 +201,13 @@ function benchList(files: string[]): void {
   rmSync(cache, { recursive: true, force: true });
 }
 
-/** `npm run bench -- startup`: only the start-up section (with the 100 MB session it needs). */
+/** `npm run bench -- startup` or `npm run bench -- versus-pi`: only that section. */
 const ONLY = process.argv[2];
+
+function versusPi(sizes: number[], files: string[]): void {
+  console.log(`\n# Context of the leaf: ase context against pi itself (fresh processes, interleaved, median of ${LOAD_RUNS})`);
+  for (let k = 0; k < sizes.length; k++) benchVersusPi(sizes[k], files[k], LOAD_RUNS, report);
+}
 
 async function main(): Promise<void> {
   const sizes = SIZES;
@@ -213,13 +219,20 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined) throw new Error(`unknown bench section "${ONLY}" (known: startup; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
+  if (ONLY === "versus-pi") {
+    versusPi(sizes, files);
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   const hundredMb = files[sizes.indexOf(100)];
   console.log("\n# Start-up (fresh processes)");
   await benchStartup({ bigSession: hundredMb, log: (l) => console.log(l), report });
   console.log(`\n# Load and index (fresh process per run, median of ${LOAD_RUNS})`);
   for (let k = 0; k < sizes.length; k++) await benchLoad(sizes[k], files[k]);
+  versusPi(sizes, files);
   const hundred = files[sizes.indexOf(100)] ?? files[files.length - 1];
   console.log("\n# Context for a leaf");
   await benchDeepLeaf(hundred);
