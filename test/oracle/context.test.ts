@@ -1,10 +1,12 @@
 import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/store/session";
 import { contextTokens, usageTotal } from "../../src/core/tokens/context-tokens";
 import { tempDir } from "../helpers/session-builder";
-import { keepForLater, piOpen, SEEDS, seeds, writeTemp } from "./oracle-files";
+import { FIRST_SEED, keepForLater, piOpen, SEEDS, seeds, writeTemp } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry, type PiSessionManager } from "./pi";
 import { randomSession } from "./random-session";
 import { damaged, type Variant, version1, version2 } from "./variants";
@@ -78,6 +80,13 @@ const EVERY_KIND = [
   "compaction, first kept on the path", "compaction, first kept off the path", "another root",
 ];
 
+/** `ase context` itself (the built CLI), as JSON: what a user of the CLI gets. */
+function aseContext(file: string, leafId: string): { leafId: string; thinkingLevel: string; model: unknown; messages: unknown[] } {
+  const r = spawnSync(process.execPath, [resolve("dist/cli.js"), "context", file, "--leaf", leafId], { encoding: "utf8", maxBuffer: 64 * 2 ** 20, env: { ...process.env, XDG_CACHE_HOME: tempDir() } });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
 describe("pi as the oracle: the context of every leaf", function () {
   this.timeout(60_000 + SEEDS * 10_000);
   let pi: Pi;
@@ -119,5 +128,22 @@ describe("pi as the oracle: the context of every leaf", function () {
     console.log(`      ${leaves} leaves in ${files} files (${seeds().length} seeds) agree with pi in ${Date.now() - t0} ms`);
     assert.ok(leaves > 1000, `only ${leaves} leaves compared`);
     assert.deepEqual(EVERY_KIND.filter((k) => !seen.has(k)), [], "kinds of entry the generated sessions never held");
+  });
+
+  it("ase context (the built CLI) prints pi's context as JSON for sampled leaves", async () => {
+    const s = randomSession(pi, tempDir(), FIRST_SEED, 90);
+    const { entries, byId } = piOpen(pi, s.file);
+    const step = Math.max(1, Math.floor(entries.length / 12));
+    let n = 0;
+    for (let k = step - 1; k < entries.length; k += step) {
+      const id = entries[k].id;
+      const piCtx = pi.buildSessionContext(entries, id, byId);
+      const printed = aseContext(s.file, id);
+      // Through JSON, as pi's own messages would go over the wire (undefined fields vanish).
+      const want = JSON.parse(JSON.stringify({ leafId: id, thinkingLevel: piCtx.thinkingLevel, model: piCtx.model, messages: pi.convertToLlm(piCtx.messages) }));
+      assert.deepStrictEqual(printed, want, `seed ${FIRST_SEED}, leaf ${id}`);
+      n++;
+    }
+    assert.ok(n >= 10);
   });
 });
