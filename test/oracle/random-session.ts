@@ -22,7 +22,7 @@ const FILES = ["/src/a.ts", "/src/b.ts", "/README.md", "/etc/x.conf", "/src/c.ts
 const TOOLS = ["read", "write", "edit", "bash", "grep"];
 const MODELS: ReadonlyArray<[string, string]> = [["anthropic", "claude-sonnet-4-5"], ["openai", "gpt-5"], ["google", "gemini-2.5-pro"]];
 const LEVELS = ["off", "minimal", "low", "medium", "high"];
-/** A tiny valid PNG's base64 is not needed: pi never looks inside image data. */
+/** A 1x1 PNG: neither pi nor we look inside image data, but it is a real one. */
 const IMAGE = { type: "image", data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", mimeType: "image/png" };
 
 function text(r: Rand, max = 120): string {
