@@ -156,25 +156,36 @@ function ensurePlaywright() {
 
 /**
  * Two setups at once would delete each other's half-built folders. A lock file names
- * the owner's pid; one left by a dead process is taken over.
+ * the owner's pid; a second setup (two `npm start`/`npm test` at once) waits for a live
+ * owner to finish, up to 15 minutes (a first install takes 2-3), and takes over a lock
+ * left by a dead process.
  */
 function takeLock() {
   const lock = path.join(CACHE_DIR, '.setup.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const end = Date.now() + 15 * 60_000;
+  let waitingFor = 0;
+  for (;;) {
     try {
       fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
       process.on('exit', () => fs.rmSync(lock, { force: true }));
+      if (waitingFor) say(`setup-vscode ${waitingFor} is done; going on`);
       return;
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
-      const owner = Number(fs.readFileSync(lock, 'utf8'));
-      let alive = false;
-      try { process.kill(owner, 0); alive = true; } catch (err) { alive = err.code === 'EPERM'; }
-      if (alive) fail(`another setup-vscode (pid ${owner}) is installing into ${CACHE_DIR}; wait for it`);
-      fs.rmSync(lock, { force: true });
     }
+    let owner = 0;
+    try { owner = Number(fs.readFileSync(lock, 'utf8')); } catch { continue; /* just released */ }
+    let alive = false;
+    try { process.kill(owner, 0); alive = true; } catch (err) { alive = err.code === 'EPERM'; }
+    if (!alive) {
+      fs.rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > end) fail(`another setup-vscode (pid ${owner}) has held ${lock} for 15 minutes; if it is stuck, stop it and run again`);
+    if (waitingFor !== owner) say(`waiting for another setup-vscode (pid ${owner}) installing into ${CACHE_DIR}`);
+    waitingFor = owner;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
   }
-  fail(`could not take ${lock}`);
 }
 
 try {
