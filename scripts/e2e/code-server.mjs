@@ -76,21 +76,24 @@ const tail = (file, n = 20) => {
  * @param {Record<string,string>} [o.env]  extra environment; it reaches the extension host
  * @param {number} [o.port]      default: a free port chosen by the OS
  * @param {object} [o.settings]  user settings merged over the quiet defaults
+ * @param {boolean} [o.workspaceTrust]  keep VS Code's workspace trust on: the folder opens in Restricted Mode
  * @param {number} [o.timeoutMs] how long to wait for "listening" (default 30 s)
  * @returns {Promise<{url: string, port: number, pid: number, dirs: object, logFile: string,
  *   extensionsDir: string, exited: Promise<{code, signal}>, stop: () => Promise<void>}>}
  */
-export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, timeoutMs: baseTimeout = 30_000 }) {
+export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, timeoutMs: baseTimeout = 30_000, workspaceTrust = false }) {
   const timeoutMs = budget(baseTimeout);
   const d = runLayout(path.resolve(runDir));
-  fs.writeFileSync(path.join(d.userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2));
+  // workspaceTrust: the folder opens in Restricted Mode (untrusted), without the startup prompt.
+  const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
+  fs.writeFileSync(path.join(d.userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...settings }, null, 2));
   fs.mkdirSync(workspace, { recursive: true });
 
   const args = [
     CODE_SERVER_ENTRY,
     '--bind-addr', `127.0.0.1:${port}`,
     '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
+    '--disable-telemetry', '--disable-update-check', ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override', '--ignore-last-opened',
     '--user-data-dir', d.userData,
     '--extensions-dir', d.extensions,

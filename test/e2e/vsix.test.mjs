@@ -128,6 +128,40 @@ try {
     if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'vsix-show-log.png'))}`);
   });
+
+  // Restricted Mode: the same installed extension, a workspace that is not trusted. Its
+  // open.json lists a session inside the folder and one outside it (the demo's).
+  await browser.close();
+  await server.stop();
+  browser = null;
+  server = null;
+  const untrusted = path.join(runDir, 'untrusted-workspace');
+  const inside = path.join(untrusted, 'sessions', '2026-03-01T10-00-00-000Z_inside.jsonl');
+  fs.mkdirSync(path.dirname(inside), { recursive: true });
+  fs.copyFileSync(hostile, inside);
+  fs.mkdirSync(path.join(untrusted, '.agent-sessions'), { recursive: true });
+  fs.writeFileSync(path.join(untrusted, '.agent-sessions', 'open.json'), JSON.stringify({ open: ['sessions/2026-03-01T10-00-00-000Z_inside.jsonl', demo.rich] }));
+  const csUntrusted = path.join(runDir, 'code-server-untrusted');
+  installVsix(VSIX, extensionsDirOf(csUntrusted));
+  server = await startCodeServer({ workspace: untrusted, runDir: csUntrusted, env: { PI_CODING_AGENT_DIR: agentDir }, workspaceTrust: true });
+  browser = await launchBrowser({ profileDir: path.join(runDir, 'chromium-untrusted') });
+  const page2 = browser.page;
+  setFailureReporter((title) => failureReport(page2, path.join(ARTIFACTS, `vsix-failure-${title.replace(/\W+/g, '-').slice(0, 50)}.png`)));
+  say(`untrusted workbench restored in ${((await openWorkbench(page2, workbenchUrl({ port: server.port, workspace: untrusted }))) / 1000).toFixed(1)}s`);
+
+  await check('Restricted Mode: open.json opens the session inside the workspace folder, refuses the one outside and says so', async () => {
+    await webviewFrame(page2, { text: HOSTILE_TEXT, timeoutMs: 60_000 });
+    // A warning toast hides itself after a while: read it in the notification center.
+    await runCommand(page2, 'Notifications: Show Notifications', { settleMs: 300 });
+    const warning = page2.locator('.notifications-center .notification-list-item', { hasText: 'open.json: not opened' });
+    await warning.first().waitFor({ timeout: budget(30_000) });
+    const text = (await warning.first().innerText()).replace(/\s+/g, ' ');
+    if (!text.includes('outside the') || !text.includes(path.basename(demo.rich))) throw new Error(`the warning says ${JSON.stringify(text)}`);
+    const tabs = (await page2.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
+    if (!tabs.some((t) => t.includes('_inside.jsonl'))) throw new Error(`no tab for the session inside the folder: ${JSON.stringify(tabs)}`);
+    if (tabs.some((t) => t.includes(path.basename(demo.rich)))) throw new Error(`the session outside the folder was opened: ${JSON.stringify(tabs)}`);
+    say(`screenshot ${await screenshot(page2, path.join(ARTIFACTS, 'vsix-restricted-mode.png'))}`);
+  });
 } catch (e) {
   fail('harness', e);
   if (browser) await screenshot_(browser.page);
