@@ -37,8 +37,8 @@ function digest(b: Buffer): string {
 }
 
 /** Up to `length` bytes at `offset` (fewer when the file is shorter now). */
-function readAt(fd: number, offset: number, length: number): Buffer {
-  const buf = Buffer.alloc(length);
+export function readAt(fd: number, offset: number, length: number): Buffer {
+  const buf = Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {
     const n = readSync(fd, buf, got, length - got, offset + got);

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { edgeHashes } from "./file-stamp";
+import { edgeHashes, readAt } from "./file-stamp";
 import { stat } from "node:fs/promises";
 import type { SessionEntry, SessionHeader } from "../model/entries";
 import { SessionTree } from "../tree/session-tree";
@@ -313,15 +313,7 @@ export class Session {
   }
 
   private readRaw(offset: number, length: number): string {
-    const fd = this.reader();
-    const buf = Buffer.allocUnsafe(length);
-    let got = 0;
-    while (got < length) {
-      const n = readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.toString("utf8", 0, got);
+    return readAt(this.reader(), offset, length).toString("utf8");
   }
 
   /** The full entry at position i, migrated in memory to version 3. */
