@@ -28,8 +28,8 @@ const layers = [
 /** Passed/failed/pending counts from mocha's summary or a `name: N passed, M failed` line. */
 function countsOf(text) {
   const plain = text.replace(/\x1b\[[0-9;]*m/g, "");
-  const line = [...plain.matchAll(/(\d+) passed, (\d+) failed/g)].pop();
-  if (line) return { passed: Number(line[1]), failed: Number(line[2]), pending: 0 };
+  const line = [...plain.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) (?:skipped|not run))?/g)].pop();
+  if (line) return { passed: Number(line[1]), failed: Number(line[2]), pending: Number(line[3] ?? 0) };
   const passing = [...plain.matchAll(/(\d+) passing/g)].pop();
   if (!passing) return undefined;
   const failing = [...plain.matchAll(/(\d+) failing/g)].pop();

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { THEMES } from "./themes.mjs";
 import { connect } from "./fake-host.mjs";
+import { WAIT_SCALE } from "../../scripts/e2e/waits.mjs";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const ARTIFACTS = join(ROOT, "test-artifacts/webview");
@@ -90,13 +91,18 @@ export async function openExplorer(browser, host, { theme = "dark", state = null
   return { page, context, seen, close: () => context.close() };
 }
 
-/** Polls until fn returns a truthy value. */
-export async function until(fn, what = "condition", timeout = 5000) {
-  const end = Date.now() + timeout;
+/**
+ * Polls until fn returns a truthy value. The budget (15 s unless given) is scaled by
+ * ASE_E2E_WAIT_SCALE like every e2e wait: a page under two busy cores took over 5 s
+ * to scroll a million rows to a search hit.
+ */
+export async function until(fn, what = "condition", timeout = 15_000) {
+  const budgetMs = Math.round(timeout * WAIT_SCALE);
+  const end = Date.now() + budgetMs;
   for (;;) {
     const v = await fn();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${budgetMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
