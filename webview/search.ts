@@ -25,6 +25,8 @@ export class SearchBox {
   private query = "";
   private timer = 0;
   private seq = 0;
+  /** The search of `query` still in flight, if any. */
+  private running: Promise<void> = Promise.resolve();
 
   constructor(private readonly cb: SearchCallbacks) {
     this.field = custom<TextField>("vscode-textfield", { placeholder: "Search entries", "aria-label": "Search entries", type: "search" });
@@ -90,13 +92,23 @@ export class SearchBox {
     this.timer = window.setTimeout(() => void this.flush(), 200);
   }
 
+  /**
+   * Searches for what the field holds now, unless that search is under way already: then
+   * its answer is awaited (Enter right after the debounced search started must step
+   * through its matches, not through none).
+   */
   private flush(): Promise<void> {
     window.clearTimeout(this.timer);
     const q = this.field.value;
-    return q === this.query ? Promise.resolve() : this.run(q);
+    return q === this.query ? this.running : this.run(q);
   }
 
-  private async run(query: string): Promise<void> {
+  private run(query: string): Promise<void> {
+    this.running = this.search(query);
+    return this.running;
+  }
+
+  private async search(query: string): Promise<void> {
     this.query = query;
     const seq = ++this.seq;
     if (!query) {

@@ -649,6 +649,26 @@ test("1,000,000 rows: End reaches the last row, a row near the end is clicked an
   }
 });
 
+test("Enter while the typed query's search is still on its way steps to its first match (it was lost)", async () => {
+  const host = new LargeHost(100_000);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const input = page.locator(".search vscode-textfield input");
+    host.hold = true; // the host answers nothing until released
+    await input.fill("row");
+    // The debounced search goes out; Enter comes while it is unanswered.
+    await until(() => host.held.some((m) => m.type === "search"), "the search sent");
+    await input.press("Enter");
+    host.hold = false;
+    await host.flushHeld();
+    await until(() => page.locator(".row[data-id=n12].selected").count(), "the first match selected");
+    assert.equal(await page.textContent(".search-status"), "1 of 3");
+  } finally {
+    await x.close();
+  }
+});
+
 test("100,000 rows: search results far away are scrolled to and selected", async () => {
   const host = new LargeHost(100_000);
   const x = await openExplorer(browser, host);
