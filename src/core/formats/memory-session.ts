@@ -1,0 +1,67 @@
+import type { LineProblem, EntryMeta } from "../store/entry-meta";
+import { EntryTable } from "../store/entry-table";
+import { SessionTree } from "../tree/session-tree";
+import type { IndexHooks } from "./index-hooks";
+import type { SessionReader } from "./session-reader";
+
+/**
+ * A session held as an array of records, indexed by the same hooks as a file: rule tests
+ * build sessions this way (as pi's own tests do) instead of writing temp files. Record k
+ * reads as line k + 1 + `firstLine`.
+ */
+export class MemorySession implements SessionReader {
+  readonly table = new EntryTable();
+  readonly metas: readonly EntryMeta[] = this.table.asArray();
+  readonly tree: SessionTree;
+  private readonly lineProblems: LineProblem[] = [];
+  private readonly records: Array<Record<string, unknown>> = [];
+  readonly complete = true;
+
+  constructor(
+    readonly formatId: string,
+    hooks: IndexHooks,
+    records: ReadonlyArray<Record<string, unknown>>,
+    readonly path = `(memory)/${formatId}.jsonl`,
+    /** Lines before the first record (a header line the records do not hold). */
+    firstLine = 0,
+  ) {
+    records.forEach((r, k) => {
+      const lineNo = firstLine + k + 1;
+      const got = hooks.identify(r, lineNo);
+      if (got === null) return;
+      if (typeof got === "string") {
+        this.lineProblems.push({ kind: "bad-field", line: lineNo, message: `line ${lineNo}: ${got}` });
+        return;
+      }
+      const i = this.table.push(got.id, got.parentId, got.type, got.time, lineNo, 0, 0, got.preview, got.estimate);
+      hooks.fill(this.table, i, r);
+      this.records.push(r);
+    });
+    this.tree = new SessionTree(this.metas, this.table);
+  }
+
+  get problems(): LineProblem[] {
+    return [...this.lineProblems, ...this.tree.problems].sort((a, b) => a.line - b.line);
+  }
+
+  get problemCount(): number {
+    return this.lineProblems.length + this.tree.problems.length;
+  }
+
+  entryAt(i: number): Record<string, unknown> {
+    const r = this.records[i];
+    if (!r) throw new Error(`${this.path}: no entry at position ${i}`);
+    return r;
+  }
+
+  requireIndex(id: string): number {
+    const i = this.tree.indexOf(id);
+    if (i === undefined) throw new Error(`${this.path}: no entry with id ${id}`);
+    return i;
+  }
+
+  meta(id: string): EntryMeta | undefined {
+    const i = this.tree.indexOf(id);
+    return i === undefined ? undefined : this.metas[i];
+  }
+}

@@ -1,0 +1,74 @@
+import type { EntryDescription } from "./entry-kinds";
+import type { IndexHooks } from "./index-hooks";
+import type { SessionInfo, SessionReader } from "./session-reader";
+
+/** The first lines of a file, for detection: parsed when they parse, the path for location rules. */
+export interface FirstLines {
+  path: string;
+  /** The first non-blank lines (up to 5), each parsed, or undefined where it does not parse. */
+  objects: unknown[];
+}
+
+/** Token kinds a context part counts under (the bars' one vocabulary). */
+export type PartKind = "summary" | "user" | "assistant" | "thinking" | "toolCall" | "toolResult" | "image" | "custom" | "bash";
+
+/** One message of a context, with the entry it came from. */
+export interface ContextMessage {
+  entryId: string;
+  /** What the bars count it as. */
+  kind: PartKind;
+  /** The message as the agent itself holds it. */
+  message: unknown;
+}
+
+/** The context the agent builds for a leaf, in the agent's own message shape. */
+export interface FormatContext {
+  leafId: string | null;
+  messages: ContextMessage[];
+}
+
+/** A new session file written from an entry. */
+export interface ForkResult {
+  path: string;
+  sessionId: string;
+  entryCount: number;
+}
+
+/** What a format can write, and why not where it cannot. */
+export interface WriteCapabilities {
+  fork: boolean;
+  label: boolean;
+  compact: boolean;
+  /** Shown where an action is not offered. */
+  why?: string;
+}
+
+export interface FormatWriter {
+  readonly capabilities: WriteCapabilities;
+  /** A new file holding the path root..entry, written atomically; the source is not touched. */
+  fork(session: SessionReader, entryId: string, opts?: { dir?: string; now?: Date }): ForkResult;
+}
+
+/**
+ * One agent's session format. The registry picks one per file; everything outside the
+ * format's folder works through this and SessionReader.
+ */
+export interface SessionFormat {
+  readonly id: string;
+  /** Name shown to users ("pi", "Claude Code"). */
+  readonly agent: string;
+  /** Whether a file is this format, from its first lines and its location. */
+  detect(first: FirstLines): boolean;
+  /** What the line scanner extracts per line. */
+  readonly index: IndexHooks;
+  /** Header facts of a loaded session. */
+  info(session: SessionReader): SessionInfo;
+  /** The leaf the agent continues from when the session is resumed. */
+  defaultLeaf(session: SessionReader): number;
+  /** Neutral kind and label of entry i, for rows, details and filters. */
+  describe(session: SessionReader, i: number): EntryDescription;
+  /** The agent's own message list for a leaf (-1: the empty context). */
+  context(session: SessionReader, leaf: number): FormatContext;
+  /** Optional writer; a format without one is read-only. */
+  readonly writer?: FormatWriter;
+}
