@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
-import { Session } from "../src/core/store/session";
+import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Session } from "../src/core/store/session";
+import { Session } from "../src/core/formats/pi/pi-session";
 import { scanLines } from "../src/core/store/line-scanner";
 
 /**

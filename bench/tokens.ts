@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } fro
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildContext } from "../src/core/context/build-context";
-import { Session } from "../src/core/store/session";
+import { Session } from "../src/core/formats/pi/pi-session";
 import { accuracyReport } from "../src/core/tokens/accuracy";
 import { type BpeCounter, countExact, gptTokenizerCounter } from "../src/core/tokens/bpe-counter";
 import { branchTotals } from "../src/core/tokens/branch-totals";

@@ -1,4 +1,4 @@
-import { Session } from "../core/store/session";
+import { Session } from "../core/formats/pi/pi-session";
 import { CliError } from "./cli-error";
 import { safeText } from "./format";
 

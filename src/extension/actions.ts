@@ -7,7 +7,7 @@ import { type CompactionStrategy, STRATEGIES } from "../core/compaction/settings
 import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/store/append";
 import { forkSession } from "../core/store/fork";
-import { Session } from "../core/store/session";
+import { Session } from "../core/formats/pi/pi-session";
 import { getApiKey } from "./api-key";
 import { buildPreview, type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
 import type { Log } from "./log";

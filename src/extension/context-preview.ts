@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { buildContext } from "../core/context/build-context";
 import { renderAnthropic } from "../core/context/render-anthropic";
 import { renderXml } from "../core/context/render-xml";
-import type { Session } from "../core/store/session";
+import type { Session } from "../core/formats/pi/pi-session";
 import { contextTokens } from "../core/tokens/context-tokens";
 import { estimateMessageTokens } from "../core/tokens/estimate";
 

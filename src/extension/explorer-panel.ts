@@ -5,7 +5,8 @@ import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
 import { fileActivity } from "../core/files/file-ops";
 import { firstPartFor } from "../core/store/first-look";
-import { Session, StaleSessionError } from "../core/store/session";
+import { StaleSessionError } from "../core/store/session";
+import { Session } from "../core/formats/pi/pi-session";
 import { RowView, sessionInfoView } from "../core/view/row-view";
 import { entryDetails } from "../core/view/entry-details";
 import {

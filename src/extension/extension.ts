@@ -1,7 +1,7 @@
 import { moduleCodeStarted } from "./load-clock";
 import * as vscode from "vscode";
 import { loadedBundles } from "../core/lazy/lazy-bundles";
-import { Session } from "../core/store/session";
+import { Session } from "../core/formats/pi/pi-session";
 import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
 import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { Session } from "../core/store/session";
+import type { Session } from "../core/formats/pi/pi-session";
 import type { SessionsView } from "./sessions-view";
 import { clipText, visibleText } from "../core/util/visible-text";
 

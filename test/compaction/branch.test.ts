@@ -5,7 +5,7 @@ import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
 import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/context/convert";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";
 import { assistant, header, toolResult, user, writeSession } from "../helpers/session-builder";
 import { FakeAnthropic } from "./fake-anthropic";

@@ -8,7 +8,7 @@ import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
 import { buildContext } from "../../src/core/context/build-context";
 import { OldVersionError } from "../../src/core/store/append";
 import { forkSession } from "../../src/core/store/fork";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
 import { FakeAnthropic } from "./fake-anthropic";

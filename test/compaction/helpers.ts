@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { buildContext } from "../../src/core/context/build-context";
 import { COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX } from "../../src/core/context/convert";
 import type { RetryPolicy } from "../../src/core/compaction/summarizer";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";
 import { assistant, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";
 

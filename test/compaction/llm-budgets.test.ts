@@ -6,7 +6,7 @@ import { BudgetError, SummaryError } from "../../src/core/compaction/llm-errors"
 import { parseRetryAfter } from "../../src/core/compaction/retry-after";
 import { requestSummary, type RetryPolicy, type SummaryProgress } from "../../src/core/compaction/summarizer";
 import { summaryStatus } from "../../src/core/compaction/progress-text";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
 import { expectOneCompactionLine, expectUnchanged, SMALL, turnsSession } from "./helpers";
 

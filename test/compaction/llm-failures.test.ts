@@ -5,7 +5,7 @@ import type { SummaryBudgets } from "../../src/core/compaction/budgets";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
 import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
 import { expectOneCompactionLine, expectUnchanged, FAST_RETRY, SMALL, turnsSession } from "./helpers";
 

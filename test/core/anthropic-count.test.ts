@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { join, resolve } from "node:path";
 import { buildContext } from "../../src/core/context/build-context";
 import { renderAnthropic } from "../../src/core/context/render-anthropic";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { countWithAnthropic } from "../../src/core/tokens/anthropic-count";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";

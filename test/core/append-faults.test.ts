@@ -6,7 +6,7 @@ import { branchSession } from "../../src/core/compaction/branch-summary";
 import { compactSession } from "../../src/core/compaction/compact";
 import { appendEntry } from "../../src/core/store/append";
 import { NothingWrittenError, PartialWriteError } from "../../src/core/store/append-line";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { SessionBusyError } from "../../src/core/store/session-lock";
 import { type FaultPlan, withFaults } from "../helpers/faulty-fs";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";

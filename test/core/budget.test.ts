@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { budgetBreakdown, DEFAULT_ALLOCATION } from "../../src/core/context/budget";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, entry, header, user, writeSession } from "../helpers/session-builder";
 
 async function ctxOf(lines: Array<Record<string, unknown>>) {

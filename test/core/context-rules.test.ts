@@ -1,8 +1,9 @@
+import { piIndexHooks } from "../../src/core/formats/pi/index-hooks";
 import { strict as assert } from "node:assert";
 import { appendFileSync } from "node:fs";
 import { buildContext } from "../../src/core/context/build-context";
 import { IndexBuilder } from "../../src/core/store/index-builder";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
@@ -212,7 +213,7 @@ describe("context rules (small sessions written by the tests)", () => {
 
   it("a line past V8's string limit is reported with its size and skipped, not thrown", () => {
     // A real one needs a 512 MB line; the builder only sees the decoder fail, so fake that.
-    const b = new IndexBuilder("/x.jsonl");
+    const b = new IndexBuilder("/x.jsonl", piIndexHooks);
     const line = (text: string, lineNo: number) => {
       const buf = Buffer.from(text);
       return { buf, start: 0, end: buf.length, offset: 0, lineNo, terminated: true };

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { statSync } from "node:fs";
 import { guessEntries } from "../../src/core/store/entry-guess";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
 
 /** A session of `n` turns whose lines vary from ~300 bytes to ~6 KB, in a repeating pattern. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { buildContext } from "../../src/core/context/build-context";
 import { appendEntry } from "../../src/core/store/append";
 import { forkSession } from "../../src/core/store/fork";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { refContext, refLoad } from "../helpers/reference-context";
 

@@ -8,7 +8,7 @@ import { appendEntry } from "../../src/core/store/append";
 import { isOurTempFile } from "../../src/core/store/atomic-file";
 import { listSessions } from "../../src/core/store/discover";
 import { forkSession } from "../../src/core/store/fork";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { useWriteFs, type WriteFs } from "../../src/core/store/write-fs";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

@@ -1,3 +1,4 @@
+import { piIndexHooks } from "../../src/core/formats/pi/index-hooks";
 import { strict as assert } from "node:assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -86,7 +87,7 @@ describe("line scanner", () => {
   });
 
   it("the index reports a counted line with its size and goes on", () => {
-    const b = new IndexBuilder("/x.jsonl");
+    const b = new IndexBuilder("/x.jsonl", piIndexHooks);
     const raw = (text: string, lineNo: number, unreadBytes?: number): RawLine => {
       const buf = Buffer.from(text);
       return { buf, start: 0, end: buf.length, offset: 0, lineNo, terminated: true, ...(unreadBytes !== undefined ? { unreadBytes } : {}) };

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSessions } from "../../src/core/store/discover";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

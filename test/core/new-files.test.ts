@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { cleanStaleTemps, isOurTempFile, NewFileError, writeNewFile } from "../../src/core/store/atomic-file";
 import { listSessions } from "../../src/core/store/discover";
 import { forkSession } from "../../src/core/store/fork";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { TokenCache } from "../../src/core/tokens/token-cache";
 import { withFaults } from "../helpers/faulty-fs";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";

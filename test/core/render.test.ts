@@ -3,7 +3,7 @@ import { buildContext } from "../../src/core/context/build-context";
 import { renderAnthropic } from "../../src/core/context/render-anthropic";
 import { renderXml } from "../../src/core/context/render-xml";
 import { fileActivity, piFileLists } from "../../src/core/files/file-ops";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
 async function sample(): Promise<Session> {

@@ -1,3 +1,4 @@
+import { piIndexHooks } from "../../src/core/formats/pi/index-hooks";
 import { strict as assert } from "node:assert";
 import { appendFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -5,7 +6,7 @@ import { generateSession } from "../../bench/generate";
 import type { EntryMeta } from "../../src/core/store/entry-meta";
 import { MAX_LISTED_PROBLEMS } from "../../src/core/store/index-builder";
 import { indexWorkerSource, overrideIndexWorkerSource, planSplit } from "../../src/core/store/range-worker";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { chain, picture } from "../helpers/index-picture";
 import { header, type Raw, tempDir, user, writeSession } from "../helpers/session-builder";
@@ -30,7 +31,7 @@ describe("indexing large sessions on two threads", () => {
     const { one, two } = await bothWays(file);
     assert.deepEqual(picture(two), picture(one));
     // The halves meet mid-chain: the entry after the split still has its parent.
-    const split = planSplit(file, statSync(file).size)?.split as number;
+    const split = planSplit(file, statSync(file).size, 0, piIndexHooks)?.split as number;
     const first = two.metas.find((m) => m.offset >= split) as EntryMeta;
     assert.ok(first.parentId, "the first entry of the second half lost its parent");
     assert.equal(two.meta(first.parentId as string)?.offset !== undefined, true);
@@ -44,7 +45,7 @@ describe("indexing large sessions on two threads", () => {
     lines.push(torn);
     const lineOf = (s: string) => lines.indexOf(s) + 1;
     const file = writeSession(lines, { trailingNewline: false });
-    assert.ok(planSplit(file, statSync(file).size)?.split as number < lines.slice(0, lineOf(bad[0])).map((l) => JSON.stringify(l)).join("\n").length, "the bad lines must fall in the second half");
+    assert.ok(planSplit(file, statSync(file).size, 0, piIndexHooks)?.split as number < lines.slice(0, lineOf(bad[0])).map((l) => JSON.stringify(l)).join("\n").length, "the bad lines must fall in the second half");
     const { one, two } = await bothWays(file);
     assert.deepEqual(picture(two), picture(one));
     const kinds = two.problems.map((p) => `${p.kind}@${p.line}`);
@@ -95,12 +96,12 @@ describe("indexing large sessions on two threads", () => {
     const v1: Raw[] = [{ type: "session", id: "v1-session", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" }];
     for (let k = 0; k < 100; k++) v1.push({ type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "user", content: `m ${k}` } });
     const file = writeSession(v1);
-    assert.equal(planSplit(file, statSync(file).size), undefined);
+    assert.equal(planSplit(file, statSync(file).size, 0, piIndexHooks), undefined);
     const s = await Session.load(file, { secondThread: true });
     assert.equal(s.threads, 1);
     assert.equal(s.metas.length, 100);
     const junkFirst = writeSession(["not json", ...chain(50)]);
-    assert.equal(planSplit(junkFirst, statSync(junkFirst).size), undefined);
+    assert.equal(planSplit(junkFirst, statSync(junkFirst).size, 0, piIndexHooks), undefined);
     assert.equal((await Session.load(junkFirst, { secondThread: true })).threads, 1);
   });
 

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync, readdirSync, renameSync } from "node:fs";
-import { Session, StaleSessionError } from "../../src/core/store/session";
+import { StaleSessionError } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";
 
 function chain(n: number, tag: string): Raw[] {

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { gptTokenizerCounter } from "../../src/core/tokens/bpe-counter";
 import { branchTotals, subtreeTotals } from "../../src/core/tokens/branch-totals";
 import { instantTokens, measureEntries } from "../../src/core/tokens/entry-tokens";

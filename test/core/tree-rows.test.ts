@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { MAX_DRAWN_LEVELS, treeRows } from "../../src/core/tree/tree-rows";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";
 

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { realPathInside } from "../../src/core/util/path-inside";
 import { LOG_MESSAGE_MAX, logLine, logTo } from "../../src/extension/log";
 import { OPEN_ON_START, sessionsToOpen } from "../../src/extension/open-on-start";

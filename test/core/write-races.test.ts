@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { appendEntry } from "../../src/core/store/append";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
 const CLI = resolve("dist/cli.js");

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { generateSession } from "../../bench/generate";
 import * as vscode from "vscode";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import type { ExtensionApi } from "../../src/extension/extension";
 import { FIRST_LOOK_MIN_BYTES, FIRST_PART_BYTES } from "../../src/core/store/first-look";

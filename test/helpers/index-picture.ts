@@ -1,5 +1,5 @@
 import type { EntryMeta } from "../../src/core/store/entry-meta";
-import type { Session } from "../../src/core/store/session";
+import type { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, entry, header, type Raw, toolResult, user } from "./session-builder";
 
 /** Every field of an index record, as plain data to compare. */

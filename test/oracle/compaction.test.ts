@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { NothingToCompactError, planCompaction, type CompactionPlan } from "../../src/core/compaction/prepare";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { tempDir } from "../helpers/session-builder";
 import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry, type PiMessage, type PiPreparation } from "./pi";

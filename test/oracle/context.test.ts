@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildContext } from "../../src/core/context/build-context";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { contextTokens, usageTotal } from "../../src/core/tokens/context-tokens";
 import { tempDir } from "../helpers/session-builder";
 import { FIRST_SEED, keepForLater, piOpen, SEEDS, seeds, writeTemp } from "./oracle-files";

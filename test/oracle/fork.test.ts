@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { branchSession, branchSummaryFromId } from "../../src/core/compaction/branch-summary";
 import { buildContext } from "../../src/core/context/build-context";
 import { forkSession } from "../../src/core/store/fork";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { tempDir } from "../helpers/session-builder";
 import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";
 import { loadPi, type Pi, type PiEntry } from "./pi";

@@ -1,6 +1,6 @@
 import { fileActivity } from "../../src/core/files/file-ops";
 import type { InitMessage, WebviewToHost } from "../../src/protocol";
-import { Session } from "../../src/core/store/session";
+import { Session } from "../../src/core/formats/pi/pi-session";
 import { instantTokens } from "../../src/core/tokens/entry-tokens";
 import { entryDetails } from "../../src/core/view/entry-details";
 import { RowView, sessionInfoView } from "../../src/core/view/row-view";

@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { BUDGET_PARTS, type BudgetAllocation } from "../../core/context/budget";
 import { resolveSystemPrompt, type SystemPrompt } from "../../core/context/system-prompt";
-import type { Session } from "../../core/store/session";
+import type { Session } from "../../core/formats/pi/pi-session";
 import type { AccuracyReport } from "../../core/tokens/accuracy";
 import type { Fit } from "../../core/tokens/calibration";
 import { tokenCacheFile } from "../../core/tokens/token-cache";

@@ -3,7 +3,7 @@ import { fileActivity, piFileLists } from "../files/file-ops";
 import type { BranchSummaryEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
 import { appendEntry } from "../store/append";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { estimateMessageTokens } from "../tokens/estimate";
 import { assertWritable } from "./compact";
 import { CancelledError, SummaryError } from "./llm-errors";

@@ -1,7 +1,7 @@
 import { buildContext } from "../context/build-context";
 import type { CompactionEntry } from "../model/entries";
 import { appendEntry, assertWritableVersion } from "../store/append";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { estimateMessageTokens } from "../tokens/estimate";
 import { CancelledError, SummaryError } from "./llm-errors";
 import { type CompactionPlan, type PlanOptions, planCompaction } from "./prepare";

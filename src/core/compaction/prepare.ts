@@ -2,7 +2,7 @@ import { buildContext } from "../context/build-context";
 import { fileActivity, piFileLists } from "../files/file-ops";
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { contextTokens } from "../tokens/context-tokens";
 import { estimateMessageTokens } from "../tokens/estimate";
 import { findCutPoint } from "./cut-point";

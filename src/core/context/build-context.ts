@@ -1,6 +1,6 @@
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage, LlmMessage } from "../model/messages";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { toLlmMessage } from "./convert";
 
 export interface ModelRef {

@@ -1,4 +1,4 @@
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 
 export type FileOpKind = "read" | "written" | "edited" | "modified";
 

@@ -1,3 +1,4 @@
+import type { EntryMeta } from "../store/entry-meta";
 import type { EntryTable } from "../store/entry-table";
 
 /** What a format's indexer found on one line: the entry's identity in the tree. */
@@ -15,20 +16,49 @@ export interface IndexedEntry {
   estimate: number;
 }
 
+/** Where the indexer is in the file when it reads a line. */
+export interface IndexPosition {
+  /** The file's version (from its header; 0 for a format without one). */
+  version: number;
+  /** Id of the entry read just before, null at the start. */
+  prevId: string | null;
+}
+
+/** For formats whose first line is a header (pi). */
+export interface HeaderHooks {
+  /** The first parsed line as a header: its version, or why it is not one (quoting nothing of it). */
+  accept(obj: unknown, lineNo: number): { version: number } | string;
+  /** Why a file with content has no header at all (no JSON line, or only blank lines). */
+  missing(hadBadLines: boolean, lines: number): string;
+  /** A later line that is another header: skipped, not an entry. */
+  isRepeat(e: Record<string, unknown>): boolean;
+  /** Versions whose entry ids come from line numbers: indexed in one pass, never split. */
+  positional(version: number): boolean;
+  /** Whether a file of this version can be split across threads (checked on the header alone). */
+  splittable(header: Record<string, unknown>): boolean;
+}
+
 /**
  * What the line scanner extracts per line, for one format. The generic JSONL index
  * (src/core/store) parses each line and hands the object here; nothing of the object
  * is kept but what these hooks write into the table.
  */
 export interface IndexHooks {
-  /** Format id, for messages. */
+  /** Format id (picks the hooks again on a worker thread). */
   readonly formatId: string;
+  /** Agent name for messages ("not a pi session file"). */
+  readonly agent: string;
+  readonly header?: HeaderHooks;
   /**
    * The format's identity of one parsed line: an entry, a string naming what is wrong
    * with it (reported as a problem with the line number, the line skipped), or null
-   * for a line that is not an entry and not a problem.
+   * for a line that is not an entry and not a problem. May migrate `e` in place.
    */
-  identify(e: Record<string, unknown>, lineNo: number): IndexedEntry | string | null;
+  identify(e: Record<string, unknown>, lineNo: number, at: IndexPosition): IndexedEntry | string | null;
   /** Writes the rest of what the index keeps (role, usage, model, rare fields) for entry i. */
   fill(table: EntryTable, i: number, e: Record<string, unknown>): void;
+  /** The id a line read again claims (a rewritten file no longer holds its entry). */
+  idOf(e: Record<string, unknown>): unknown;
+  /** The full record as the rest of the code reads it (in-memory migration of old versions). */
+  migrate?(e: Record<string, unknown>, meta: EntryMeta, version: number): Record<string, unknown>;
 }

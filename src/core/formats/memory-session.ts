@@ -27,7 +27,7 @@ export class MemorySession implements SessionReader {
   ) {
     records.forEach((r, k) => {
       const lineNo = firstLine + k + 1;
-      const got = hooks.identify(r, lineNo);
+      const got = hooks.identify(r, lineNo, { version: 0, prevId: this.table.count ? this.table.idAt(this.table.count - 1) : null });
       if (got === null) return;
       if (typeof got === "string") {
         this.lineProblems.push({ kind: "bad-field", line: lineNo, message: `line ${lineNo}: ${got}` });

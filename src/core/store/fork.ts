@@ -3,7 +3,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "
 import { UnknownVersionError } from "./append";
 import { cleanStaleTemps, writeNewFile } from "./atomic-file";
 import { newEntryId, newSessionId, sessionFileName } from "./ids";
-import type { Session } from "./session";
+import type { Session } from "../formats/pi/pi-session";
 
 export interface ForkResult {
   path: string;

@@ -1,13 +1,10 @@
-import type { SessionHeader } from "../model/entries";
-import { entryPreviewCodes } from "../model/preview";
-import { estimateEntryTokens } from "../tokens/estimate";
+import type { IndexHooks } from "../formats/index-hooks";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
-import { parseIsoTime } from "../util/iso-time";
 import { isBlank, type RawLine } from "./line-scanner";
 
 /**
- * A file that is not a pi session. Its message never quotes the file: the path may come
+ * A file that is not a session of the format it was read as. Its message never quotes the file: the path may come
  * from an untrusted workspace and point at any file on the machine (a symlink to
  * /etc/passwd), so it says what was expected and what kind of line was found, not what
  * the line holds.
@@ -16,8 +13,9 @@ export class NotASessionError extends Error {
   constructor(
     readonly path: string,
     readonly detail: string,
+    agent = "pi",
   ) {
-    super(`${path}: not a pi session file: ${detail}`);
+    super(`${path}: not a ${agent} session file: ${detail}`);
     this.name = "NotASessionError";
   }
 }
@@ -27,32 +25,6 @@ export const MAX_LINES_BEFORE_HEADER = 10_000;
 
 /** Line problems kept with their messages; the rest are only counted. */
 export const MAX_LISTED_PROBLEMS = 1_000;
-
-/** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
-export function v1EntryId(lineNo: number): string {
-  return lineNo.toString(16).padStart(8, "0");
-}
-
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
-}
-
-/** Writes a usage object's figures into the table (no object kept). */
-function putUsage(t: EntryTable, i: number, u: unknown): void {
-  if (!u || typeof u !== "object") return;
-  const o = u as Record<string, unknown>;
-  const cost = o.cost as Record<string, unknown> | undefined;
-  t.setUsageFigures(i, num(o.input), num(o.output), num(o.cacheRead), num(o.cacheWrite), typeof o.totalTokens === "number" ? o.totalTokens : Number.NaN, cost && typeof cost.total === "number" ? cost.total : Number.NaN);
-}
-
-/** What kind of JSON value a would-be header is, without any of its content. */
-function jsonKind(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v !== "object") return `a ${typeof v}`;
-  const o = v as Record<string, unknown>;
-  return o.type === "session" ? 'an object with "type":"session" but no string "id"' : 'an object without "type":"session"';
-}
 
 function describe(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
@@ -76,14 +48,24 @@ function shiftProblem(p: LineProblem, by: number): LineProblem {
   return { ...p, line, message: p.message.startsWith(head) ? `line ${line}${p.message.slice(head.length)}` : p.message };
 }
 
+/** Where a builder that reads a later part of a file starts (the lines before it already read). */
+export interface BuilderState {
+  header: Record<string, unknown> | undefined;
+  version: number;
+  prevId: string | null;
+  parsedCount: number;
+}
+
 /**
- * Builds the entry index from raw lines: header check, tolerant parsing with every bad
- * line reported, and in-memory migration of v1/v2 (ids for v1, hookMessage -> custom).
- * Full entries are not kept: only EntryMeta.
+ * Builds the entry index from raw lines of any format: the format's hooks say what a
+ * line is (header check, identity, what to keep); parsing is tolerant, every bad line
+ * reported with its number. Full entries are not kept: only EntryMeta.
  */
 export class IndexBuilder {
-  header: SessionHeader | undefined;
-  version = 1;
+  /** The header line, for formats that have one. */
+  header: Record<string, unknown> | undefined;
+  /** The header's version (pi: 1 when absent); 0 for a format without a header. */
+  version: number;
   readonly table = new EntryTable();
   /** The records as an array; each access reads the table (nothing is kept per entry). */
   readonly metas: readonly EntryMeta[] = this.table.asArray();
@@ -95,14 +77,16 @@ export class IndexBuilder {
   private lastProblemLine = 0;
   /** Lines that did not parse, for the rule about lines before the header. */
   private badLines = 0;
-  /** v1 only: id of each parsed entry by its index among parsed lines (header = 0). */
+  /** Positional versions only: id of each parsed entry by its index among parsed lines (header = 0). */
   private parsedIds: Array<string | undefined> = [];
   private prevId: string | null = null;
 
   constructor(
     private readonly path: string,
-    state?: { header: SessionHeader; version: number; prevId: string | null; parsedCount: number },
+    readonly hooks: IndexHooks,
+    state?: BuilderState,
   ) {
+    this.version = hooks.header ? 1 : 0;
     if (state) {
       this.header = state.header;
       this.version = state.version;
@@ -113,6 +97,16 @@ export class IndexBuilder {
 
   get parsedCount(): number {
     return this.parsedIds.length;
+  }
+
+  /** Whether the file's ids come from line numbers (read in one pass, in place). */
+  get positional(): boolean {
+    return !!this.hooks.header?.positional(this.version);
+  }
+
+  /** Whether the header this format needs is still missing. */
+  get needsHeader(): boolean {
+    return !!this.hooks.header && !this.header;
   }
 
   /** A line too long to read is reported with its size and skipped like one that does not parse. */
@@ -129,8 +123,8 @@ export class IndexBuilder {
    */
   private countBadLine(): void {
     this.badLines++;
-    if (!this.header && this.badLines >= MAX_LINES_BEFORE_HEADER) {
-      throw new NotASessionError(this.path, `first line is not a session header (no JSON line in the first ${this.badLines} lines; expected {"type":"session",...})`);
+    if (this.needsHeader && this.badLines >= MAX_LINES_BEFORE_HEADER) {
+      throw new NotASessionError(this.path, (this.hooks.header as NonNullable<IndexHooks["header"]>).missing(true, this.badLines).replace(`in ${this.badLines} line(s)`, `in the first ${this.badLines} lines`), this.hooks.agent);
     }
   }
 
@@ -152,13 +146,18 @@ export class IndexBuilder {
     return { part: this.table.toPart(), problems: this.problems, unlisted: this.unlisted, lastProblemLine: this.lastProblemLine, lastId: this.prevId };
   }
 
+  /** State for a builder that reads on from the end of what this one read. */
+  stateAfter(): BuilderState {
+    return { header: this.header, version: this.version, prevId: this.prevId, parsedCount: 1 };
+  }
+
   /**
    * Appends what another builder indexed from the lines right after ours, as if we had
-   * read them: `lineBase` is how many lines come before its first. Versions 2 and 3
-   * only (v1 ids come from line numbers, which that builder did not know).
+   * read them: `lineBase` is how many lines come before its first. Not for positional
+   * versions (their ids come from line numbers, which that builder did not know).
    */
   adopt(p: BuilderPart, lineBase: number): void {
-    if (this.version < 2) throw new Error(`${this.path}: a version ${this.version} session is indexed in one pass`);
+    if (this.positional) throw new Error(`${this.path}: a version ${this.version} session is indexed in one pass`);
     this.table.appendPart(p.part, lineBase);
     for (const q of p.problems) this.report(shiftProblem(q, lineBase));
     this.unlisted += p.unlisted;
@@ -194,14 +193,12 @@ export class IndexBuilder {
       return;
     }
     const isObject = !!obj && typeof obj === "object" && !Array.isArray(obj);
-    if (!this.header) {
-      // The first line that parses must be the header (pi: otherwise not a session).
-      const h = obj as Record<string, unknown>;
-      if (!isObject || h.type !== "session" || typeof h.id !== "string") {
-        throw new NotASessionError(this.path, `first line is not a session header (line ${raw.lineNo} is ${jsonKind(obj)}; expected {"type":"session","id":"..."})`);
-      }
-      this.header = obj as SessionHeader;
-      this.version = typeof h.version === "number" ? h.version : 1;
+    const header = this.hooks.header;
+    if (header && !this.header) {
+      const got = header.accept(obj, raw.lineNo);
+      if (typeof got === "string") throw new NotASessionError(this.path, got, this.hooks.agent);
+      this.header = obj as Record<string, unknown>;
+      this.version = got.version;
       this.parsedIds.push(undefined);
       return;
     }
@@ -214,114 +211,35 @@ export class IndexBuilder {
       return;
     }
     const e = obj as Record<string, unknown>;
-    if (e.type === "session") {
+    if (header?.isRepeat(e)) {
       // pi drops extra header lines from the entries; they still count for v1 indexes.
-      if (this.version < 2) this.parsedIds.push(undefined);
+      if (this.positional) this.parsedIds.push(undefined);
       return;
     }
     this.addEntry(e, raw);
   }
 
   private addEntry(e: Record<string, unknown>, raw: RawLine): void {
-    let id: string;
-    let parentId: string | null;
-    let parentIsPrevious = false;
-    if (this.version < 2) {
-      id = v1EntryId(raw.lineNo);
-      parentId = this.prevId;
-      parentIsPrevious = true;
-    } else {
-      if (typeof e.id !== "string" || !e.id) {
-        this.report({
-          kind: "missing-id",
-          line: raw.lineNo,
-          message: `line ${raw.lineNo}: a version ${this.version} entry needs a string "id"; found ${describe(e.id)} (entry skipped)`,
-        });
-        return;
-      }
-      id = e.id;
-      // In a chain the parent is the previous entry; the table stores that as a flag.
-      parentId = typeof e.parentId === "string" ? e.parentId : null;
-      parentIsPrevious = parentId !== null && parentId === this.prevId;
+    const got = this.hooks.identify(e, raw.lineNo, { version: this.version, prevId: this.prevId });
+    if (got === null) return;
+    if (typeof got === "string") {
+      this.report({ kind: "missing-id", line: raw.lineNo, message: `line ${raw.lineNo}: ${got}` });
+      return;
     }
-    // Only v1 compactions point at entries by position.
-    if (this.version < 2) this.parsedIds.push(id);
-    this.prevId = id;
-    const type = typeof e.type === "string" ? e.type : "(untyped)";
-    // v3 renamed hookMessage to custom; migrated here, on the parsed line we do not
-    // keep, so the estimate and preview below count it as pi does after its migration.
-    if (this.version < 3 && type === "message") {
-      const m = e.message as { role?: unknown } | undefined;
-      if (m && m.role === "hookMessage") m.role = "custom";
-    }
-    const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
-    const i = this.table.push(id, parentId, type, parseIsoTime(timestamp), raw.lineNo, raw.offset, raw.end - raw.start, entryPreviewCodes(e), estimateEntryTokens(e), parentIsPrevious);
-    this.fillTypeFields(i, type, e);
+    // In a chain the parent is the previous entry; the table stores that as a flag.
+    const parentIsPrevious = got.parentId !== null && got.parentId === this.prevId;
+    // Only positional versions point at entries by position.
+    if (this.positional) this.parsedIds.push(got.id);
+    this.prevId = got.id;
+    const i = this.table.push(got.id, got.parentId, got.type, got.time, raw.lineNo, raw.offset, raw.end - raw.start, got.preview, got.estimate, parentIsPrevious);
+    this.hooks.fill(this.table, i, e);
   }
 
-  private fillTypeFields(i: number, type: string, e: Record<string, unknown>): void {
-    const t = this.table;
-    switch (type) {
-      case "message": {
-        const m = (e.message ?? {}) as Record<string, unknown>;
-        const role = typeof m.role === "string" ? m.role : "(none)";
-        t.setRole(i, role);
-        if (role === "assistant") {
-          putUsage(t, i, m.usage);
-          if (typeof m.stopReason === "string") t.setStopReason(i, m.stopReason);
-          if (typeof m.provider === "string") t.setProvider(i, m.provider);
-          if (typeof m.model === "string") t.setModel(i, m.model);
-          const blocks = Array.isArray(m.content) ? (m.content as Array<{ type?: string }>) : [];
-          let calls = 0;
-          for (const b of blocks) if (b && b.type === "toolCall") calls++;
-          t.toolCalls[i] = calls;
-        } else if (role === "toolResult" && m.usage) {
-          putUsage(t, i, m.usage);
-        } else if (role === "bashExecution" && m.excludeFromContext) {
-          t.rareOf(i).excluded = true;
-        }
-        break;
-      }
-      case "compaction": {
-        const r = t.rareOf(i);
-        if (typeof e.firstKeptEntryId === "string") r.firstKeptEntryId = e.firstKeptEntryId;
-        if (typeof e.firstKeptEntryIndex === "number") r.firstKeptEntryIndex = e.firstKeptEntryIndex;
-        r.tokensBefore = num(e.tokensBefore);
-        if (Array.isArray(e.retainedTail)) r.hasRetainedTail = true;
-        if (e.usage) putUsage(t, i, e.usage);
-        break;
-      }
-      case "branch_summary": {
-        const r = t.rareOf(i);
-        r.fromId = typeof e.fromId === "string" ? e.fromId : undefined;
-        r.emptySummary = !(typeof e.summary === "string" && e.summary);
-        if (e.usage) putUsage(t, i, e.usage);
-        break;
-      }
-      case "label": {
-        const r = t.rareOf(i);
-        r.targetId = typeof e.targetId === "string" ? e.targetId : undefined;
-        r.label = typeof e.label === "string" && e.label ? e.label : undefined;
-        break;
-      }
-      case "session_info":
-        if (typeof e.name === "string" && e.name.trim()) t.rareOf(i).name = e.name.trim();
-        break;
-      case "model_change":
-        if (typeof e.provider === "string") t.setProvider(i, e.provider);
-        if (typeof e.modelId === "string") t.setModel(i, e.modelId);
-        break;
-      case "thinking_level_change":
-        if (typeof e.thinkingLevel === "string") t.rareOf(i).thinkingLevel = e.thinkingLevel;
-        break;
-    }
-  }
-
-  /** v1 compactions name the first kept entry by its index among parsed lines. */
+  /** Positional versions name the first kept entry by its index among parsed lines. */
   resolveV1Indexes(from = 0): void {
-    if (this.version >= 2) return;
+    if (!this.positional) return;
     for (const [i, r] of this.table.rare) {
-      if (i < from || this.table.typeAt(i) !== "compaction") continue;
+      if (i < from) continue;
       if (r.firstKeptEntryIndex !== undefined && r.firstKeptEntryId === undefined) {
         const target = this.parsedIds[r.firstKeptEntryIndex];
         if (target) r.firstKeptEntryId = target;

@@ -36,9 +36,9 @@ const GUESS_MIN_BYTES = 8 * 2 ** 20;
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
   const from = opts.from ?? 0;
-  const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from) : undefined;
+  const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from, builder.hooks) : undefined;
   // The worker's share of the guess, by bytes: its own table then grows by no copies either.
-  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, header: plan.header, version: plan.version, entriesGuess: Math.ceil((plan.entriesGuess * (size - plan.split)) / (size - from)) };
+  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, formatId: builder.hooks.formatId, header: plan.header, version: plan.version, entriesGuess: Math.ceil((plan.entriesGuess * (size - plan.split)) / (size - from)) };
   // Room for the second half's entries now, so adopting them copies nothing of ours.
   if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
   else if (size - from >= GUESS_MIN_BYTES) {

@@ -1,4 +1,4 @@
-import type { SessionHeader } from "../model/entries";
+import { hooksFor } from "../formats/hooks-by-id";
 import { type BuilderPart, IndexBuilder } from "./index-builder";
 import { type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
 
@@ -7,7 +7,9 @@ export interface RangeRequest {
   path: string;
   from: number;
   to: number;
-  header: SessionHeader;
+  /** The format whose hooks read the lines (by id: functions do not cross threads). */
+  formatId: string;
+  header: Record<string, unknown> | undefined;
   version: number;
   /** Entries the range likely holds (leaning high): room set aside at once, so the table never grows by copies. */
   entriesGuess?: number;
@@ -38,7 +40,7 @@ export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOp
 
 /** Indexes one range with its own builder, as the lines after a header would be. */
 export async function indexRange(req: RangeRequest, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
-  const builder = new IndexBuilder(req.path, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
+  const builder = new IndexBuilder(req.path, hooksFor(req.formatId), { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
   if (req.entriesGuess) builder.table.expect(req.entriesGuess, req.entriesGuess * PREVIEW_BYTES_GUESS);
   const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
   return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import type { SessionHeader } from "../model/entries";
+import type { IndexHooks } from "../formats/index-hooks";
 import { lineCount, MIN_ENTRY_BYTES, SAMPLE } from "./entry-guess";
 import type { RangeIndex, RangeRequest } from "./index-range";
 
@@ -40,7 +40,7 @@ export function wantsSecondThread(size: number, force?: boolean): boolean {
 
 export interface SplitPlan {
   split: number;
-  header: SessionHeader;
+  header: Record<string, unknown> | undefined;
   version: number;
   /** A guess at the file's entry count, from the lines around its start and its middle. */
   entriesGuess: number;
@@ -48,26 +48,31 @@ export interface SplitPlan {
 
 /**
  * Where a second thread can take over: the start of the first line past the middle of
- * bytes from..size (from: a line start past the header), when the file is a version 2/3
- * session whose first line is its header.
- * Anything else (v1, whose ids come from line numbers; a file that opens with junk; a
+ * bytes from..size (from: a line start past the header), when the format has no header
+ * or the file's first line is a header its hooks call splittable (pi: version 2/3).
+ * Anything else (pi v1, whose ids come from line numbers; a file that opens with junk; a
  * last line that runs from the middle to the end) is left to the single pass, which
  * also gives the right errors.
  */
-export function planSplit(path: string, size: number, from = 0): SplitPlan | undefined {
+export function planSplit(path: string, size: number, from: number, hooks: IndexHooks): SplitPlan | undefined {
   const fd = openSync(path, "r");
   try {
     const head = Buffer.allocUnsafe(Math.min(size, SAMPLE));
     const got = readSync(fd, head, 0, head.length, 0);
     const nl = head.subarray(0, got).indexOf(10);
     if (nl < 0) return undefined;
-    let header: Record<string, unknown>;
-    try {
-      header = JSON.parse(head.toString("utf8", 0, nl)) as Record<string, unknown>;
-    } catch {
-      return undefined;
+    let header: Record<string, unknown> | undefined;
+    let version = 0;
+    if (hooks.header) {
+      try {
+        header = JSON.parse(head.toString("utf8", 0, nl)) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      const got = hooks.header.accept(header, 1);
+      if (typeof got === "string" || !hooks.header.splittable(header)) return undefined;
+      version = got.version;
     }
-    if (!header || header.type !== "session" || typeof header.id !== "string" || typeof header.version !== "number" || header.version < 2) return undefined;
     const mid = Buffer.allocUnsafe(SAMPLE);
     let pos = Math.max(from + Math.floor((size - from) / 2), nl + 1);
     let n = readSync(fd, mid, 0, mid.length, pos);
@@ -78,7 +83,7 @@ export function planSplit(path: string, size: number, from = 0): SplitPlan | und
       const k = mid.subarray(0, n).indexOf(10);
       if (k >= 0) {
         const split = pos + k + 1;
-        return split < size ? { split, header: header as unknown as SessionHeader, version: header.version, entriesGuess } : undefined;
+        return split < size ? { split, header, version, entriesGuess } : undefined;
       }
       pos += n;
       n = readSync(fd, mid, 0, mid.length, pos);

@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { edgeHashes, readAt } from "./file-stamp";
 import { stat } from "node:fs/promises";
-import type { SessionEntry, SessionHeader } from "../model/entries";
+import type { IndexHooks } from "../formats/index-hooks";
+import type { FileStamp, SessionReader } from "../formats/session-reader";
 import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
 import type { EntryMeta, LineProblem } from "./entry-meta";
@@ -34,12 +35,7 @@ export class StaleSessionError extends Error {
   }
 }
 
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  /** Inode: a file replaced by another (same size and mtime) is a different file. */
-  ino?: number;
-}
+export type { FileStamp } from "../formats/session-reader";
 
 
 
@@ -64,25 +60,20 @@ function lineStartAtOrBefore(path: string, at: number): number {
   }
 }
 
-/** Why a file with content has no header, without quoting it (see NotASessionError). */
-function noHeader(problems: readonly LineProblem[], lines: number): string {
-  const what = problems.length ? `no JSON line in ${lines} line(s)` : `only blank lines in ${lines} line(s)`;
-  return `first line is not a session header (${what}; expected {"type":"session",...})`;
-}
-
 /**
- * A loaded pi session: header, entry index and tree, with full entries read on demand
- * by byte range. Loading never writes the file.
+ * A loaded JSONL session of any format (the format's IndexHooks read its lines): entry
+ * index and tree, with full entries read on demand by byte range. Loading never writes
+ * the file.
  */
-export class Session {
+export class JsonlSession<Entry extends Record<string, unknown> = Record<string, unknown>> implements SessionReader {
   private treeCache: SessionTree | undefined;
-  private cache = new Lru<number, SessionEntry>(2048, 64 * 1024 * 1024);
+  private cache = new Lru<number, Entry>(2048, 64 * 1024 * 1024);
   /** Threads that indexed the file when it was loaded: 2 when a worker took the second half. */
   threads = 1;
   /** Why the worker meant to index the second half failed (this thread did it instead). */
   workerFailure: string | undefined;
 
-  private constructor(
+  protected constructor(
     readonly path: string,
     private builder: IndexBuilder,
     /** Bytes indexed so far (always at a line boundary unless the file ends torn). */
@@ -92,20 +83,27 @@ export class Session {
     public stamp: FileStamp,
   ) {}
 
-  static async load(path: string, opts: LoadOptions = {}): Promise<Session> {
+  /** Loads a session of the format whose hooks are given (a subclass's constructor builds it). */
+  protected static async loadWith<S extends JsonlSession<Record<string, unknown>>>(
+    make: (path: string, builder: IndexBuilder, indexedTo: number, nextLine: number, endsWithNewline: boolean, stamp: FileStamp) => S,
+    path: string,
+    hooks: IndexHooks,
+    opts: LoadOptions,
+  ): Promise<S> {
     const st = await stat(path).catch((err: NodeJS.ErrnoException) => {
       throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
     });
     if (!st.isFile()) throw new Error(`${path}: not a file`);
-    const builder = new IndexBuilder(path);
+    const builder = new IndexBuilder(path, hooks);
     const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
     const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
     // A first part with no header in it (junk lines first) is no first look, nor is one of
-    // a v1 file (see refresh): read it all.
-    if ((!builder.header || builder.version < 2) && upTo && upTo < st.size) return Session.load(path, { ...opts, firstPart: undefined });
-    if (!builder.header) throw new NotASessionError(path, st.size === 0 ? "the file is empty" : noHeader(builder.problems, res.nextLine - 1));
+    // a positional version (see refresh): read it all.
+    if ((builder.needsHeader || builder.positional) && upTo && upTo < st.size) return JsonlSession.loadWith(make, path, hooks, { ...opts, firstPart: undefined });
+    if (st.size === 0) throw new NotASessionError(path, "the file is empty", hooks.agent);
+    if (builder.needsHeader) throw new NotASessionError(path, (hooks.header as NonNullable<IndexHooks["header"]>).missing(builder.problems.length > 0, res.nextLine - 1), hooks.agent);
     builder.resolveV1Indexes();
-    const session = new Session(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
+    const session = make(path, builder, res.endOffset, res.nextLine, res.endsWithNewline, {
       size: st.size,
       mtimeMs: st.mtimeMs,
       ino: st.ino,
@@ -117,8 +115,13 @@ export class Session {
     return session;
   }
 
-  get header(): SessionHeader {
-    return this.builder.header as SessionHeader;
+  get formatId(): string {
+    return this.builder.hooks.formatId;
+  }
+
+  /** The header line, for formats that have one. */
+  get headerRecord(): Record<string, unknown> | undefined {
+    return this.builder.header;
   }
 
   get version(): number {
@@ -203,9 +206,9 @@ export class Session {
     // Lines are indexed aside and joined in one step at the end, so whoever reads the
     // session meanwhile (the explorer serving rows while the rest of a large file is
     // read) sees it as it was, never half-grown.
-    const aside = this.version >= 2 ? new IndexBuilder(this.path, { header: this.header, version: this.version, prevId: this.builder.lastId, parsedCount: 1 }) : this.builder;
-    // v1 ids come from line numbers, which only this builder knows: v1 is read in place
-    // (pi never appends to a v1 file, and a v1 file is never loaded in parts).
+    const aside = this.builder.positional ? this.builder : new IndexBuilder(this.path, this.builder.hooks, this.builder.stateAfter());
+    // Positional ids (pi v1) come from line numbers, which only this builder knows: such a
+    // file is read in place (pi never appends to a v1 file, nor is one loaded in parts).
     const inPlace = aside === this.builder;
     if (inPlace) this.forgetTorn(torn);
     let before = metas.length;
@@ -257,11 +260,11 @@ export class Session {
   /** The file must still hold what we indexed: check the last indexed entry's bytes. */
   private verifyPrefix(): void {
     const last = this.builder.metas[this.builder.metas.length - 1];
-    if (!last || this.version < 2) return;
+    if (!last || this.builder.positional) return;
     const raw = this.readRaw(last.offset, last.length);
     let ok = false;
     try {
-      ok = (JSON.parse(raw) as { id?: unknown }).id === last.id;
+      ok = this.builder.hooks.idOf(JSON.parse(raw) as Record<string, unknown>) === last.id;
     } catch {
       ok = false;
     }
@@ -316,8 +319,8 @@ export class Session {
     return readAt(this.reader(), offset, length).toString("utf8");
   }
 
-  /** The full entry at position i, migrated in memory to version 3. */
-  entryAt(i: number): SessionEntry {
+  /** The full entry at position i, migrated in memory by the format (pi: to version 3). */
+  entryAt(i: number): Entry {
     const hit = this.cache.get(i);
     if (hit) return hit;
     const meta = this.metas[i];
@@ -328,31 +331,16 @@ export class Session {
     } catch {
       throw new StaleSessionError(this.path, `line ${meta.line} no longer parses`);
     }
-    if (this.version >= 2 && obj.id !== meta.id) {
+    const hooks = this.builder.hooks;
+    if (!this.builder.positional && hooks.idOf(obj) !== meta.id) {
       throw new StaleSessionError(this.path, `line ${meta.line} no longer holds entry ${meta.id}`);
     }
-    const entry = this.migrate(obj, meta);
+    const entry = (hooks.migrate ? hooks.migrate(obj, meta, this.version) : obj) as Entry;
     this.cache.set(i, entry, meta.length);
     return entry;
   }
 
-  entry(id: string): SessionEntry {
+  entry(id: string): Entry {
     return this.entryAt(this.requireIndex(id));
-  }
-
-  private migrate(obj: Record<string, unknown>, meta: EntryMeta): SessionEntry {
-    if (this.version < 2) {
-      obj.id = meta.id;
-      obj.parentId = meta.parentId;
-      if (obj.type === "compaction" && typeof obj.firstKeptEntryIndex === "number") {
-        obj.firstKeptEntryId = meta.firstKeptEntryId;
-        delete obj.firstKeptEntryIndex;
-      }
-    }
-    if (this.version < 3 && obj.type === "message") {
-      const m = obj.message as { role?: string } | undefined;
-      if (m && m.role === "hookMessage") m.role = "custom";
-    }
-    return obj as unknown as SessionEntry;
   }
 }

@@ -1,4 +1,4 @@
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import type { EntryTokens } from "./entry-tokens";
 import { figureOf, roundCounts, type TokenMethod } from "./token-method";
 import { addCounts, emptyCounts, type KindCounts, TOKEN_KINDS } from "./token-kinds";

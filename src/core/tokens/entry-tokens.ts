@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { RecordedUsage } from "../store/entry-meta";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { chunkAtWhitespace } from "./text-chunks";
 import { type BpeCounter, countExact } from "./bpe-counter";
 import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";

@@ -1,5 +1,5 @@
 import type { ModelRef, SessionContext, SourceKind } from "../context/build-context";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { contextTokens } from "./context-tokens";
 import type { EntryTokens } from "./entry-tokens";
 import { compactionThreshold, type ContextWindow, contextWindowFor, DEFAULT_RESERVE_TOKENS } from "./model-windows";

@@ -1,7 +1,7 @@
 import { type BudgetAllocation, type BudgetBreakdown, budgetBreakdown } from "../context/budget";
 import { buildContext, type SessionContext } from "../context/build-context";
 import type { SystemPrompt } from "../context/system-prompt";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { type AccuracyReport, accuracyReport } from "./accuracy";
 import { type BpeCounter, countExact, gptTokenizerCounter } from "./bpe-counter";
 import { type BranchTokens, branchTotals } from "./branch-totals";

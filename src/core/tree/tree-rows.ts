@@ -1,4 +1,4 @@
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { pushAll } from "../util/push-all";
 
 /** One display row of the entry tree, as pi's /tree draws it. */

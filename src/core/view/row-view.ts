@@ -1,5 +1,5 @@
 import type { Row, RowFilter, SessionInfoView } from "../../protocol";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import { type TreeRow, treeRows } from "../tree/tree-rows";
 
 type Boundary = "summarized" | "kept-start";

@@ -1,6 +1,6 @@
 import type { TokenBar, TokenKind } from "../../protocol";
 import { buildContext } from "../context/build-context";
-import type { Session } from "../store/session";
+import type { Session } from "../formats/pi/pi-session";
 import type { EntryTokens } from "../tokens/entry-tokens";
 import { contextShares, leafTokens, type LeafTokenOptions } from "../tokens/leaf-tokens";
 import type { TokenKind as CoreKind } from "../tokens/token-kinds";

@@ -1,0 +1,15 @@
+import type { IndexHooks } from "./index-hooks";
+import { piIndexHooks } from "./pi/index-hooks";
+
+/**
+ * Every format's line hooks by format id: a worker thread that indexes half a file gets
+ * the id, not the hooks (functions do not cross threads). Kept apart from the registry so
+ * the worker's bundle holds the indexers and nothing else of the formats.
+ */
+const HOOKS: ReadonlyMap<string, IndexHooks> = new Map([piIndexHooks].map((h) => [h.formatId, h]));
+
+export function hooksFor(formatId: string): IndexHooks {
+  const h = HOOKS.get(formatId);
+  if (!h) throw new Error(`no session format "${formatId}"`);
+  return h;
+}
