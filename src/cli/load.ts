@@ -1,25 +1,35 @@
+import { formatOf, openSession } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
 import { Session } from "../core/formats/pi/pi-session";
 import { CliError } from "./cli-error";
 import { safeText } from "./format";
 
-/** Loads a session for a command, turning every load failure into a one-line error. */
-export async function loadSession(path: string): Promise<Session> {
+/** Loads a session of any known format for a command, turning every load failure into a one-line error. */
+export async function loadSession(path: string): Promise<SessionReader> {
   try {
-    return await Session.load(path);
+    return await openSession(path);
   } catch (err) {
     throw new CliError((err as Error).message);
   }
 }
 
-export function requireEntry(session: Session, id: string | undefined, flag: string): number {
-  if (id === undefined) return session.tree.defaultLeaf;
+/** Loads a session for a command that only pi sessions have so far; any other format is refused by name. */
+export async function loadPiSession(path: string, what: string): Promise<Session> {
+  const session = await loadSession(path);
+  if (!(session instanceof Session)) throw new CliError(`${path}: a ${formatOf(session).agent} session; ${what} is offered for pi sessions only`);
+  return session;
+}
+
+/** The position of an entry given by a flag, or the format's default leaf. */
+export function requireEntry(session: SessionReader, id: string | undefined, flag: string): number {
+  if (id === undefined) return formatOf(session).defaultLeaf(session);
   const i = session.tree.indexOf(id);
   if (i === undefined) throw new CliError(`${session.path}: no entry with id "${id}" (given by --${flag})`);
   return i;
 }
 
 /** Bad lines are reported on stderr, never silently dropped. */
-export function reportProblems(session: Session, err: (text: string) => void): void {
+export function reportProblems(session: SessionReader, err: (text: string) => void): void {
   const count = session.problemCount;
   if (!count) return;
   err(`${safeText(session.path)}: ${count} problem(s) while reading:\n`);

@@ -2,7 +2,7 @@ import { branchSession } from "../../core/compaction/branch-summary";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import { loadSession, requireEntry } from "../load";
+import { loadPiSession, requireEntry } from "../load";
 import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 import { nothingWritten } from "./compact";
 
@@ -20,7 +20,7 @@ export const branchCommand: CliCommand = {
     );
     const totalMs = timeoutFlag(values.timeout);
     if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
-    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const session = await loadPiSession(onePositional(positionals, "session file", usage), "a branch summary");
     requireEntry(session, values.to, "to");
     const apiKey = io.env.ANTHROPIC_API_KEY;
     if (values.summarize && !apiKey) throw new CliError("nothing written: ANTHROPIC_API_KEY is not set (leave out --summarize to move the leaf without a summary)");

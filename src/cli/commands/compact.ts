@@ -5,7 +5,7 @@ import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import { loadSession, requireEntry } from "../load";
+import { loadPiSession, requireEntry } from "../load";
 import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 
 const usage =
@@ -70,7 +70,7 @@ export const compactCommand: CliCommand = {
     if (!STRATEGIES.includes(strategy)) throw new CliError(`--strategy must be ${STRATEGIES.join(", ")}; got "${values.strategy}"`);
     const totalMs = timeoutFlag(values.timeout);
     const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
-    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const session = await loadPiSession(onePositional(positionals, "session file", usage), "compaction");
     const leaf = requireEntry(session, values.leaf, "leaf");
     if (leaf < 0) throw new CliError(`${session.path}: the session has no entries; nothing written`);
     const leafId = session.metas[leaf].id;

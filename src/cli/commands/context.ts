@@ -1,4 +1,9 @@
 import { buildContext } from "../../core/context/build-context";
+import { renderXmlMessages } from "../../core/context/xml-anthropic";
+import { Session } from "../../core/formats/pi/pi-session";
+import { formatOf } from "../../core/formats/registry";
+import type { AnthropicMessage } from "../../core/formats/session-format";
+import type { SessionReader } from "../../core/formats/session-reader";
 import { renderAnthropic } from "../../core/context/render-anthropic";
 import { renderXml } from "../../core/context/render-xml";
 import { resolveSystemPrompt } from "../../core/context/system-prompt";
@@ -7,7 +12,7 @@ import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
-const usage = "ase context <file> [--leaf ID] [--format pi|anthropic|xml] [--system auto|FILE] [--max-tokens N]";
+const usage = "ase context <file> [--leaf ID] [--format native|pi|anthropic|xml] [--system auto|FILE] [--max-tokens N]";
 
 /** `auto` rebuilds pi's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
 function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | undefined {
@@ -24,24 +29,32 @@ function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | 
 export const contextCommand: CliCommand = {
   name: "context",
   usage,
-  summary: "the exact context pi sends for a leaf, as JSON",
+  summary: "the exact context the agent sends for a leaf, as JSON (native: the agent's own messages)",
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
       { leaf: { type: "string" }, format: { type: "string" }, system: { type: "string" }, "max-tokens": { type: "string" } },
       usage,
     );
-    const format = values.format ?? "pi";
-    if (!["pi", "anthropic", "xml"].includes(format)) throw new CliError(`--format must be pi, anthropic or xml, got "${format}"`);
+    const format = values.format ?? "native";
+    if (!["native", "pi", "anthropic", "xml"].includes(format)) throw new CliError(`--format must be native, pi, anthropic or xml, got "${format}"`);
     const maxTokens = intFlag(values["max-tokens"], "max-tokens");
     if (maxTokens !== undefined && format !== "xml") throw new CliError("--max-tokens applies to --format xml only");
-    const session = await loadSession(onePositional(positionals, "session file", usage));
-    const leaf = requireEntry(session, values.leaf, "leaf");
+    const loaded = await loadSession(onePositional(positionals, "session file", usage));
+    const leaf = requireEntry(loaded, values.leaf, "leaf");
+    if (!(loaded instanceof Session)) {
+      if (format === "pi") throw new CliError(`${loaded.path}: a ${formatOf(loaded).agent} session; --format pi is for pi sessions (use native)`);
+      const system = readSystem(values.system, formatOf(loaded).info(loaded).cwd, io);
+      reportProblems(loaded, io.err);
+      io.out(`${JSON.stringify(otherContext(loaded, leaf, format, system, maxTokens), null, 2)}\n`);
+      return;
+    }
+    const session = loaded;
     const system = readSystem(values.system, session.header.cwd, io);
     reportProblems(session, io.err);
     const ctx = buildContext(session, leaf >= 0 ? session.metas[leaf].id : null);
     let out: unknown;
-    if (format === "pi") {
+    if (format === "pi" || format === "native") {
       out = { leafId: ctx.leafId, thinkingLevel: ctx.thinkingLevel, model: ctx.model, ...(system ? { systemPrompt: system } : {}), messages: ctx.parts.map((p) => p.llm) };
     } else if (format === "anthropic") {
       const { body, notes } = renderAnthropic(ctx, { system });
@@ -53,3 +66,13 @@ export const contextCommand: CliCommand = {
     io.out(`${JSON.stringify(out, null, 2)}\n`);
   },
 };
+
+/** The context of a session of another format: native is `{messages}` as the agent holds them. */
+function otherContext(session: SessionReader, leaf: number, format: string, system: string | undefined, maxTokens: number | undefined): unknown {
+  const f = formatOf(session);
+  const ctx = f.context(session, leaf);
+  if (format === "native") return { messages: ctx.messages.map((m) => m.message) };
+  const messages = f.anthropic ? f.anthropic(ctx) : ctx.messages.map((m) => m.message as AnthropicMessage);
+  if (format === "anthropic") return { ...(system ? { system } : {}), messages };
+  return { leafId: ctx.leafId, ...renderXmlMessages(messages.map((message, k) => ({ entryId: ctx.messages[k]?.entryId ?? "", message })), { system, maxTokens }) };
+}

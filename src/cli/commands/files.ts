@@ -1,4 +1,5 @@
-import { fileActivity, piFileLists } from "../../core/files/file-ops";
+import { piFileLists } from "../../core/files/file-ops";
+import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { safeText } from "../format";
@@ -17,7 +18,9 @@ export const filesCommand: CliCommand = {
     const positions = values.subtree
       ? session.tree.subtree(requireEntry(session, values.subtree, "subtree"))
       : session.tree.path(requireEntry(session, values.leaf, "leaf"));
-    const activity = fileActivity(session, positions);
+    const format = formatOf(session);
+    if (!format.files) throw new CliError(`${session.path}: a ${format.agent} session records no file operations we can read`);
+    const activity = format.files(session, positions);
     if (values.json) {
       io.out(`${JSON.stringify({ files: activity, ...piFileLists(activity) }, null, 2)}\n`);
       return;

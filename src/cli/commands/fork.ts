@@ -1,4 +1,4 @@
-import { forkSession } from "../../core/store/fork";
+import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { loadSession, requireEntry } from "../load";
@@ -9,14 +9,16 @@ const usage = "ase fork <file> --at ID";
 export const forkCommand: CliCommand = {
   name: "fork",
   usage,
-  summary: "write a new session file from the path root..ID (pi's /fork); prints its path",
+  summary: "write a new session file from the path root..ID (as the agent forks; pi's /fork); prints its path",
   async run(args, io) {
     const { values, positionals } = parseFlags(args, { at: { type: "string" } }, usage);
     if (!values.at) throw new CliError(`missing --at ID (usage: ${usage})`);
     const session = await loadSession(onePositional(positionals, "session file", usage));
     requireEntry(session, values.at, "at");
+    const format = formatOf(session);
+    if (!format.writer?.capabilities.fork) throw new CliError(`${session.path}: a ${format.agent} session cannot be forked${format.writer?.capabilities.why ? `: ${format.writer.capabilities.why}` : ""}`);
     try {
-      const res = forkSession(session, values.at);
+      const res = format.writer.fork(session, values.at);
       io.out(`${res.path}\n`);
     } catch (err) {
       throw nothingWritten(err);

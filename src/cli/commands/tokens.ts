@@ -13,7 +13,7 @@ import { renderAnthropic } from "../../core/context/render-anthropic";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import { loadSession, reportProblems, requireEntry } from "../load";
+import { loadPiSession, reportProblems, requireEntry } from "../load";
 
 const usage =
   "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
@@ -148,7 +148,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const budgetTotal = intFlag(values.budget, "budget");
   const allocation = parseAllocation(values.allocation);
   const path = onePositional(positionals, "session file", usage);
-  const session = await loadSession(path);
+  const session = await loadPiSession(path, "a token breakdown");
   const leaf = requireEntry(session, values.leaf, "leaf");
   const system = systemPromptFor(values.system, session, io.env);
   reportProblems(session, io.err);

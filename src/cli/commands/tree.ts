@@ -1,3 +1,5 @@
+import type { EntryKind } from "../../core/formats/entry-kinds";
+import { formatOf } from "../../core/formats/registry";
 import { treeRows } from "../../core/tree/tree-rows";
 import { parseFlags, onePositional } from "../args";
 import type { CliCommand } from "../cli-error";
@@ -6,12 +8,14 @@ import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage = "ase tree <file> [--all] [--leaf ID] [--json]";
 
-const ROLE: Record<string, string> = {
+/** Short row marks by neutral kind; other kinds show the format's own label. */
+const SHORT: Partial<Record<EntryKind, string>> = {
   user: "user",
   assistant: "asst",
-  toolResult: "tool",
-  bashExecution: "bash",
-  custom: "cust",
+  "tool-result": "tool",
+  shell: "bash",
+  injected: "cust",
+  compaction: "⟲",
 };
 
 export const treeCommand: CliCommand = {
@@ -24,6 +28,8 @@ export const treeCommand: CliCommand = {
     const leaf = requireEntry(session, values.leaf, "leaf");
     const rows = treeRows(session, { all: values.all, leaf });
     const labels = session.tree.labels;
+    const format = formatOf(session);
+    const version = format.info(session).version;
     const metas = session.metas;
     if (values.json) {
       const entries = rows.map((r) => {
@@ -33,6 +39,7 @@ export const treeCommand: CliCommand = {
           parentId: m.parentId,
           type: m.type,
           role: m.role,
+          kind: format.describe(session, r.index).kind,
           line: m.line,
           preview: m.preview,
           tokens: m.estimate,
@@ -43,20 +50,21 @@ export const treeCommand: CliCommand = {
           depth: r.depth,
         };
       });
-      const out = { path: session.path, version: session.version, name: session.tree.name, leafId: metas[leaf]?.id ?? null, entries, problems: session.problems };
+      const out = { path: session.path, format: format.id, version, name: session.tree.name, leafId: metas[leaf]?.id ?? null, entries, problems: session.problems };
       io.out(`${JSON.stringify(out, null, 2)}\n`);
       return;
     }
     reportProblems(session, io.err);
-    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (v${session.version}, ${metas.length} entries)\n`);
+    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (${format.id === "pi" ? "" : `${format.agent} `}${version !== undefined ? `v${version}, ` : ""}${metas.length} entries)\n`);
     for (const r of rows) {
       const m = metas[r.index];
       const mark = r.isActiveLeaf ? "◉" : r.onActivePath ? "•" : " ";
       const label = labels.get(m.id);
-      const kind = safeText(m.type === "message" ? (ROLE[m.role ?? ""] ?? m.role ?? "?") : m.type === "compaction" ? "⟲" : m.type);
+      const d = format.describe(session, r.index);
+      const kind = safeText(SHORT[d.kind] ?? d.label);
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
       let text = safeText(m.preview);
-      if (m.type === "compaction") text = `compaction: ${m.tokensBefore ?? "?"} tokens before, kept from ${m.firstKeptEntryId !== undefined ? safeText(m.firstKeptEntryId) : (m.hasRetainedTail ? "retained tail" : "nothing")}`;
+      if (d.kind === "compaction") text = `compaction: ${m.tokensBefore ?? "?"} tokens before, kept from ${m.firstKeptEntryId !== undefined ? safeText(m.firstKeptEntryId) : (m.hasRetainedTail ? "retained tail" : "nothing")}`;
       io.out(`${r.prefix}${mark} ${safeText(m.id)} ${kind}${label ? ` [${safeText(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
     }
   },

@@ -32,7 +32,7 @@ function attrs(a: Record<string, string | number | undefined>): string {
     .join("");
 }
 
-function tag(name: string, a: Record<string, string | number | undefined>, body?: string): string {
+export function tag(name: string, a: Record<string, string | number | undefined>, body?: string): string {
   return body === undefined ? `<${name}${attrs(a)}/>` : `<${name}${attrs(a)}>${escapeXml(body)}</${name}>`;
 }
 
@@ -49,7 +49,7 @@ function blockItems(
   );
 }
 
-function mk(id: string, tagName: string, role: "user" | "assistant", text: string, chars = text.length): XmlItem {
+export function mk(id: string, tagName: string, role: "user" | "assistant", text: string, chars = text.length): XmlItem {
   return { id, tag: tagName, role, text, tokens: charsToTokens(chars) };
 }
 
@@ -105,6 +105,11 @@ export function renderXml(ctx: SessionContext, opts: { system?: string; maxToken
   const items: XmlItem[] = [];
   let tailNo = 0;
   for (const part of ctx.parts) pushAll(items, partItems(part, part.kind === "retained-tail" ? tailNo++ : 0));
+  return renderXmlItems(items, opts);
+}
+
+/** Tagged items of any format as messages (see renderXml). */
+export function renderXmlItems(items: XmlItem[], opts: { system?: string; maxTokens?: number } = {}): XmlRendering {
   const systemTokens = opts.system ? charsToTokens(opts.system.length) : 0;
   let total = systemTokens + items.reduce((s, it) => s + it.tokens, 0);
   let drop = 0;

@@ -1,18 +1,9 @@
+import type { FileActivity } from "../formats/session-format";
 import type { Session } from "../formats/pi/pi-session";
 
 export type FileOpKind = "read" | "written" | "edited" | "modified";
 
-/** One file and what was done to it over a set of entries. */
-export interface FileActivity {
-  path: string;
-  read: number;
-  written: number;
-  edited: number;
-  /** Carried from a compaction/branch summary's details (no per-call counts there). */
-  fromSummary: Array<"read" | "modified">;
-  /** Entry where it was first touched. */
-  firstEntryId: string;
-}
+export type { FileActivity } from "../formats/session-format";
 
 const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
 

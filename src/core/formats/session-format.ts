@@ -2,6 +2,14 @@ import type { EntryDescription } from "./entry-kinds";
 import type { IndexHooks } from "./index-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
 
+/** How a load may be watched, stopped and split (see JsonlSession's LoadOptions). */
+export interface FormatLoadOptions {
+  signal?: AbortSignal;
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
+  secondThread?: boolean;
+  firstPart?: number;
+}
+
 /** The first lines of a file, for detection: parsed when they parse, the path for location rules. */
 export interface FirstLines {
   path: string;
@@ -25,6 +33,24 @@ export interface ContextMessage {
 export interface FormatContext {
   leafId: string | null;
   messages: ContextMessage[];
+}
+
+/** One file and what the entries of a path or subtree did to it. */
+export interface FileActivity {
+  path: string;
+  read: number;
+  written: number;
+  edited: number;
+  /** Carried from a summary's record of files (no per-call counts there). */
+  fromSummary: Array<"read" | "modified">;
+  /** Entry where it was first touched. */
+  firstEntryId: string;
+}
+
+/** A message in the Anthropic Messages API's shape (role + string or content blocks). */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: string | Array<Record<string, unknown>>;
 }
 
 /** A new session file written from an entry. */
@@ -61,6 +87,8 @@ export interface SessionFormat {
   detect(first: FirstLines): boolean;
   /** What the line scanner extracts per line. */
   readonly index: IndexHooks;
+  /** Reads a file of this format (the indexed JSONL reader with the format's hooks). */
+  load(path: string, opts?: FormatLoadOptions): Promise<SessionReader>;
   /** Header facts of a loaded session. */
   info(session: SessionReader): SessionInfo;
   /** The leaf the agent continues from when the session is resumed. */
@@ -69,6 +97,13 @@ export interface SessionFormat {
   describe(session: SessionReader, i: number): EntryDescription;
   /** The agent's own message list for a leaf (-1: the empty context). */
   context(session: SessionReader, leaf: number): FormatContext;
+  /**
+   * The context as Anthropic Messages API messages; formats whose own messages already
+   * have that shape leave it out.
+   */
+  anthropic?(ctx: FormatContext): AnthropicMessage[];
+  /** Files read, written and edited by the entries at these positions, in order first touched. */
+  files?(session: SessionReader, positions: readonly number[]): FileActivity[];
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
 }

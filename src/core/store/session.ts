@@ -344,3 +344,10 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     return this.entryAt(this.requireIndex(id));
   }
 }
+
+/** Loads a JSONL session of a format without a class of its own (its hooks say how). */
+export class HookedSession extends JsonlSession {
+  static open(path: string, hooks: IndexHooks, opts: LoadOptions = {}): Promise<HookedSession> {
+    return JsonlSession.loadWith((...args) => new HookedSession(...args), path, hooks, opts);
+  }
+}

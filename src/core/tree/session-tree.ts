@@ -54,20 +54,18 @@ export class SessionTree {
         } else p = pi;
       }
       this.parent[i] = p;
-      const type = table ? table.typeAt(i) : metas[i].type;
-      if (type === "label" || type === "session_info") {
-        const m = metas[i];
-        if (type === "label" && m.targetId) {
-          if (m.label) {
-            this.labels.set(m.targetId, m.label);
-            this.labelEntries.set(m.targetId, i);
-          } else {
-            this.labels.delete(m.targetId);
-            this.labelEntries.delete(m.targetId);
-          }
-        } else if (type === "session_info" && m.name) {
-          name = m.name;
+      // Formats mark label entries by a target (rare.targetId) and a session name by rare.name.
+      const r = table ? table.rare.get(i) : metas[i];
+      if (r?.targetId) {
+        if (r.label) {
+          this.labels.set(r.targetId, r.label);
+          this.labelEntries.set(r.targetId, i);
+        } else {
+          this.labels.delete(r.targetId);
+          this.labelEntries.delete(r.targetId);
         }
+      } else if (r?.name) {
+        name = r.name;
       }
     }
     this.name = name;

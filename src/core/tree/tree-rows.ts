@@ -1,4 +1,5 @@
-import type { Session } from "../formats/pi/pi-session";
+import { formatOf } from "../formats/registry";
+import type { SessionReader } from "../formats/session-reader";
 import { pushAll } from "../util/push-all";
 
 /** One display row of the entry tree, as pi's /tree draws it. */
@@ -28,9 +29,6 @@ function drawn(prefix: string, depth: number): string {
   return depth > MAX_DRAWN_LEVELS ? `⋯  ${prefix.slice(prefix.length - KEPT)}` : prefix;
 }
 
-/** Entry types hidden unless --all: they carry no conversation. */
-const QUIET = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
-
 /** Which entries show: user messages only, the conversation (pi's default), or all. */
 export type RowFilter = "user" | "default" | "all";
 
@@ -48,14 +46,18 @@ export interface TreeRowOptions {
  * column); hidden entries are skipped and their children move up to the nearest shown
  * ancestor.
  */
-export function treeRows(session: Session, opts: TreeRowOptions = {}): TreeRow[] {
+export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): TreeRow[] {
   const tree = session.tree;
-  const metas = session.metas;
   const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
-  const t = session.table;
-  const shown = (i: number) => (filter === "all" ? true : filter === "user" ? t.typeAt(i) === "message" && t.roleAt(i) === "user" : !QUIET.has(t.typeAt(i)));
+  const format = formatOf(session);
+  // The format says which filter shows an entry ("user" rows show under every filter).
+  const shown = (i: number) => {
+    if (filter === "all") return true;
+    const v = format.describe(session, i).visibility;
+    return filter === "user" ? v === "user" : v !== "all";
+  };
   const folded = opts.folded;
-  const activeLeaf = opts.leaf ?? tree.defaultLeaf;
+  const activeLeaf = opts.leaf ?? format.defaultLeaf(session);
   const active = new Set(activeLeaf >= 0 ? tree.path(activeLeaf) : []);
 
   // Shown children of i: real children, with hidden ones replaced by their own.

@@ -1,0 +1,50 @@
+import { buildContext, type ContextPart } from "../../context/build-context";
+import { fileActivity } from "../../files/file-ops";
+import { forkSession } from "../../store/fork";
+import type { FormatContext, PartKind, SessionFormat } from "../session-format";
+import type { SessionReader } from "../session-reader";
+import { describePiEntry } from "./describe";
+import { piIndexHooks } from "./index-hooks";
+import { Session } from "./pi-session";
+
+function asPi(session: SessionReader): Session {
+  if (!(session instanceof Session)) throw new Error(`${session.path}: not read as a pi session`);
+  return session;
+}
+
+/** What a context message counts as on the bars. */
+function partKind(p: ContextPart): PartKind {
+  if (p.kind === "compaction-summary" || p.kind === "branch-summary") return "summary";
+  if (p.kind === "custom-message") return "custom";
+  const role = p.agent.role;
+  if (role === "bashExecution") return "bash";
+  if (role === "toolResult") return "toolResult";
+  return role === "assistant" ? "assistant" : "user";
+}
+
+/** pi (v1-v3): a header line, then entries by id/parentId (see docs/session-format.md). */
+export const piFormat: SessionFormat = {
+  id: "pi",
+  agent: "pi",
+  detect(first) {
+    const o = first.objects.find((x) => x !== undefined) as Record<string, unknown> | undefined;
+    return !!o && typeof o === "object" && o.type === "session" && typeof o.id === "string";
+  },
+  index: piIndexHooks,
+  load: (path, opts) => Session.load(path, opts),
+  info(session) {
+    const h = asPi(session).header;
+    return { id: h.id, cwd: typeof h.cwd === "string" ? h.cwd : "", version: asPi(session).version, created: h.timestamp, name: session.tree.name };
+  },
+  defaultLeaf: (session) => session.tree.defaultLeaf,
+  describe: describePiEntry,
+  context(session, leaf): FormatContext {
+    const ctx = buildContext(asPi(session), leaf < 0 ? null : session.metas[leaf].id);
+    return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
+  },
+  files: (session, positions) => fileActivity(asPi(session), positions),
+  writer: {
+    capabilities: { fork: true, label: true, compact: true },
+    fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
+  },
+};
