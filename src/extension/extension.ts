@@ -135,7 +135,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       },
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("agentSessions.sessionsDirectory")) void view.refresh();
+      if (e.affectsConfiguration("agentSessions.sessionsDirectory") || e.affectsConfiguration("agentSessions.agentDirectories")) void view.refresh();
     }),
   );
   const openListed = (files: string[]) => {

@@ -2,7 +2,9 @@ import { type FSWatcher, watch } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { listSessions, type ProjectGroup, type SessionSummary } from "../core/store/discover";
+import { type ProjectGroup, type SessionSummary } from "../core/store/discover";
+import { listAllSessions } from "../core/formats/list-all";
+import { formatById } from "../core/formats/registry";
 import { resolveSessionsDir } from "../core/store/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
@@ -10,10 +12,19 @@ import { clipText, visibleText } from "../core/util/visible-text";
 
 type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary };
 
+const home = (p: string) => p.replace(/^~(?=$|\/)/, homedir());
+
 /** The sessions dir from the setting, else PI_CODING_AGENT_DIR, else ~/.pi/agent/sessions. */
 export function sessionsDir(): string {
   const s = readSettings().sessionsDirectory.trim();
-  return resolveSessionsDir(s ? s.replace(/^~(?=$|\/)/, homedir()) : undefined);
+  return resolveSessionsDir(s ? home(s) : undefined);
+}
+
+/** Every agent's root from the settings (pi's from sessionsDirectory); unset ones come from the environment. */
+function agentDirs(): Record<string, string> {
+  const out: Record<string, string> = { pi: sessionsDir() };
+  for (const [agent, dir] of Object.entries(readSettings().agentDirectories)) if (agent !== "pi") out[agent] = home(dir);
+  return out;
 }
 
 function relative(ms: number): string {
@@ -26,6 +37,18 @@ function relative(ms: number): string {
 
 function size(n: number): string {
   return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * What the menus may offer on a session: "session" for a pi file pi still writes (every
+ * action), "session.old" for an older pi file, "session.readonly" for a format without a
+ * writer, "session.fork" for one that can only be forked.
+ */
+function contextValue(s: SessionSummary): string {
+  const caps = formatById(s.agent).writer?.capabilities;
+  if (!caps) return "session.readonly";
+  if (caps.compact && caps.label) return (s.version ?? 0) >= 3 || s.agent !== "pi" ? "session" : "session.old";
+  return caps.fork ? "session.fork" : "session.readonly";
 }
 
 /** Projects (cwd) -> sessions, newest first, with a filter. */
@@ -65,23 +88,25 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   }
 
   private async load(): Promise<void> {
-    const dir = sessionsDir();
+    const dirs = agentDirs();
+    let roots: string[] = [dirs.pi];
     try {
-      const res = await listSessions(dir, { cacheFile: join(this.cacheDir, "list-cache.json") });
+      const res = await listAllSessions({ dirs, cacheDir: this.cacheDir });
       this.groups = res.projects;
+      roots = res.roots.map((r) => r.root);
       for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
-      this.log.info(`listed ${this.allSessions().length} sessions under ${dir} (${res.stats.fromCache} from cache)`);
+      this.log.info(`listed ${this.allSessions().length} sessions under ${res.roots.map((r) => `${r.root} (${r.agent}: ${r.sessions})`).join(", ")} (${res.stats.fromCache} from cache)`);
     } catch (err) {
       this.groups = [];
-      this.log.error(`cannot list sessions under ${dir}: ${(err as Error).message}`);
+      this.log.error(`cannot list sessions under ${Object.values(dirs).join(", ")}: ${(err as Error).message}`);
     }
     await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
-    this.watchDirs(dir);
+    this.watchDirs(roots);
     this.changed.fire(undefined);
   }
 
-  private watchDirs(root: string): void {
-    const dirs = new Set([root, ...this.allSessions().map((s) => join(s.path, ".."))]);
+  private watchDirs(roots: string[]): void {
+    const dirs = new Set([...roots, ...this.allSessions().map((s) => join(s.path, ".."))]);
     for (const [d, w] of this.watchers) {
       if (!dirs.has(d)) {
         w.close();
@@ -139,12 +164,13 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const title = visibleText(clipText((s.name ?? s.firstMessage) || "(no messages)", 300));
     const item = new vscode.TreeItem(clipText(title, 80), vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
-    item.description = `${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;
+    const agent = formatById(s.agent).agent;
+    item.description = `${agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;
     item.iconPath = new vscode.ThemeIcon(s.parentSession ? "repo-forked" : "comment-discussion");
     item.resourceUri = vscode.Uri.file(s.path);
-    item.contextValue = s.version >= 3 ? "session" : "session.old";
+    item.contextValue = contextValue(s);
     const tip = new vscode.MarkdownString();
-    tip.appendText(`${title}\n\n${visibleText(s.path)}\n${s.entryCount} entries, ${size(s.size)}, version ${s.version}`);
+    tip.appendText(`${title}\n\n${visibleText(s.path)}\n${agent} session, ${s.entryCount} entries, ${size(s.size)}${s.version !== undefined ? `, version ${s.version}` : ""}`);
     if (s.parentSession) tip.appendText(`\nforked from ${visibleText(s.parentSession)}`);
     item.tooltip = tip;
     item.command = { command: "agentSessions.openSession", title: "Open Session", arguments: [vscode.Uri.file(s.path)] };

@@ -3,6 +3,8 @@ import * as vscode from "vscode";
 /** The extension's settings (contributes.configuration, section agentSessions). */
 export interface Settings {
   sessionsDirectory: string;
+  /** Roots of the other agents' stores by agent id (pi's is sessionsDirectory). */
+  agentDirectories: Record<string, string>;
   summaryModel: string;
   anthropicBaseUrl: string;
   reserveTokens: number;
@@ -21,6 +23,7 @@ export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration("agentSessions");
   return {
     sessionsDirectory: c.get<string>("sessionsDirectory", ""),
+    agentDirectories: stringRecord(c.get<unknown>("agentDirectories", {})),
     summaryModel: c.get<string>("summaryModel", ""),
     anthropicBaseUrl: c.get<string>("anthropicBaseUrl", ""),
     reserveTokens: c.get<number>("reserveTokens", 16384),
@@ -37,4 +40,12 @@ export function readSettings(): Settings {
 function timeoutSeconds(v: unknown): number {
   const n = typeof v === "number" && Number.isFinite(v) ? v : 300;
   return Math.max(MIN_SUMMARY_TIMEOUT_SECONDS, n);
+}
+
+/** A hand-written object setting keeps only its string values. */
+function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!v || typeof v !== "object" || Array.isArray(v)) return out;
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (typeof x === "string" && x.trim()) out[k] = x.trim();
+  return out;
 }

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import { compactSession } from "../../src/core/compaction/compact";
 import { appendEntry } from "../../src/core/store/append";
 import { isOurTempFile } from "../../src/core/store/atomic-file";
-import { listSessions } from "../../src/core/store/discover";
+import { listSessions } from "../../src/core/formats/pi/list";
 import { forkSession } from "../../src/core/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { useWriteFs, type WriteFs } from "../../src/core/store/write-fs";

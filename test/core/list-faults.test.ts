@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { listSessions } from "../../src/core/store/discover";
+import { listSessions } from "../../src/core/formats/pi/list";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { projectDirName } from "../../src/core/store/sessions-dir";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
@@ -65,13 +65,13 @@ describe("ase list on odd files", () => {
     assert.equal(res.projects[0].sessions[0].entryCount, 1);
   });
 
-  it("a cache written by the earlier version (every non-blank line counted) is not trusted", async () => {
+  it("a cache written by an earlier version (every non-blank line counted; no agent named) is not trusted", async () => {
     const root = tempDir();
     const file = writeSession([header({ cwd: "/p" }), user("00000001", null, "q"), "garbage"], { dir: root, name: "s.jsonl" });
     const cacheFile = join(tempDir(), "c.json");
     await listSessions(root, { cacheFile });
     const cache = JSON.parse(readFileSync(cacheFile, "utf8")) as { version: number; records: Record<string, { entryCount: number; lines: number }> };
-    assert.equal(cache.version, 2);
+    assert.equal(cache.version, 3);
     // The same record as version 1 wrote it: 2 entries.
     cache.version = 1;
     cache.records[file].entryCount = 2;

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cleanStaleTemps, isOurTempFile, NewFileError, writeNewFile } from "../../src/core/store/atomic-file";
-import { listSessions } from "../../src/core/store/discover";
+import { listSessions } from "../../src/core/formats/pi/list";
 import { forkSession } from "../../src/core/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { TokenCache } from "../../src/core/tokens/token-cache";

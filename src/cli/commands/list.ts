@@ -1,41 +1,73 @@
 import { join } from "node:path";
 import { homedir } from "node:os";
-import { listSessions } from "../../core/store/discover";
-import { resolveSessionsDir } from "../../core/store/sessions-dir";
+import { listAllSessions } from "../../core/formats/list-all";
+import { FORMATS } from "../../core/formats/registry";
 import { clipText } from "../../core/util/visible-text";
 import { parseFlags } from "../args";
 import type { CliCommand } from "../cli-error";
 import { CliError } from "../cli-error";
 import { humanBytes, relativeTime, safeText } from "../format";
 
-const usage = "ase list [--dir D] [--json] [--no-cache]";
+const usage = "ase list [--dir [AGENT=]D]... [--agent A]... [--json] [--no-cache]";
 
-function cacheFile(env: NodeJS.ProcessEnv): string {
+function cacheDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "agent-session-explorer", "list-cache.json");
+  return join(base, "agent-session-explorer");
+}
+
+const listed = () => FORMATS.filter((f) => f.discovery);
+
+function agentId(name: string): string {
+  const f = listed().find((x) => x.id === name);
+  if (!f) throw new CliError(`unknown agent "${name}" (agents with a session store: ${listed().map((x) => x.id).join(", ")})`);
+  return f.id;
+}
+
+/**
+ * `--dir D` is pi's sessions dir, `--dir AGENT=D` another agent's root; once a folder is
+ * given, only the agents given one are listed (a script names what it reads).
+ */
+function parseDirs(specs: string[]): Record<string, string> {
+  const dirs: Record<string, string> = {};
+  for (const spec of specs) {
+    const m = /^([a-z0-9-]+)=(.+)$/.exec(spec);
+    const [agent, dir] = m && listed().some((f) => f.id === m[1]) ? [m[1], m[2]] : ["pi", spec];
+    if (dirs[agent] !== undefined) throw new CliError(`--dir given twice for ${agent}`);
+    dirs[agent] = dir;
+  }
+  return dirs;
 }
 
 export const listCommand: CliCommand = {
   name: "list",
   usage,
-  summary: "sessions grouped by project, newest first",
+  summary: "sessions of every agent, grouped by project, newest first",
   async run(args, io) {
-    const { values, positionals } = parseFlags(args, { dir: { type: "string" }, json: { type: "boolean" }, "no-cache": { type: "boolean" } }, usage);
+    const { values, positionals } = parseFlags(
+      args,
+      { dir: { type: "string", multiple: true }, agent: { type: "string", multiple: true }, json: { type: "boolean" }, "no-cache": { type: "boolean" } },
+      usage,
+    );
     if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}" (usage: ${usage})`);
-    const dir = resolveSessionsDir(values.dir, io.env);
-    const res = await listSessions(dir, { cacheFile: values["no-cache"] ? undefined : cacheFile(io.env) });
+    const dirs = parseDirs(values.dir ?? []);
+    const agents = values.agent?.map(agentId);
+    const only = agents ?? (Object.keys(dirs).length ? Object.keys(dirs) : undefined);
+    const res = await listAllSessions({ dirs, only, cacheDir: values["no-cache"] ? undefined : cacheDir(io.env), env: io.env });
     if (values.json) {
-      io.out(`${JSON.stringify({ dir, projects: res.projects, skipped: res.skipped }, null, 2)}\n`);
+      const dir = res.roots.find((r) => r.agent === "pi")?.root ?? res.roots[0]?.root;
+      io.out(`${JSON.stringify({ dir, roots: res.roots, projects: res.projects, skipped: res.skipped }, null, 2)}\n`);
       return;
     }
-    if (!res.projects.length) io.out(`no pi sessions under ${safeText(dir)}\n`);
+    if (!res.projects.length) io.out(`no sessions under ${res.roots.map((r) => `${safeText(r.root)} (${r.agent})`).join(", ")}\n`);
     const now = Date.now();
+    const several = res.roots.filter((r) => r.sessions > 0).length > 1;
     for (const p of res.projects) {
       io.out(`${p.cwd ? safeText(p.cwd) : "(no cwd)"}  (${p.sessions.length} session${p.sessions.length === 1 ? "" : "s"})\n`);
       for (const s of p.sessions) {
         const title = s.name ?? (s.firstMessage || "(no messages)");
         const fork = s.parentSession ? " ⑂" : "";
-        io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}  ${safeText(clipText(title, 80))}\n`);
+        const agent = several || s.agent !== "pi" ? ` [${safeText(s.agent)}]` : "";
+        io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}${agent}  ${safeText(clipText(title, 80))}\n`);
         io.out(`            ${safeText(s.path)}\n`);
       }
     }

@@ -1,3 +1,4 @@
+import type { SessionScanner } from "../store/discover";
 import type { EntryDescription } from "./entry-kinds";
 import type { IndexHooks } from "./index-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
@@ -75,6 +76,15 @@ export interface FormatWriter {
   fork(session: SessionReader, entryId: string, opts?: { dir?: string; now?: Date }): ForkResult;
 }
 
+/** Where an agent keeps its sessions, and how they are listed. */
+export interface FormatDiscovery {
+  readonly scanner: SessionScanner;
+  /** The agent's root: an explicit folder wins, then its environment variable, then its home default. */
+  root(explicit: string | undefined, env: NodeJS.ProcessEnv): string;
+  /** How the root is found, for messages ("$PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions"). */
+  readonly rootHelp: string;
+}
+
 /**
  * One agent's session format. The registry picks one per file; everything outside the
  * format's folder works through this and SessionReader.
@@ -104,6 +114,8 @@ export interface SessionFormat {
   anthropic?(ctx: FormatContext): AnthropicMessage[];
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
+  /** Where its sessions live; a format without it is opened by path only. */
+  readonly discovery?: FormatDiscovery;
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
 }

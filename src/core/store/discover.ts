@@ -6,9 +6,12 @@ import { cleanStaleTemps, writeNewFile } from "./atomic-file";
 /** What the sessions list shows for one file, read without parsing the whole file. */
 export interface SessionSummary {
   path: string;
+  /** Format id of the agent that wrote it ("pi", "clawdcode", ...). */
+  agent: string;
   id: string;
   cwd: string;
-  version: number;
+  /** The format's version of the file, when it has one. */
+  version?: number;
   parentSession?: string;
   created: string;
   name?: string;
@@ -24,7 +27,7 @@ export interface ProjectGroup {
   sessions: SessionSummary[];
 }
 
-interface CacheRecord extends SessionSummary {
+export interface CacheRecord extends SessionSummary {
   /** Bytes scanned; an append-only file that grew is scanned from here on. */
   scanned: number;
   /** Whether a first user message was found (else it is looked for again). */
@@ -38,10 +41,29 @@ interface CacheFile {
   records: Record<string, CacheRecord>;
 }
 
-/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line). */
-const CACHE_VERSION = 2;
+/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent. */
+const CACHE_VERSION = 3;
 const HEAD_BYTES = 256 * 1024;
-const SESSION_INFO = Buffer.from('"session_info"');
+
+/** What a session starts with, as a format reads it from the first lines. */
+export type HeadFacts = Omit<SessionSummary, "path" | "agent" | "entryCount" | "size" | "mtimeMs">;
+
+/**
+ * How one agent's store is listed: where its files are, what its first lines say, and
+ * which later lines rename a session. The walk, the cache and the line count are shared.
+ */
+export interface SessionScanner {
+  readonly formatId: string;
+  /** The folder holding one folder per project (pi: the sessions dir; others: root/projects). */
+  projectsDir(root: string): string;
+  /** Facts from the parsed objects of the head, in order; throws (saying why) when the file is not a session of this format. */
+  head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
+  /** Lines that are not entries at the start of a file (pi's header: 1). */
+  readonly headerLines: number;
+  /** Bytes a renaming line must hold (a fast pre-check), and the name it sets, if any. */
+  readonly nameMarker?: Buffer;
+  nameOf?(obj: Record<string, unknown>): string | undefined;
+}
 
 export interface ListOptions {
   /** JSON file that remembers summaries by path, size and mtime. */
@@ -56,8 +78,9 @@ export interface ListResult {
   stats: { files: number; fromCache: number; scannedBytes: number };
 }
 
-/** Lists every session under a sessions dir, grouped by cwd, newest first. */
-export async function listSessions(sessionsDir: string, opts: ListOptions = {}): Promise<ListResult> {
+/** Lists every session of one agent under its root, grouped by cwd, newest first. */
+export async function listWith(scanner: SessionScanner, root: string, opts: ListOptions = {}): Promise<ListResult> {
+  const sessionsDir = scanner.projectsDir(root);
   const cache = loadCache(opts.cacheFile);
   const next: CacheFile = { version: CACHE_VERSION, records: {} };
   const skipped: ListResult["skipped"] = [];
@@ -82,7 +105,7 @@ export async function listSessions(sessionsDir: string, opts: ListOptions = {}):
         } else {
           // Session files only grow: a grown file is scanned from where we stopped.
           const grown = old && old.size < st.size && old.firstFound ? old : undefined;
-          rec = await summarize(file, st.size, st.mtimeMs, grown);
+          rec = await summarize(scanner, file, st.size, st.mtimeMs, grown);
           stats.scannedBytes += st.size - (grown ? grown.scanned : 0);
         }
         next.records[file] = rec;
@@ -120,7 +143,8 @@ async function sessionFiles(root: string): Promise<string[]> {
   return out;
 }
 
-function group(summaries: SessionSummary[]): ProjectGroup[] {
+/** Sessions grouped by cwd, newest first (also to merge the lists of several agents). */
+export function group(summaries: SessionSummary[]): ProjectGroup[] {
   const byCwd = new Map<string, SessionSummary[]>();
   for (const s of summaries) {
     const list = byCwd.get(s.cwd) ?? [];
@@ -139,17 +163,8 @@ function publicPart(rec: CacheRecord): SessionSummary {
   return rest;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return (content as Array<{ type?: string; text?: string }>)
-    .filter((b) => b && b.type === "text" && typeof b.text === "string")
-    .map((b) => b.text)
-    .join(" ");
-}
-
-/** Reads the head for header and first user message, then counts lines and finds names. */
-async function summarize(path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
+/** Reads the head for the format's facts, then counts lines and finds names. */
+async function summarize(scanner: SessionScanner, path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
   // Non-blocking: a file swapped for a FIFO after the stat must not hang the listing.
   const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
@@ -160,46 +175,20 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
       const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));
       const { bytesRead } = await fh.read(head, 0, head.length, 0);
       const lines = head.subarray(0, bytesRead).toString("utf8").split("\n");
-      let header: Record<string, unknown> | undefined;
-      let firstMessage = "";
+      const objects: Array<Record<string, unknown>> = [];
       for (const line of lines.slice(0, lines.length > 1 ? -1 : 1)) {
         if (!line.trim()) continue;
-        let obj: Record<string, unknown>;
         try {
-          obj = JSON.parse(line) as Record<string, unknown>;
+          const obj = JSON.parse(line) as unknown;
+          if (obj && typeof obj === "object" && !Array.isArray(obj)) objects.push(obj as Record<string, unknown>);
         } catch {
-          continue;
-        }
-        if (!obj || typeof obj !== "object" || Array.isArray(obj)) continue;
-        if (!header) {
-          if (obj.type !== "session" || typeof obj.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
-          header = obj;
-          continue;
-        }
-        const m = obj.message as { role?: string; content?: unknown } | undefined;
-        if (obj.type === "message" && m?.role === "user") {
-          firstMessage = textOf(m.content).replace(/\s+/g, " ").trim().slice(0, 200);
-          if (firstMessage) break;
+          // Not JSON: the reader reports it; the list looks at what parses.
         }
       }
-      if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
-      rec = {
-        path,
-        id: header.id as string,
-        cwd: typeof header.cwd === "string" ? header.cwd : "",
-        version: typeof header.version === "number" ? header.version : 1,
-        parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
-        created: typeof header.timestamp === "string" ? header.timestamp : "",
-        firstMessage,
-        entryCount: 0,
-        size,
-        mtimeMs,
-        scanned: 0,
-        firstFound: firstMessage !== "",
-        lines: 0,
-      };
+      const facts = scanner.head(objects, size);
+      rec = { path, agent: scanner.formatId, ...facts, entryCount: 0, size, mtimeMs, scanned: 0, firstFound: facts.firstMessage !== "", lines: 0 };
     }
-    await scanTail(fh, rec, size);
+    await scanTail(scanner, fh, rec, size);
     return rec;
   } finally {
     await fh.close();
@@ -214,7 +203,7 @@ async function summarize(path: string, size: number, mtimeMs: number, prev?: Cac
  * an unterminated last line, so a writer finishing it is seen next time; that line
  * counts now (when it looks whole) but not in rec.lines.
  */
-async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRecord, size: number): Promise<void> {
+async function scanTail(scanner: SessionScanner, fh: import("node:fs/promises").FileHandle, rec: CacheRecord, size: number): Promise<void> {
   const chunk = Buffer.allocUnsafe(1 << 20);
   let pos = rec.scanned;
   let lineStartAbs = pos;
@@ -237,7 +226,7 @@ async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRec
       if (first === OPEN && last === CLOSE) {
         rec.lines++;
         const line = carry ? (carry.length ? Buffer.concat([carry, buf.subarray(from, nl)]) : buf.subarray(from, nl)) : undefined;
-        if (line) pickName(rec, line);
+        if (line) pickName(scanner, rec, line);
       }
       from = nl + 1;
       lineStartAbs = pos + from;
@@ -253,8 +242,8 @@ async function scanTail(fh: import("node:fs/promises").FileHandle, rec: CacheRec
   }
   rec.scanned = lineStartAbs;
   const partial = first === OPEN && last === CLOSE ? 1 : 0;
-  if (partial && carry) pickName(rec, carry);
-  rec.entryCount = Math.max(0, rec.lines + partial - 1);
+  if (partial && carry) pickName(scanner, rec, carry);
+  rec.entryCount = Math.max(0, rec.lines + partial - scanner.headerLines);
 }
 
 const OPEN = 0x7b;
@@ -270,11 +259,11 @@ function lastNonBlank(buf: Buffer, start: number, end: number): number {
   return 0;
 }
 
-function pickName(rec: CacheRecord, line: Buffer): void {
-  if (line.indexOf(SESSION_INFO) === -1) return;
+function pickName(scanner: SessionScanner, rec: CacheRecord, line: Buffer): void {
+  if (!scanner.nameMarker || !scanner.nameOf || line.indexOf(scanner.nameMarker) === -1) return;
   try {
-    const obj = JSON.parse(line.toString("utf8")) as { type?: string; name?: unknown };
-    if (obj.type === "session_info" && typeof obj.name === "string" && obj.name.trim()) rec.name = obj.name.trim();
+    const name = scanner.nameOf(JSON.parse(line.toString("utf8")) as Record<string, unknown>);
+    if (name) rec.name = name;
   } catch {
     // A bad line is the reader's to report, not the list's.
   }

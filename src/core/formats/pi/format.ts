@@ -1,6 +1,8 @@
 import { buildContext, type ContextPart } from "../../context/build-context";
 import { fileActivity } from "../../files/file-ops";
 import { forkSession } from "../../store/fork";
+import { resolveSessionsDir } from "../../store/sessions-dir";
+import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
@@ -43,6 +45,11 @@ export const piFormat: SessionFormat = {
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
   },
   files: (session, positions) => fileActivity(asPi(session), positions),
+  discovery: {
+    scanner: piScanner,
+    root: (explicit, env) => resolveSessionsDir(explicit, env),
+    rootHelp: "$PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions",
+  },
   writer: {
     capabilities: { fork: true, label: true, compact: true },
     fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),

@@ -1,0 +1,45 @@
+import { listWith, type ListOptions, type ListResult, type SessionScanner } from "../../store/discover";
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as Array<{ type?: string; text?: string }>)
+    .filter((b) => b && b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text)
+    .join(" ");
+}
+
+/** pi's store: <sessions dir>/<project>/<time>_<id>.jsonl, a header line first, session_info names. */
+export const piScanner: SessionScanner = {
+  formatId: "pi",
+  projectsDir: (root) => root,
+  headerLines: 1,
+  nameMarker: Buffer.from('"session_info"'),
+  nameOf: (obj) => (obj.type === "session_info" && typeof obj.name === "string" && obj.name.trim() ? obj.name.trim() : undefined),
+  head(objects, size) {
+    const header = objects[0];
+    if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
+    if (header.type !== "session" || typeof header.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
+    let firstMessage = "";
+    for (const obj of objects.slice(1)) {
+      const m = obj.message as { role?: string; content?: unknown } | undefined;
+      if (obj.type === "message" && m?.role === "user") {
+        firstMessage = textOf(m.content).replace(/\s+/g, " ").trim().slice(0, 200);
+        if (firstMessage) break;
+      }
+    }
+    return {
+      id: header.id,
+      cwd: typeof header.cwd === "string" ? header.cwd : "",
+      version: typeof header.version === "number" ? header.version : 1,
+      parentSession: typeof header.parentSession === "string" ? header.parentSession : undefined,
+      created: typeof header.timestamp === "string" ? header.timestamp : "",
+      firstMessage,
+    };
+  },
+};
+
+/** Lists every pi session under a sessions dir, grouped by cwd, newest first. */
+export function listSessions(sessionsDir: string, opts: ListOptions = {}): Promise<ListResult> {
+  return listWith(piScanner, sessionsDir, opts);
+}
