@@ -1,6 +1,6 @@
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage, LlmMessage } from "../model/messages";
-import type { Session } from "../formats/pi/pi-session";
+import type { SessionReader } from "../formats/session-reader";
 import { toLlmMessage } from "./convert";
 
 export interface ModelRef {
@@ -71,7 +71,7 @@ function mayCarry(type: string): boolean {
  * The context pi sends for a leaf (default: the last entry). Walks the index only; reads
  * full entries just for the part of the path that ends up in the context.
  */
-export function buildContext(session: Session, leafId?: string | null): SessionContext {
+export function buildContext(session: SessionReader, leafId?: string | null): SessionContext {
   const tree = session.tree;
   if (leafId === null || tree.size === 0) return { leafId: null, thinkingLevel: "off", model: null, parts: [], agent: [] };
   const leaf = leafId === undefined ? tree.defaultLeaf : session.requireIndex(leafId);
@@ -105,7 +105,7 @@ export function buildContext(session: Session, leafId?: string | null): SessionC
   const emit = (k: number) => {
     const i = path[k];
     if (!mayCarry(t.typeAt(i))) return;
-    const got = entryMessage(session.entryAt(i));
+    const got = entryMessage(session.entryAt(i) as SessionEntry);
     if (got) push(t.idAt(i), got.kind, got.agent);
   };
 

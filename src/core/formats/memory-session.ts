@@ -24,10 +24,12 @@ export class MemorySession implements SessionReader {
     readonly path = `(memory)/${formatId}.jsonl`,
     /** Lines before the first record (a header line the records do not hold). */
     firstLine = 0,
+    /** The file version the records are read as (pi: its header's; 0 for formats without one). */
+    readonly version = 0,
   ) {
     records.forEach((r, k) => {
       const lineNo = firstLine + k + 1;
-      const got = hooks.identify(r, lineNo, { version: 0, prevId: this.table.count ? this.table.idAt(this.table.count - 1) : null });
+      const got = hooks.identify(r, lineNo, { version, prevId: this.table.count ? this.table.idAt(this.table.count - 1) : null });
       if (got === null) return;
       if (typeof got === "string") {
         this.lineProblems.push({ kind: "bad-field", line: lineNo, message: `line ${lineNo}: ${got}` });

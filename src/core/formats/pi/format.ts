@@ -41,7 +41,7 @@ export const piFormat: SessionFormat = {
   defaultLeaf: (session) => session.tree.defaultLeaf,
   describe: describePiEntry,
   context(session, leaf): FormatContext {
-    const ctx = buildContext(asPi(session), leaf < 0 ? null : session.metas[leaf].id);
+    const ctx = buildContext(session, leaf < 0 ? null : session.metas[leaf].id);
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
   },
   files: (session, positions) => fileActivity(asPi(session), positions),
