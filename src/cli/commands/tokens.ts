@@ -2,7 +2,10 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { BUDGET_PARTS, type BudgetAllocation } from "../../core/context/budget";
 import { resolveSystemPrompt, type SystemPrompt } from "../../core/context/system-prompt";
-import type { Session } from "../../core/formats/pi/pi-session";
+import { Session } from "../../core/formats/pi/pi-session";
+import { formatOf } from "../../core/formats/registry";
+import type { SessionReader } from "../../core/formats/session-reader";
+import { leafTokenSummary } from "../../core/tokens/format-tokens";
 import type { AccuracyReport } from "../../core/tokens/accuracy";
 import type { Fit } from "../../core/tokens/calibration";
 import { tokenCacheFile } from "../../core/tokens/token-cache";
@@ -13,7 +16,7 @@ import { renderAnthropic } from "../../core/context/render-anthropic";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import { loadPiSession, reportProblems, requireEntry } from "../load";
+import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage =
   "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
@@ -148,7 +151,9 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const budgetTotal = intFlag(values.budget, "budget");
   const allocation = parseAllocation(values.allocation);
   const path = onePositional(positionals, "session file", usage);
-  const session = await loadPiSession(path, "a token breakdown");
+  const loaded = await loadSession(path);
+  if (!(loaded instanceof Session)) return otherTokens(loaded, values, window, io);
+  const session = loaded;
   const leaf = requireEntry(session, values.leaf, "leaf");
   const system = systemPromptFor(values.system, session, io.env);
   reportProblems(session, io.err);
@@ -191,6 +196,31 @@ async function run(args: string[], io: CliIO): Promise<void> {
   }
   io.out(text(report, session.path, system));
   if (anthropic) io.out(`anthropic count-tokens (${safeText(anthropic.model)}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
+}
+
+/** Flags that read pi's own token machinery (tokenizer, calibration, budget); other formats get recorded usage and estimates. */
+const PI_ONLY = ["exact", "anthropic-count", "accuracy", "system", "reserve", "budget", "allocation"] as const;
+
+/** Tokens of a session of another format: the leaf's context size, recorded and estimated, by kind. */
+function otherTokens(session: SessionReader, values: Record<string, unknown>, window: number | undefined, io: CliIO): void {
+  const format = formatOf(session);
+  const given = PI_ONLY.find((f) => values[f] !== undefined && values[f] !== false);
+  if (given) throw new CliError(`--${given} is for pi sessions; ${session.path} is a ${format.agent} session (its tokens: recorded usage and estimates)`);
+  const leaf = requireEntry(session, values.leaf as string | undefined, "leaf");
+  reportProblems(session, io.err);
+  const t = leafTokenSummary(session, format, leaf, { windows: window !== undefined ? { "": window } : undefined });
+  if (values.json) {
+    io.out(`${JSON.stringify({ format: format.id, ...t }, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    `${safeText(session.path)}  (${safeText(format.agent)} session, leaf ${t.leafId === null ? "(none)" : safeText(t.leafId)})`,
+    `context: ${humanTokens(t.contextTokens)} tokens of a ${humanTokens(t.contextWindow)} window${t.model ? ` (${safeText(t.model)})` : ""}; compacts above ${humanTokens(t.threshold)}${t.wouldCompact ? "  ← over" : ""}`,
+    t.recordedAt !== undefined ? `  recorded ${humanTokens(t.recordedPart)} at ${safeText(t.recordedAt)}, estimated ${humanTokens(t.estimatedPart)} after it` : `  estimated (no recorded usage in this context)`,
+    `by kind (estimated, ${humanTokens(t.estimated)} in all):`,
+    ...Object.entries(t.byKind).map(([k, n]) => `  ${k.padEnd(11)} ${humanTokens(n as number)}`),
+  ];
+  io.out(`${lines.join("\n")}\n`);
 }
 
 export const tokensCommand: CliCommand = {

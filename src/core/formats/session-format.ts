@@ -114,6 +114,11 @@ export interface SessionFormat {
   anthropic?(ctx: FormatContext): AnthropicMessage[];
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
+  /**
+   * The context size at which the agent shrinks its context, for a model window (pi:
+   * window minus its reserve; others their own rule). Left out: pi's rule.
+   */
+  compactThreshold?(contextWindow: number): number;
   /** Where its sessions live; a format without it is opened by path only. */
   readonly discovery?: FormatDiscovery;
   /** Optional writer; a format without one is read-only. */
