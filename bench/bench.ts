@@ -10,7 +10,7 @@ import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
 import { instantTokens } from "../src/core/tokens/entry-tokens";
-import { tokenBars } from "../src/core/view/token-bars";
+import { tokenBars } from "../src/explorer/token-bars";
 import { benchVersusPi } from "./versus-pi";
 
 /**

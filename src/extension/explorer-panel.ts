@@ -7,8 +7,8 @@ import { fileActivity } from "../core/files/file-ops";
 import { firstPartFor } from "../core/store/first-look";
 import { StaleSessionError } from "../core/store/session";
 import { Session } from "../core/formats/pi/pi-session";
-import { RowView, sessionInfoView } from "../core/view/row-view";
-import { entryDetails } from "../core/view/entry-details";
+import { RowView, sessionInfoView } from "../explorer/row-view";
+import { entryDetails } from "../explorer/entry-details";
 import {
   type EntryAction,
   type HostToWebview,

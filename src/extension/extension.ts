@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
 import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";
 import { TokenCache, tokenCacheFile } from "../core/tokens/token-cache";
-import { tokenBars } from "../core/view/token-bars";
+import { tokenBars } from "../explorer/token-bars";
 import type { ActionDeps } from "./actions";
 import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
 import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";

@@ -2,9 +2,9 @@ import { fileActivity } from "../../src/core/files/file-ops";
 import type { InitMessage, WebviewToHost } from "../../src/protocol";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { instantTokens } from "../../src/core/tokens/entry-tokens";
-import { entryDetails } from "../../src/core/view/entry-details";
-import { RowView, sessionInfoView } from "../../src/core/view/row-view";
-import { tokenBars } from "../../src/core/view/token-bars";
+import { entryDetails } from "../../src/explorer/entry-details";
+import { RowView, sessionInfoView } from "../../src/explorer/row-view";
+import { tokenBars } from "../../src/explorer/token-bars";
 
 /**
  * A host for the webview tests backed by the real core: the same rows, details, bars and

@@ -1,9 +1,9 @@
-import type { TokenBar, TokenKind } from "../../protocol";
-import { buildContext } from "../context/build-context";
-import type { Session } from "../formats/pi/pi-session";
-import type { EntryTokens } from "../tokens/entry-tokens";
-import { contextShares, leafTokens, type LeafTokenOptions } from "../tokens/leaf-tokens";
-import type { TokenKind as CoreKind } from "../tokens/token-kinds";
+import type { TokenBar, TokenKind } from "../protocol";
+import { buildContext } from "../core/context/build-context";
+import type { Session } from "../core/formats/pi/pi-session";
+import type { EntryTokens } from "../core/tokens/entry-tokens";
+import { contextShares, leafTokens, type LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import type { TokenKind as CoreKind } from "../core/tokens/token-kinds";
 
 const KIND: Record<CoreKind, TokenKind> = {
   user: "user",

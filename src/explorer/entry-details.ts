@@ -1,6 +1,6 @@
-import type { DetailBlock, EntryDetails } from "../../protocol";
-import type { SessionEntry } from "../model/entries";
-import type { EntryMeta } from "../store/entry-meta";
+import type { DetailBlock, EntryDetails } from "../protocol";
+import type { SessionEntry } from "../core/model/entries";
+import type { EntryMeta } from "../core/store/entry-meta";
 
 /** Text longer than this is cut for display; the webview can ask for the whole block. */
 export const DISPLAY_LIMIT = 4000;

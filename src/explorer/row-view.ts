@@ -1,6 +1,6 @@
-import type { Row, RowFilter, SessionInfoView } from "../../protocol";
-import type { Session } from "../formats/pi/pi-session";
-import { type TreeRow, treeRows } from "../tree/tree-rows";
+import type { Row, RowFilter, SessionInfoView } from "../protocol";
+import type { Session } from "../core/formats/pi/pi-session";
+import { type TreeRow, treeRows } from "../core/tree/tree-rows";
 
 type Boundary = "summarized" | "kept-start";
 
