@@ -1,42 +1,28 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { statSync } from "node:fs";
 import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
-import { fileActivity } from "../core/files/file-ops";
 import { firstPartFor } from "../core/store/first-look";
 import { StaleSessionError } from "../core/store/session";
 import { Session } from "../core/formats/pi/pi-session";
-import { RowView, sessionInfoView } from "../explorer/row-view";
-import { entryDetails } from "../explorer/entry-details";
-import {
-  type EntryAction,
-  type HostToWebview,
-  type LoadingMessage,
-  isWebviewToHost,
-  type ReplyResults,
-  type RequestType,
-  type RowFilter,
-  type SessionInfoView,
-  type TokenBar,
-  type WebviewToHost,
-} from "../protocol";
-import { instantTokens, type EntryTokens } from "../core/tokens/entry-tokens";
+import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import { clipText, visibleText } from "../core/util/visible-text";
+import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";
+import type { CountExact } from "../explorer/exact-counting";
+import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type WebviewToHost } from "../protocol";
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
-import { pushAll } from "../core/util/push-all";
-import { clipText, visibleText } from "../core/util/visible-text";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
 
 export interface PanelDeps {
   extensionUri: vscode.Uri;
   log: Log;
-  /** Token bars for the panel: default path, selected path and branches. */
-  bars(session: Session, table: readonly EntryTokens[], selectedLeaf: number | undefined): TokenBar[];
+  /** Reserve and context windows for the token bars (from the settings, read each time). */
+  tokenOptions(): LeafTokenOptions;
   /** Exact counting for the table in the background (setting tokenCounting = exact); resolves when done. */
-  countExact?(session: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal): Promise<void>;
+  countExact?: CountExact;
   /** Runs an entry action (fork, continue, label, preview, compact) from the webview. */
   runAction(action: EntryAction, file: string, entryId: string): Promise<void>;
   onDidDispose(panel: ExplorerPanel): void;
@@ -48,18 +34,15 @@ export interface PanelState {
 }
 
 /**
- * One Session Explorer panel per file. Owns the loaded session and the row view
- * (filter, folds); answers the webview's requests; tails the file while open.
+ * One Session Explorer panel per file: VS Code's side of it (the webview, loading with
+ * progress, the file watcher, opening files, actions as commands, notices) over an
+ * ExplorerController, which holds the loaded session and answers the webview.
  */
 export class ExplorerPanel extends Disposable {
-  session: Session | undefined;
-  /** Per-entry token figures: estimates at once, exact counts filled in when asked. */
-  private table: EntryTokens[] = [];
-  private counting: AbortController | undefined;
-  /** Rows, filter, folds and the active leaf (undefined until the session is loaded). */
-  private view: RowView | undefined;
+  /** The loaded session and what the webview sees of it (undefined until loaded, or after a failed load). */
+  private controller: ExplorerController | undefined;
   /** View state the webview restored before the session was loaded. */
-  private restored: { filter: RowFilter; folded: string[] } | undefined;
+  private restored: ViewState | undefined;
   private loading: Promise<void> | undefined;
   private refreshing = false;
   private refreshAgain = false;
@@ -90,7 +73,7 @@ export class ExplorerPanel extends Disposable {
   override dispose(): void {
     if (this.isDisposed) return;
     this.loadAbort.abort(new Error("the explorer was closed"));
-    this.counting?.abort();
+    this.controller?.dispose();
     super.dispose();
     this.deps.onDidDispose(this);
   }
@@ -107,6 +90,11 @@ export class ExplorerPanel extends Disposable {
       title: this.panel.title,
       file: this.file,
     });
+  }
+
+  /** The loaded session (the freshest copy of the file while the panel is open). */
+  get session(): Session | undefined {
+    return this.controller?.session;
   }
 
   /** Resolves once the whole session is loaded (or failed to load). */
@@ -192,7 +180,7 @@ export class ExplorerPanel extends Disposable {
         this.show(s);
         shown();
         // A reload (the file was rewritten): the webview is up and gets the new session now.
-        if (this.initPosted) this.postInit();
+        if (this.controller?.entriesTold !== undefined) this.postInit();
         if (s.complete) return;
         this.stats.firstLook = { entries: s.metas.length, bytes: s.size, ms: Date.now() - t0 };
         this.deps.log.info(`showing the first ${s.metas.length} entries of ${this.file} (${s.size} of ${size} bytes) after ${Date.now() - t0} ms; reading the rest`);
@@ -204,7 +192,8 @@ export class ExplorerPanel extends Disposable {
       const count = s.problemCount;
       if (count) this.deps.log.warn(`${this.file}: ${count} problem(s): ${s.problems.slice(0, 5).map((p) => p.message).join("; ")}`);
     } catch (err) {
-      this.session = undefined;
+      this.controller?.dispose();
+      this.controller = undefined;
       // Rewritten while the rest of a large file was read: read it again from the start.
       if (err instanceof StaleSessionError && !this.loadAbort.signal.aborted && attempt < 3) {
         this.deps.log.warn(`${err.message}; reading it again`);
@@ -216,8 +205,6 @@ export class ExplorerPanel extends Disposable {
       }
       this.deps.log.error(`cannot open ${this.file}: ${(err as Error).message}`);
       this.loadError = (err as Error).message;
-      this.view = undefined;
-      this.table = [];
       // Before the webview's ready, the ready handler sends it.
       this.stats.loadFailures++;
       if (this.webviewReady) this.post({ type: "loadFailed", file: this.file, reason: this.loadError });
@@ -226,12 +213,23 @@ export class ExplorerPanel extends Disposable {
 
   /** Makes a loaded session (whole or a first part) the one the panel shows. */
   private show(s: Session): void {
-    this.session = s;
-    this.table = instantTokens(s);
-    if (this.view) this.view.setSession(s);
-    else this.view = new RowView(s);
-    if (this.restored) this.applyRestore(this.restored);
-    if (s.complete) this.startCounting();
+    if (!this.controller) {
+      this.controller = new ExplorerController(
+        s,
+        {
+          trusted: () => vscode.workspace.isTrusted,
+          tokenOptions: () => this.deps.tokenOptions(),
+          countExact: this.deps.countExact,
+          folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          post: (m) => this.post(m),
+          log: this.deps.log,
+        },
+        this.restored,
+      );
+      return;
+    }
+    this.controller.setSession(s);
+    if (this.restored) this.controller.restore(this.restored);
   }
 
   /** Reads what a first look left out; the tail watcher waits meanwhile. */
@@ -241,7 +239,7 @@ export class ExplorerPanel extends Disposable {
     try {
       await s.refresh({ signal: this.loadAbort.signal, onProgress });
       // The reader's choice of entry stays; without one the view follows the default leaf.
-      this.showAdded(false);
+      this.showAdded({ followDefault: false });
     } finally {
       if (!outer) this.refreshing = false;
     }
@@ -249,103 +247,30 @@ export class ExplorerPanel extends Disposable {
   }
 
   /** Entry count the webview was last told about (actions may append through our session). */
-  private shown = 0;
   get entriesShown(): number {
-    return this.shown;
+    return this.controller?.entriesTold ?? 0;
   }
 
-  /** Whether the webview got an init (before that, entries added need no message). */
-  private initPosted = false;
-
-  /**
-   * Entries added to the session since the webview was last told: token figures for
-   * them, rows recomputed (following the default leaf when asked), and a message.
-   * Counted against what the webview was shown: an action of ours may have appended
-   * through this very session, so refresh() alone would report nothing new.
-   */
-  private showAdded(followDefault: boolean): void {
-    const s = this.session;
-    if (!s) return;
-    // A change that added nothing (a touch, a check before an action) leaves all as it is.
-    if (followDefault && s.metas.length <= this.shown) return;
-    const known = this.table.length;
-    if (s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
-    if (this.view) {
-      // New entries usually continue the default leaf: follow it.
-      if (followDefault) this.view.selectedLeaf = undefined;
-      this.view.recompute();
-    }
-    if (s.complete) this.startCounting();
-    const added = s.metas.length - this.shown;
-    // After a first look the message goes out even with nothing added: it ends the
-    // webview's "reading the rest" state.
-    if (this.initPosted && (added > 0 || !followDefault)) {
-      this.post({ type: "sessionChanged", session: this.info(), rowCount: this.rowCount, added, bars: this.bars() });
-    }
+  /** Tells the webview of entries added since it was last told (see ExplorerController.sessionChanged). */
+  private showAdded(opts: { followDefault: boolean }): void {
+    const msg = this.controller?.sessionChanged(opts);
+    if (msg) this.post(msg);
   }
 
   private postInit(): void {
-    this.post({ type: "init", session: this.info(), rowCount: this.rowCount, filter: this.filter, bars: this.bars() });
+    if (this.controller) this.post(this.controller.init());
   }
 
-  private bars(): TokenBar[] {
-    return this.session ? this.deps.bars(this.session, this.table, this.view?.selectedLeaf) : [];
-  }
-
-  private applyRestore(r: { filter: RowFilter; folded: string[] }): void {
-    if (!this.view) {
-      this.restored = r;
-      return;
-    }
-    this.view.filter = r.filter;
-    this.view.folded.clear();
-    for (const id of r.folded) this.view.folded.add(id);
-    this.view.recompute();
-  }
-
-  /**
-   * Exact counts run after first paint and replace the estimates in the bars when done.
-   * A restart (entries were appended) counts whatever the run it stops had not reached.
-   */
-  private startCounting(): void {
-    const s = this.session;
-    if (!s || !this.deps.countExact) return;
-    const pending: number[] = [];
-    for (let i = 0; i < this.table.length; i++) if (!this.table[i].measured) pending.push(i);
-    if (!pending.length) return;
-    const indices = pending.length === this.table.length ? undefined : pending;
-    this.counting?.abort();
-    const ctl = new AbortController();
-    this.counting = ctl;
-    this.deps.countExact(s, this.table, indices, ctl.signal).then(
-      () => {
-        if (!ctl.signal.aborted && this.session === s) this.post({ type: "bars", bars: this.bars() });
-      },
-      (err: unknown) => {
-        if (!ctl.signal.aborted) this.deps.log.warn(`exact token counts stopped: ${(err as Error).message}`);
-      },
-    );
+  private applyRestore(r: ViewState): void {
+    if (this.controller) this.controller.restore(r);
+    else this.restored = r;
   }
 
   private post(msg: HostToWebview): void {
     if (msg.type === "init") this.stats.inits++;
     else if (msg.type === "sessionChanged") this.stats.changes++;
     else if (msg.type === "bars") this.stats.barUpdates++;
-    if (msg.type === "init" || msg.type === "sessionChanged") this.shown = msg.session.entryCount;
-    if (msg.type === "init") this.initPosted = true;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
-  }
-
-  private info(): SessionInfoView {
-    return sessionInfoView(this.session as Session, vscode.workspace.isTrusted);
-  }
-
-  private get rowCount(): number {
-    return this.view?.rowCount ?? 0;
-  }
-
-  private get filter(): RowFilter {
-    return this.view?.filter ?? "default";
   }
 
   private async onMessage(raw: unknown): Promise<void> {
@@ -369,6 +294,13 @@ export class ExplorerPanel extends Disposable {
       return;
     }
     if (msg.type === "action") {
+      await this.whenShown();
+      const refusal = this.controller ? this.controller.actionRefusal(msg) : `${msg.action}: the session is not loaded`;
+      if (refusal) {
+        this.deps.log.warn(`refused an action from the webview: ${refusal}`);
+        this.post({ type: "notice", level: "warning", text: refusal });
+        return;
+      }
       await this.deps.runAction(msg.action, this.file, msg.id);
       return;
     }
@@ -392,59 +324,30 @@ export class ExplorerPanel extends Disposable {
    * extension tests can ask what the webview would, e.g. select a row near the end of
    * a 1 GB session. Throws what the webview shows as an error notice.
    */
-  async answer<T extends RequestType>(msg: Extract<WebviewToHost, { type: T }>): Promise<ReplyResults[T]>;
-  async answer(msg: Extract<WebviewToHost, { requestId: number }>): Promise<unknown> {
+  async answer<T extends RequestType>(msg: Extract<ExplorerRequest, { type: T }>): Promise<ReplyResults[T]>;
+  async answer(msg: ExplorerRequest): Promise<ReplyResults[RequestType]> {
     await this.whenShown();
-    const s = this.session;
-    const view = this.view;
-    if (!s || !view) throw new Error(this.loadError ? `the session could not be loaded: ${this.loadError}` : "the session could not be loaded");
-    switch (msg.type) {
-      case "rows": {
-        const rows = view.page(msg.start, msg.count);
-        this.stats.rowRequests++;
-        this.stats.rowsServed += rows.length;
-        return { start: msg.start, rows, rowCount: view.rowCount };
-      }
-      case "details": {
-        const i = s.requireIndex(msg.id);
-        return entryDetails(s.entryAt(i), s.metas[i], s.tree.labels.get(msg.id), msg.fullBlock);
-      }
-      case "setFilter":
-        return { rowCount: view.setFilter(msg.filter) };
-      case "toggleFold":
-        return { rowCount: view.toggleFold(msg.id) };
-      case "search":
-        return { matches: view.search(msg.query) };
-      case "select": {
-        const { entry, rowIndex } = view.select(msg.id);
-        const files = fileActivity(s, s.tree.path(entry)).map((a) => ({ ...a, openable: this.resolveWorkspaceFile(a.path) !== undefined }));
-        for (const f of files) if (f.openable) this.offeredFiles.add(f.path);
-        return { bars: this.bars(), files, rowIndex };
-      }
+    const c = this.controller;
+    if (!c) throw new Error(this.loadError ? `the session could not be loaded: ${this.loadError}` : "the session could not be loaded");
+    const result = c.answer(msg);
+    if (msg.type === "rows") {
+      this.stats.rowRequests++;
+      this.stats.rowsServed += (result as ReplyResults["rows"]).rows.length;
     }
+    return result;
   }
-
-  private resolveWorkspaceFile(p: string): vscode.Uri | undefined {
-    const cwd = this.session?.header.cwd ?? "";
-    const candidates = isAbsolute(p) ? [p] : [join(cwd, p), ...(vscode.workspace.workspaceFolders ?? []).map((f) => join(f.uri.fsPath, p))];
-    const found = candidates.find((c) => existsSync(c));
-    return found ? vscode.Uri.file(found) : undefined;
-  }
-
-  /** Paths the file list offered as openable: the only ones the webview may ask to open. */
-  private readonly offeredFiles = new Set<string>();
 
   private async openFile(p: string): Promise<void> {
-    if (!this.offeredFiles.has(p)) {
+    const to = this.controller?.fileToOpen(p) ?? { kind: "notOffered" };
+    if (to.kind === "notOffered") {
       this.deps.log.warn(`ignored a request to open a file the explorer did not offer: ${JSON.stringify(p).slice(0, 300)}`);
       return;
     }
-    const uri = this.resolveWorkspaceFile(p);
-    if (!uri) {
+    if (to.kind === "missing") {
       void vscode.window.showWarningMessage(`${p} does not exist on this machine.`);
       return;
     }
-    await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+    await vscode.window.showTextDocument(vscode.Uri.file(to.path), { preview: true, viewColumn: vscode.ViewColumn.Beside });
   }
 
   /** Appended lines are tailed by offset; a rewritten or shrunk file is reloaded whole. */
@@ -474,7 +377,7 @@ export class ExplorerPanel extends Disposable {
           await this.loading;
           continue;
         }
-        this.showAdded(true);
+        this.showAdded({ followDefault: true });
       } while (this.refreshAgain);
     } catch (err) {
       this.deps.log.error(`${this.file}: ${(err as Error).message}`);

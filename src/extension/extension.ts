@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
 import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";
 import { TokenCache, tokenCacheFile } from "../core/tokens/token-cache";
-import { tokenBars } from "../explorer/token-bars";
 import type { ActionDeps } from "./actions";
 import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
 import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
@@ -52,9 +51,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const panels = new Map<string, ExplorerPanel>();
   const setActiveContext = () => void vscode.commands.executeCommand("setContext", "agentSessions.explorerActive", [...panels.values()].some((p) => p.panel.active));
 
-  const bars = (s: Session, table: readonly EntryTokens[], selected: number | undefined) => {
+  const tokenOptions = () => {
     const st = readSettings();
-    return tokenBars(s, table, selected, { reserveTokens: st.reserveTokens, windows: st.contextWindows });
+    return { reserveTokens: st.reserveTokens, windows: st.contextWindows };
   };
   /** tokenCounting = exact: BPE counts in the background, cached by content hash per session. */
   const countExact = async (s: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => {
@@ -74,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     const p = new ExplorerPanel(panel, file, {
       extensionUri: context.extensionUri,
       log,
-      bars,
+      tokenOptions,
       countExact,
       runAction: (action, f, id) => runEntryAction(commandDeps, action, f, id),
       onDidDispose: (gone) => {

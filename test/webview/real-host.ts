@@ -1,49 +1,26 @@
-import { fileActivity } from "../../src/core/files/file-ops";
-import type { InitMessage, WebviewToHost } from "../../src/protocol";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { instantTokens } from "../../src/core/tokens/entry-tokens";
-import { entryDetails } from "../../src/explorer/entry-details";
-import { RowView, sessionInfoView } from "../../src/explorer/row-view";
-import { tokenBars } from "../../src/explorer/token-bars";
+import { ExplorerController } from "../../src/explorer/controller";
+import type { InitMessage, WebviewToHost } from "../../src/protocol";
 
 /**
- * A host for the webview tests backed by the real core: the same rows, details, bars and
- * files the extension host serves, computed from a real session file. It answers the
- * protocol like fake-host.mjs's hosts do (init(), answer(message), log).
+ * A host for the webview tests backed by the real core: the extension host's own
+ * ExplorerController over a real session file, so the rows, details, bars and files are
+ * the ones the panel serves. It answers the protocol like fake-host.mjs's hosts do
+ * (init(), answer(message), log). No file is openable: the tests run outside any workspace.
  */
 export async function createRealHost(path: string) {
   const session = await Session.load(path);
-  const view = new RowView(session);
-  const table = instantTokens(session);
-  const bars = () => tokenBars(session, table, view.selectedLeaf);
+  const controller = new ExplorerController(session, { trusted: () => true, fileExists: () => false });
   return {
     log: [] as unknown[],
     session,
+    controller,
     init(): InitMessage {
-      return { type: "init", session: sessionInfoView(session, true), rowCount: view.rowCount, filter: view.filter, bars: bars() };
+      return controller.init();
     },
     answer(m: WebviewToHost): unknown {
-      switch (m.type) {
-        case "rows":
-          return { start: m.start, rows: view.page(m.start, m.count), rowCount: view.rowCount };
-        case "details": {
-          const i = session.requireIndex(m.id);
-          return entryDetails(session.entryAt(i), session.metas[i], session.tree.labels.get(m.id), m.fullBlock);
-        }
-        case "setFilter":
-          return { rowCount: view.setFilter(m.filter) };
-        case "toggleFold":
-          return { rowCount: view.toggleFold(m.id) };
-        case "search":
-          return { matches: view.search(m.query) };
-        case "select": {
-          const { entry, rowIndex } = view.select(m.id);
-          const files = fileActivity(session, session.tree.path(entry)).map((a) => ({ ...a, openable: false }));
-          return { bars: bars(), files, rowIndex };
-        }
-        default:
-          throw new Error(`unexpected ${m.type}`);
-      }
+      if (!("requestId" in m)) throw new Error(`${m.type} is not a request`);
+      return controller.answer(m);
     },
   };
 }

@@ -1,0 +1,232 @@
+import { fileActivity } from "../core/files/file-ops";
+import type { Session } from "../core/formats/pi/pi-session";
+import { type EntryTokens, instantTokens } from "../core/tokens/entry-tokens";
+import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import { pushAll } from "../core/util/push-all";
+import { clipText, visibleText } from "../core/util/visible-text";
+import type {
+  ActionMessage,
+  BarsMessage,
+  InitMessage,
+  ReplyResults,
+  RequestType,
+  RowFilter,
+  SessionChangedMessage,
+  SessionInfoView,
+  TokenBar,
+  WebviewToHost,
+} from "../protocol";
+import { actionRefusal } from "./action-rules";
+import { entryDetails } from "./entry-details";
+import { type CountExact, ExactCounting } from "./exact-counting";
+import { FileOffers, type FileToOpen } from "./file-offers";
+import { RowView, sessionInfoView } from "./row-view";
+import { tokenBars } from "./token-bars";
+
+/** A request of the webview: it carries a requestId and gets exactly one reply. */
+export type ExplorerRequest = Extract<WebviewToHost, { requestId: number }>;
+
+/** View state a reloaded webview hands back: the filter and the folded branch points. */
+export interface ViewState {
+  filter: RowFilter;
+  folded: readonly string[];
+}
+
+export interface ExplorerOptions {
+  /** Whether writing is allowed (the workspace is trusted); asked each time, as it can change. */
+  trusted(): boolean;
+  /** Reserve and context windows for the bars; read each time bars are drawn (settings change). */
+  tokenOptions?(): LeafTokenOptions;
+  /** Exact counts in the background; without it the bars stay on estimates and recorded usage. */
+  countExact?: CountExact;
+  /** Folders besides the session's cwd where the file list looks for relative paths. */
+  folders?(): readonly string[];
+  /** Whether a file exists (the file system unless a test says otherwise). */
+  fileExists?(path: string): boolean;
+  /** Messages the controller sends unasked: better bars once exact counts are in. */
+  post?(msg: BarsMessage): void;
+  log?: { warn(msg: string): void };
+}
+
+/**
+ * The explorer's host side without VS Code: one loaded session and what the webview
+ * sees of it (rows with filter, folds and the selected leaf; the per-entry token table
+ * and its exact counting; the files offered for opening), answering every request of
+ * the protocol. The panel adapts it to a webview; tests drive it directly.
+ */
+export class ExplorerController {
+  private s: Session;
+  private readonly view: RowView;
+  /** Per-entry token figures: estimates at once, exact counts filled in when asked. */
+  private table: EntryTokens[];
+  private readonly counting: ExactCounting | undefined;
+  private readonly files: FileOffers;
+  /** Entry count the webview was last told (init or sessionChanged); undefined before init. */
+  private told: number | undefined;
+
+  constructor(
+    session: Session,
+    private readonly opts: ExplorerOptions,
+    restore?: ViewState,
+  ) {
+    this.s = session;
+    this.table = instantTokens(session);
+    this.view = new RowView(session);
+    this.files = new FileOffers({ cwd: () => this.s.header.cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
+    this.counting = opts.countExact
+      ? new ExactCounting(
+          opts.countExact,
+          (s) => {
+            if (s === this.s) this.opts.post?.({ type: "bars", bars: this.bars() });
+          },
+          (message) => this.opts.log?.warn(message),
+        )
+      : undefined;
+    if (restore) this.restore(restore);
+    if (session.complete) this.counting?.start(session, this.table);
+  }
+
+  get session(): Session {
+    return this.s;
+  }
+
+  /** Entry count the webview was last told of, or undefined before init. */
+  get entriesTold(): number | undefined {
+    return this.told;
+  }
+
+  get rowCount(): number {
+    return this.view.rowCount;
+  }
+
+  get filter(): RowFilter {
+    return this.view.filter;
+  }
+
+  /** Index of the selected branch's leaf; undefined = the default leaf. */
+  get selectedLeaf(): number | undefined {
+    return this.view.selectedLeaf;
+  }
+
+  /** Stops the background counting (the panel closed). */
+  dispose(): void {
+    this.counting?.stop();
+  }
+
+  /**
+   * A new load of the same file (it was rewritten): token figures start over; filter,
+   * folds and the selected leaf stay where they still make sense.
+   */
+  setSession(session: Session): void {
+    this.counting?.stop();
+    this.s = session;
+    this.table = instantTokens(session);
+    this.view.setSession(session);
+    if (session.complete) this.counting?.start(session, this.table);
+  }
+
+  /** Re-applies view state a reloaded webview saved (ids no longer in the session are ignored). */
+  restore(state: ViewState): void {
+    this.view.filter = state.filter;
+    this.view.folded.clear();
+    for (const id of state.folded) this.view.folded.add(id);
+    this.view.recompute();
+  }
+
+  /** The initial state; from now on the webview knows every entry there is. */
+  init(): InitMessage {
+    this.told = this.s.metas.length;
+    return { type: "init", session: this.info(), rowCount: this.view.rowCount, filter: this.view.filter, bars: this.bars() };
+  }
+
+  /**
+   * Entries were added to the session (appended and refreshed, or the rest of a first
+   * look read): token figures for them, rows recomputed, and what to tell the webview,
+   * if anything. Counted against what the webview was told, not against the refresh: an
+   * action may have appended through this very session. `followDefault` (the live
+   * tail) makes the default leaf active again, as new entries usually continue it, and
+   * ignores a change that added nothing; after a first look the message goes out even
+   * with nothing added, as it ends the webview's "reading the rest" state.
+   */
+  sessionChanged(opts: { followDefault: boolean }): SessionChangedMessage | undefined {
+    const s = this.s;
+    if (opts.followDefault && s.metas.length <= (this.told ?? 0)) return undefined;
+    const known = this.table.length;
+    if (s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
+    if (opts.followDefault) this.view.selectedLeaf = undefined;
+    this.view.recompute();
+    if (s.complete) this.counting?.start(s, this.table);
+    if (this.told === undefined) return undefined;
+    const added = s.metas.length - this.told;
+    if (added <= 0 && opts.followDefault) return undefined;
+    this.told = s.metas.length;
+    return { type: "sessionChanged", session: this.info(), rowCount: this.view.rowCount, added, bars: this.bars() };
+  }
+
+  /** Token bars: the default leaf, the selected branch and the most recent others. */
+  bars(): TokenBar[] {
+    return tokenBars(this.s, this.table, this.view.selectedLeaf, this.opts.tokenOptions?.() ?? {});
+  }
+
+  info(): SessionInfoView {
+    return sessionInfoView(this.s, this.opts.trusted());
+  }
+
+  /**
+   * What a request of the webview gets back. Ids are checked against the session
+   * first; throws what the webview shows as an error notice.
+   */
+  answer<T extends RequestType>(msg: Extract<ExplorerRequest, { type: T }>): ReplyResults[T];
+  answer(msg: ExplorerRequest): ReplyResults[RequestType] {
+    const view = this.view;
+    switch (msg.type) {
+      case "rows":
+        return { start: msg.start, rows: view.page(msg.start, msg.count), rowCount: view.rowCount };
+      case "details": {
+        const i = this.entryIndex(msg.id);
+        return entryDetails(this.s.entryAt(i), this.s.metas[i], this.s.tree.labels.get(msg.id), msg.fullBlock);
+      }
+      case "setFilter":
+        return { rowCount: view.setFilter(msg.filter) };
+      case "toggleFold":
+        this.entryIndex(msg.id);
+        return { rowCount: view.toggleFold(msg.id) };
+      case "search":
+        return { matches: view.search(msg.query) };
+      case "select": {
+        this.entryIndex(msg.id);
+        const { entry, rowIndex } = view.select(msg.id);
+        const files = this.files.offer(fileActivity(this.s, this.s.tree.path(entry)));
+        return { bars: this.bars(), files, rowIndex };
+      }
+      default:
+        return unknownRequest(msg);
+    }
+  }
+
+  /** Why an action the webview asked for may not run (undefined: it may). */
+  actionRefusal(msg: Pick<ActionMessage, "action" | "id">): string | undefined {
+    const why = actionRefusal(msg.action, this.s.tree.indexOf(msg.id) !== undefined, this.info().readOnly);
+    return why && `${msg.action} on entry ${quoteId(msg.id)} of ${this.s.path}: ${why}`;
+  }
+
+  /** Whether the webview may open a path, and where it is. */
+  fileToOpen(path: string): FileToOpen {
+    return this.files.toOpen(path);
+  }
+
+  private entryIndex(id: string): number {
+    const i = this.s.tree.indexOf(id);
+    if (i === undefined) throw new Error(`${this.s.path}: no entry with id ${quoteId(id)}`);
+    return i;
+  }
+}
+
+/** An id the webview sent, quoted for a message: one line, cut, hidden characters marked. */
+export function quoteId(id: string): string {
+  return visibleText(JSON.stringify(clipText(id, 80)));
+}
+
+function unknownRequest(msg: never): never {
+  throw new Error(`unknown request ${quoteId(String((msg as { type?: unknown }).type))}`);
+}

@@ -1,0 +1,48 @@
+import type { Session } from "../core/formats/pi/pi-session";
+import type { EntryTokens } from "../core/tokens/entry-tokens";
+
+/**
+ * Counts the table's entries exactly in the background (the host's tokenizer, cache,
+ * settings and progress), filling in `measured` figures; resolves when done.
+ * `indices` names the entries to count, or undefined for all of them.
+ */
+export type CountExact = (session: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => Promise<void>;
+
+/**
+ * One background run of exact counts at a time. Counts run after first paint and
+ * replace the estimates when done; a restart (entries were appended) stops the run in
+ * progress and counts whatever it had not reached.
+ */
+export class ExactCounting {
+  private run: AbortController | undefined;
+
+  constructor(
+    private readonly count: CountExact,
+    /** A run finished for this session (the caller checks it still shows it). */
+    private readonly finished: (session: Session) => void,
+    private readonly failed: (message: string) => void,
+  ) {}
+
+  start(session: Session, table: EntryTokens[]): void {
+    const pending: number[] = [];
+    for (let i = 0; i < table.length; i++) if (!table[i].measured) pending.push(i);
+    if (!pending.length) return;
+    const indices = pending.length === table.length ? undefined : pending;
+    this.stop();
+    const ctl = new AbortController();
+    this.run = ctl;
+    this.count(session, table, indices, ctl.signal).then(
+      () => {
+        if (!ctl.signal.aborted) this.finished(session);
+      },
+      (err: unknown) => {
+        if (!ctl.signal.aborted) this.failed(`exact token counts stopped: ${(err as Error).message}`);
+      },
+    );
+  }
+
+  stop(): void {
+    this.run?.abort();
+    this.run = undefined;
+  }
+}

@@ -1,0 +1,296 @@
+import { strict as assert } from "node:assert";
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Session } from "../../src/core/formats/pi/pi-session";
+import { ExplorerController, type ExplorerOptions } from "../../src/explorer/controller";
+import { DISPLAY_LIMIT } from "../../src/explorer/entry-details";
+import type { BarsMessage, Row } from "../../src/protocol";
+import { assistant, entry, header, type Raw, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
+
+const LONG = "x".repeat(DISPLAY_LIMIT + 1000);
+
+/**
+ * u1 ─┬─ a1 (reads README.md) ─ t1 ─ a2
+ *     └─ u3 ─ a3 (a long answer) ─ l1 (labels a1; hidden by the default filter)
+ * The default leaf is l1, the last line.
+ */
+function lines(cwd: string): Raw[] {
+  return [
+    header({ cwd }),
+    user("u1", null, "please read the readme"),
+    assistant("a1", "u1", "reading it", { toolCalls: [{ id: "call1", name: "read", arguments: { path: "README.md" } }] }),
+    toolResult("t1", "a1", "call1", "read", "# Readme"),
+    assistant("a2", "t1", "the readme is short"),
+    user("u3", "u1", "try another approach"),
+    assistant("a3", "u3", LONG),
+    entry("label", "l1", "a3", { targetId: "a1", label: "checkpoint" }),
+  ];
+}
+
+async function open(opts: Partial<ExplorerOptions> = {}, extra: Raw[] = []) {
+  const cwd = tempDir();
+  const file = writeSession([...lines(cwd), ...extra]);
+  const session = await Session.load(file);
+  const c = new ExplorerController(session, { trusted: () => true, ...opts });
+  return { c, file, cwd, session };
+}
+
+const ids = (rows: Row[]) => rows.map((r) => r.id);
+let rid = 0;
+const req = { requestId: 0 };
+const next = () => ({ requestId: ++rid });
+/** Lets promise callbacks already due run (no waiting on time). */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("explorer controller", () => {
+  it("init: the session, its rows under the default filter and bars for the default leaf and the other branch", async () => {
+    const { c, file } = await open();
+    assert.equal(c.entriesTold, undefined);
+    const init = c.init();
+    assert.equal(init.type, "init");
+    assert.equal(init.session.path, file);
+    assert.equal(init.session.entryCount, 7);
+    assert.equal(init.session.defaultLeafId, "l1");
+    assert.equal(init.session.readOnly, false);
+    assert.equal(init.filter, "default");
+    assert.equal(init.rowCount, 6, "the label entry is hidden by the default filter");
+    assert.deepEqual(
+      init.bars.map((b) => [b.leafId, b.selected]),
+      [
+        ["l1", true],
+        ["a2", false],
+      ],
+    );
+    assert.equal(c.entriesTold, 7);
+  });
+
+  it("rows: pages of the current view, the last one short, past the end empty", async () => {
+    const { c } = await open();
+    const all = c.answer({ type: "rows", ...req, start: 0, count: 100 });
+    assert.deepEqual(ids(all.rows), ["u1", "a1", "t1", "a2", "u3", "a3"]);
+    assert.equal(all.rowCount, 6);
+    const u1 = all.rows[0];
+    assert.equal(u1.childCount, 2);
+    assert.equal(all.rows[1].label, "checkpoint");
+    assert.deepEqual(
+      all.rows.map((r) => r.onActivePath),
+      [true, false, false, false, true, true],
+    );
+    const page = c.answer({ type: "rows", ...req, start: 4, count: 5 });
+    assert.equal(page.start, 4);
+    assert.deepEqual(ids(page.rows), ["u3", "a3"]);
+    assert.deepEqual(c.answer({ type: "rows", ...req, start: 50, count: 5 }).rows, []);
+  });
+
+  it("filter: user messages only, then everything (the label entry too)", async () => {
+    const { c } = await open();
+    assert.deepEqual(c.answer({ type: "setFilter", ...next(), filter: "user" }), { rowCount: 2 });
+    assert.deepEqual(ids(c.answer({ type: "rows", ...next(), start: 0, count: 10 }).rows), ["u1", "u3"]);
+    assert.deepEqual(c.answer({ type: "setFilter", ...next(), filter: "all" }), { rowCount: 7 });
+    assert.equal(c.filter, "all");
+    assert.ok(ids(c.answer({ type: "rows", ...next(), start: 0, count: 10 }).rows).includes("l1"));
+  });
+
+  it("fold: a branch point hides its subtree and shows it again; the row says it is folded", async () => {
+    const { c } = await open();
+    assert.deepEqual(c.answer({ type: "toggleFold", ...next(), id: "u1" }), { rowCount: 1 });
+    const rows = c.answer({ type: "rows", ...next(), start: 0, count: 10 }).rows;
+    assert.deepEqual(ids(rows), ["u1"]);
+    assert.equal(rows[0].folded, true);
+    assert.deepEqual(c.answer({ type: "toggleFold", ...next(), id: "u1" }), { rowCount: 6 });
+    assert.equal(c.answer({ type: "rows", ...next(), start: 0, count: 1 }).rows[0].folded, false);
+  });
+
+  it("search: row indexes by preview, label or id prefix, in the current view", async () => {
+    const { c } = await open();
+    assert.deepEqual(c.answer({ type: "search", ...next(), query: "README" }), { matches: [0, 1, 2, 3] });
+    assert.deepEqual(c.answer({ type: "search", ...next(), query: "checkpoint" }), { matches: [1] });
+    assert.deepEqual(c.answer({ type: "search", ...next(), query: "u3" }), { matches: [4] });
+    assert.deepEqual(c.answer({ type: "search", ...next(), query: "" }), { matches: [] });
+    c.answer({ type: "setFilter", ...next(), filter: "user" });
+    assert.deepEqual(c.answer({ type: "search", ...next(), query: "readme" }), { matches: [0] });
+  });
+
+  it("select: the newest leaf under the entry becomes active; bars and files follow its path", async () => {
+    const { c, cwd } = await open();
+    writeFileSync(join(cwd, "README.md"), "# Readme\n");
+    const sel = c.answer({ type: "select", ...next(), id: "a1" });
+    assert.equal(sel.rowIndex, 1);
+    assert.equal(c.selectedLeaf, 3, "a2, the leaf under a1");
+    const selected = sel.bars.find((b) => b.selected);
+    assert.equal(selected?.leafId, "a2");
+    assert.match(selected?.title ?? "", /^Selected branch/);
+    assert.deepEqual(
+      sel.files.map((f) => [f.path, f.read, f.openable]),
+      [["README.md", 1, true]],
+    );
+    const rows = c.answer({ type: "rows", ...next(), start: 0, count: 10 }).rows;
+    assert.equal(rows.find((r) => r.isActiveLeaf)?.id, "a2");
+    assert.equal(rows.find((r) => r.isDefaultLeaf), undefined, "l1, the default leaf, is hidden by the filter");
+    // The other branch has no file: nothing offered there.
+    assert.deepEqual(c.answer({ type: "select", ...next(), id: "u3" }).files, []);
+  });
+
+  it("files: only an offered path may be opened; one deleted since is missing; a workspace folder is searched too", async () => {
+    const { c, cwd } = await open();
+    assert.deepEqual(c.fileToOpen("README.md"), { kind: "notOffered" });
+    c.answer({ type: "select", ...next(), id: "a2" });
+    assert.deepEqual(c.fileToOpen("README.md"), { kind: "notOffered" }, "not openable when listed: not offered");
+    writeFileSync(join(cwd, "README.md"), "# Readme\n");
+    c.answer({ type: "select", ...next(), id: "a2" });
+    assert.deepEqual(c.fileToOpen("README.md"), { kind: "open", path: join(cwd, "README.md") });
+    assert.deepEqual(c.fileToOpen("/etc/hostname"), { kind: "notOffered" });
+    rmSync(join(cwd, "README.md"));
+    assert.deepEqual(c.fileToOpen("README.md"), { kind: "missing" });
+
+    const folder = tempDir();
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "README.md"), "elsewhere\n");
+    const { c: c2 } = await open({ folders: () => [folder] });
+    assert.equal(c2.answer({ type: "select", ...next(), id: "a2" }).files[0].openable, true);
+    assert.deepEqual(c2.fileToOpen("README.md"), { kind: "open", path: join(folder, "README.md") });
+  });
+
+  it("details: blocks, metadata and label; a long block is cut unless fullBlock asks for it", async () => {
+    const { c } = await open();
+    const a1 = c.answer({ type: "details", ...next(), id: "a1" });
+    assert.equal(a1.id, "a1");
+    assert.equal(a1.role, "assistant");
+    assert.equal(a1.label, "checkpoint");
+    assert.deepEqual(
+      a1.blocks.map((b) => b.kind),
+      ["text", "toolCall"],
+    );
+    assert.ok(a1.meta.some(([k, v]) => k === "parent" && v === "u1"));
+    const cut = c.answer({ type: "details", ...next(), id: "a3" });
+    assert.equal(cut.blocks[0].text?.length, DISPLAY_LIMIT);
+    assert.equal(cut.blocks[0].fullLength, LONG.length);
+    const full = c.answer({ type: "details", ...next(), id: "a3", fullBlock: 0 });
+    assert.equal(full.blocks[0].text, LONG);
+    assert.equal(full.blocks[0].fullLength, undefined);
+  });
+
+  it("ids from the webview: an unknown one fails clearly (file, id quoted, cut and marked) and changes nothing", async () => {
+    const { c, file } = await open();
+    c.answer({ type: "select", ...next(), id: "a1" });
+    const before = { rows: c.answer({ type: "rows", ...next(), start: 0, count: 10 }), leaf: c.selectedLeaf };
+    const hostile = `nope\u202e${"z".repeat(150)}`;
+    for (const type of ["details", "select", "toggleFold"] as const) {
+      assert.throws(
+        () => c.answer({ type, ...next(), id: hostile }),
+        (err: Error) => {
+          assert.ok(err.message.startsWith(`${file}: no entry with id "nope⟨U+202E⟩zzz`), err.message);
+          assert.ok(err.message.endsWith(`…"`), "the id is cut");
+          assert.ok(err.message.length < file.length + 120);
+          return true;
+        },
+        type,
+      );
+    }
+    assert.deepEqual(c.answer({ type: "rows", ...next(), start: 0, count: 10 }), before.rows);
+    assert.equal(c.selectedLeaf, before.leaf);
+  });
+
+  it("actions: allowed on a known entry; writing ones refused on a read-only session; unknown entries refused", async () => {
+    let trusted = true;
+    const { c, file } = await open({ trusted: () => trusted });
+    for (const action of ["fork", "continue", "label", "previewContext", "compact"] as const) assert.equal(c.actionRefusal({ action, id: "a1" }), undefined, action);
+    assert.match(c.actionRefusal({ action: "fork", id: "gone" }) ?? "", new RegExp(`^fork on entry "gone" of ${file}: no such entry`));
+    trusted = false;
+    assert.equal(c.init().session.readOnly, true, "trust is asked each time");
+    for (const action of ["continue", "label", "compact"] as const) assert.match(c.actionRefusal({ action, id: "a1" }) ?? "", /read-only/, action);
+    for (const action of ["fork", "previewContext"] as const) assert.equal(c.actionRefusal({ action, id: "a1" }), undefined, action);
+
+    // A version 2 session is read-only even when trusted.
+    const v2 = await Session.load(writeSession([header({ version: 2 }), user("u1", null, "hi")]));
+    const old = new ExplorerController(v2, { trusted: () => true });
+    assert.equal(old.init().session.readOnly, true);
+    assert.match(old.actionRefusal({ action: "label", id: "u1" }) ?? "", /read-only/);
+  });
+
+  it("refresh after an append: the webview is told what was added, follows the default leaf, and nothing twice", async () => {
+    const { c, file, session } = await open();
+    // Before init the webview needs no message, but the rows follow.
+    appendFileSync(file, `${JSON.stringify(user("u4", "l1", "one more"))}\n`);
+    await session.refresh();
+    assert.equal(c.sessionChanged({ followDefault: true }), undefined);
+    assert.equal(c.rowCount, 7);
+    c.init();
+    c.answer({ type: "select", ...next(), id: "a1" });
+    appendFileSync(file, `${JSON.stringify(assistant("a4", "u4", "and an answer"))}\n${JSON.stringify(user("u5", "a4", "thanks"))}\n`);
+    await session.refresh();
+    const msg = c.sessionChanged({ followDefault: true });
+    assert.ok(msg);
+    assert.equal(msg.added, 2);
+    assert.equal(msg.session.entryCount, 10);
+    assert.equal(msg.session.defaultLeafId, "u5");
+    assert.equal(msg.rowCount, 9);
+    assert.equal(c.selectedLeaf, undefined, "the default leaf is active again");
+    assert.equal(msg.bars.find((b) => b.selected)?.leafId, "u5");
+    assert.equal(c.answer({ type: "rows", ...next(), start: 0, count: 20 }).rows.find((r) => r.isActiveLeaf)?.id, "u5");
+    // A refresh that found nothing new: no message.
+    await session.refresh();
+    assert.equal(c.sessionChanged({ followDefault: true }), undefined);
+    // After a first look the rest always ends with a message (it ends "reading the rest").
+    assert.equal(c.sessionChanged({ followDefault: false })?.added, 0);
+  });
+
+  it("restore and reload: the webview's saved filter and folds apply; a reloaded session keeps them", async () => {
+    const { c, file } = await open({}, []);
+    c.restore({ filter: "all", folded: ["u3", "not-an-id"] });
+    assert.equal(c.rowCount, 5, "u1, a1, t1, a2 and the folded u3");
+    assert.equal(c.init().filter, "all");
+    // The file was rewritten: a new load of it replaces the session.
+    writeSession(lines("/elsewhere").slice(0, 5), { dir: join(file, ".."), name: "session.jsonl" });
+    c.setSession(await Session.load(file));
+    assert.equal(c.session.metas.length, 4);
+    assert.equal(c.filter, "all");
+    assert.equal(c.rowCount, 4);
+
+    const restored = new ExplorerController(c.session, { trusted: () => true }, { filter: "user", folded: [] });
+    assert.equal(restored.init().rowCount, 1);
+  });
+
+  it("exact counts: run in the background, post better bars when done, count only what is new after an append, stop on dispose", async () => {
+    const calls: Array<{ indices: number[] | undefined; signal: AbortSignal }> = [];
+    const posted: BarsMessage[] = [];
+    let finish: () => void = () => undefined;
+    const { c, file, session } = await open({
+      post: (m) => posted.push(m),
+      countExact: (s, table, indices, signal) => {
+        calls.push({ indices, signal });
+        return new Promise<void>((resolve) => {
+          finish = () => {
+            for (const i of indices ?? table.map((_, k) => k)) table[i].measured = true;
+            resolve();
+          };
+        });
+      },
+    });
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].indices, undefined, "all entries at first");
+    c.init();
+    finish();
+    await settled();
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0].type, "bars");
+    appendFileSync(file, `${JSON.stringify(user("u4", "l1", "one more"))}\n`);
+    await session.refresh();
+    c.sessionChanged({ followDefault: true });
+    assert.deepEqual(calls[1].indices, [7], "only the new entry");
+    c.dispose();
+    assert.equal(calls[1].signal.aborted, true);
+    finish();
+    await settled();
+    assert.equal(posted.length, 1, "a stopped run posts nothing");
+  });
+
+  it("a failed count is logged, not posted", async () => {
+    const warned: string[] = [];
+    const posted: BarsMessage[] = [];
+    await open({ post: (m) => posted.push(m), log: { warn: (m) => warned.push(m) }, countExact: async () => Promise.reject(new Error("tokenizer gone")) });
+    await settled();
+    assert.deepEqual(warned, ["exact token counts stopped: tokenizer gone"]);
+    assert.deepEqual(posted, []);
+  });
+});
