@@ -7,6 +7,7 @@ import { StaleSessionError } from "../core/store/session";
 import { Session } from "../core/formats/pi/pi-session";
 import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { LiveTail } from "../explorer/live-tail";
 import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";
 import type { CountExact } from "../explorer/exact-counting";
 import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type WebviewToHost } from "../protocol";
@@ -44,8 +45,19 @@ export class ExplorerPanel extends Disposable {
   /** View state the webview restored before the session was loaded. */
   private restored: ViewState | undefined;
   private loading: Promise<void> | undefined;
-  private refreshing = false;
-  private refreshAgain = false;
+  /** Reads appended lines while the panel is open; a rewritten file is loaded again. */
+  private readonly tail = new LiveTail({
+    session: () => this.session,
+    changed: () => this.showAdded({ followDefault: true }),
+    reload: async (err) => {
+      this.deps.log.warn(err.message);
+      this.post({ type: "notice", level: "warning", text: `${this.file.split(/[\\/]/).pop()} was rewritten on disk; reloaded it.` });
+      this.stats.reloads++;
+      this.loading = this.load();
+      await this.loading;
+    },
+    failed: (err) => this.deps.log.error(`${this.file}: ${err.message}`),
+  });
   /** What the panel has done, for the log and the extension tests. */
   readonly stats: {
     inits: number; rowRequests: number; rowsServed: number; changes: number; reloads: number; errors: number; barUpdates: number; loadFailures: number;
@@ -233,17 +245,12 @@ export class ExplorerPanel extends Disposable {
   }
 
   /** Reads what a first look left out; the tail watcher waits meanwhile. */
-  private async readRest(s: Session, onProgress: (done: number, total: number) => void): Promise<void> {
-    const outer = this.refreshing;
-    this.refreshing = true;
-    try {
+  private readRest(s: Session, onProgress: (done: number, total: number) => void): Promise<void> {
+    return this.tail.whileReading(async () => {
       await s.refresh({ signal: this.loadAbort.signal, onProgress });
       // The reader's choice of entry stays; without one the view follows the default leaf.
       this.showAdded({ followDefault: false });
-    } finally {
-      if (!outer) this.refreshing = false;
-    }
-    if (!outer && this.refreshAgain) void this.onFileChanged();
+    });
   }
 
   /** Entry count the webview was last told about (actions may append through our session). */
@@ -358,31 +365,6 @@ export class ExplorerPanel extends Disposable {
       if (this.loadError) await this.retryLoad("the file changed");
       return;
     }
-    if (this.refreshing) {
-      this.refreshAgain = true;
-      return;
-    }
-    this.refreshing = true;
-    try {
-      do {
-        this.refreshAgain = false;
-        try {
-          await this.session.refresh();
-        } catch (err) {
-          if (!(err instanceof StaleSessionError)) throw err;
-          this.deps.log.warn(err.message);
-          this.post({ type: "notice", level: "warning", text: `${this.file.split(/[\\/]/).pop()} was rewritten on disk; reloaded it.` });
-          this.stats.reloads++;
-          this.loading = this.load();
-          await this.loading;
-          continue;
-        }
-        this.showAdded({ followDefault: true });
-      } while (this.refreshAgain);
-    } catch (err) {
-      this.deps.log.error(`${this.file}: ${(err as Error).message}`);
-    } finally {
-      this.refreshing = false;
-    }
+    await this.tail.fileChanged();
   }
 }
