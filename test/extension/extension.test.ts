@@ -160,6 +160,18 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === secret), "a file the explorer did not offer was opened");
   });
 
+  it("an action on an entry the session does not have is refused before any command runs", async () => {
+    const panel = await until("the panel", () => api.panelFor(file));
+    const before = readFileSync(file);
+    const editors = vscode.workspace.textDocuments.length;
+    // Label would ask for the text in an input box and wait: refused, the message is handled at once.
+    for (const action of ["label", "fork", "previewContext"] as const) {
+      await (panel as unknown as { onMessage(m: unknown): Promise<void> }).onMessage({ type: "action", action, id: "not-an-entry" });
+    }
+    assert.ok(readFileSync(file).equals(before), "the session file changed");
+    assert.equal(vscode.workspace.textDocuments.length, editors, "a preview was opened");
+  });
+
   it("Fork writes a new session file that reads back with the same context", async () => {
     const before = readFileSync(file);
     const at = "00000072";
