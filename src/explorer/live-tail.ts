@@ -1,4 +1,5 @@
-import { type Session, StaleSessionError } from "../core/store/session";
+import { StaleSessionError } from "../core/store/session";
+import { type Session } from "../core/formats/pi/pi-session";
 
 export interface TailHost {
   /** The session the explorer shows (undefined while none is loaded). */
