@@ -5,6 +5,10 @@
  * Only plain data crosses: the webview never sees file handles or the API key.
  */
 
+import type { EntryKind } from "./core/formats/entry-kinds";
+
+export type { EntryKind } from "./core/formats/entry-kinds";
+
 /** Row filters, like pi's /tree: user messages only, conversation (default), everything. */
 export type RowFilter = "user" | "default" | "all";
 
@@ -21,8 +25,12 @@ export interface Row {
   prefix: string;
   /** Levels of nesting of the row (its prefix may draw fewer). */
   depth: number;
-  type: string;
-  role?: string;
+  /** What the entry is, in the neutral vocabulary every format maps onto. */
+  kind: EntryKind;
+  /** The format's own name for it, shown as is ("user", "tool_result", "compaction"). */
+  typeLabel: string;
+  /** The entry carries an error (a failed tool call). */
+  isError?: boolean;
   preview: string;
   tokens: number;
   label?: string;
@@ -40,13 +48,20 @@ export interface Row {
 
 export interface SessionInfoView {
   path: string;
+  /** The agent that wrote it, as users know it ("pi", "ClawdCode"). */
+  agent: string;
+  /** Its format id ("pi", "seed-000", "clawdcode"). */
+  format: string;
   name?: string;
   cwd: string;
-  version: number;
+  /** The file format's version, when it has one. */
+  version?: number;
   entryCount: number;
   defaultLeafId: string | null;
   problems: string[];
   readOnly: boolean;
+  /** Actions this session does not offer, each with the reason the panel shows. */
+  unavailable: Partial<Record<EntryAction, string>>;
   /** Set while only a first part of a large file is shown and the rest is being read. */
   reading?: { bytesRead: number; totalBytes: number };
 }
@@ -88,8 +103,8 @@ export interface DetailBlock {
 
 export interface EntryDetails {
   id: string;
-  type: string;
-  role?: string;
+  kind: EntryKind;
+  typeLabel: string;
   timestamp: string;
   line: number;
   label?: string;

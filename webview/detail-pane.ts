@@ -9,12 +9,12 @@ export function isSafeImageUri(uri: string | undefined): uri is string {
   return typeof uri === "string" && SAFE_IMAGE.test(uri);
 }
 
-const ACTIONS: Array<{ action: EntryAction; text: string; icon: string; writes: boolean }> = [
-  { action: "fork", text: "Fork here", icon: "repo-forked", writes: false },
-  { action: "continue", text: "Continue here", icon: "debug-continue", writes: true },
-  { action: "label", text: "Label", icon: "tag", writes: true },
-  { action: "previewContext", text: "Preview context", icon: "open-preview", writes: false },
-  { action: "compact", text: "Compact here", icon: "fold", writes: true },
+const ACTIONS: Array<{ action: EntryAction; text: string; icon: string }> = [
+  { action: "fork", text: "Fork here", icon: "repo-forked" },
+  { action: "continue", text: "Continue here", icon: "debug-continue" },
+  { action: "label", text: "Label", icon: "tag" },
+  { action: "previewContext", text: "Preview context", icon: "open-preview" },
+  { action: "compact", text: "Compact here", icon: "fold" },
 ];
 
 const BLOCK_TITLES: Record<DetailBlock["kind"], string> = {
@@ -47,14 +47,15 @@ export interface DetailCallbacks {
 /** The selected entry: its blocks as text, images, metadata, compaction info and actions. */
 export class DetailPane {
   readonly element = el("section", { className: "detail-pane", attrs: { "aria-label": "Entry details", "aria-live": "polite" } });
-  private readOnly = false;
+  private unavailable: Partial<Record<EntryAction, string>> = {};
 
   constructor(private readonly cb: DetailCallbacks) {
     this.renderEmpty("Select an entry and press Enter to see its details.");
   }
 
-  setReadOnly(readOnly: boolean): void {
-    this.readOnly = readOnly;
+  /** Actions the session does not offer, with the reason each button's tooltip gives. */
+  setUnavailable(unavailable: Partial<Record<EntryAction, string>>): void {
+    this.unavailable = unavailable;
   }
 
   renderEmpty(text: string): void {
@@ -65,7 +66,7 @@ export class DetailPane {
   render(d: EntryDetails): void {
     clear(this.element);
     this.element.dataset.id = d.id;
-    const kind = d.type === "message" && d.role ? d.role : d.type;
+    const kind = d.typeLabel;
     const head = el("div", { className: "detail-head" }, [
       codicon(iconFor(d)),
       el("span", { className: "detail-kind", text: kind }),
@@ -83,7 +84,11 @@ export class DetailPane {
     for (const a of ACTIONS) {
       const btn = custom("vscode-button", { icon: a.icon, secondary: "", "data-action": a.action });
       btn.textContent = a.text;
-      if (a.writes && this.readOnly) btn.setAttribute("disabled", "");
+      const why = this.unavailable[a.action];
+      if (why) {
+        btn.setAttribute("disabled", "");
+        btn.setAttribute("title", `${a.text}: not available. ${why}`);
+      }
       btn.addEventListener("click", () => {
         if (!btn.hasAttribute("disabled")) this.cb.action(a.action, id);
       });

@@ -181,12 +181,12 @@ function showSession(s: InitMessage["session"]): void {
   // Text views of session data: hidden characters marked, long names cut (see dom.ts).
   title.textContent = oneLine(s.name ?? base, 300);
   title.title = oneLine(s.path, TITLE_MAX);
-  subtitle.textContent = `${oneLine(s.cwd, 1000)} · v${s.version}`;
+  subtitle.textContent = `${oneLine(s.agent, 100)} · ${oneLine(s.cwd, 1000)}${s.version !== undefined ? ` · v${s.version}` : ""}`;
   const b: HTMLElement[] = [];
   const count = custom("vscode-badge", { variant: "counter", title: `${formatInt(s.entryCount)} entries` });
   count.textContent = formatInt(s.entryCount);
   b.push(count);
-  if (s.readOnly) b.push(el("span", { className: "chip readonly-chip", text: "read-only" }));
+  if (s.readOnly) b.push(el("span", { className: "chip readonly-chip", text: "read-only", title: [...new Set(Object.values(s.unavailable))].join("\n") }));
   if (s.problems.length) b.push(el("span", { className: "chip problem-chip", text: `${s.problems.length} problems`, title: s.problems.join("\n") }));
   reading = undefined;
   if (s.reading) {
@@ -196,7 +196,7 @@ function showSession(s: InitMessage["session"]): void {
     showReading(s.reading.bytesRead, s.reading.totalBytes);
   }
   badges.replaceChildren(...b);
-  detail.setReadOnly(s.readOnly);
+  detail.setUnavailable(s.unavailable);
 }
 
 /** Shown instead of the tree when the session could not be loaded: why, and Retry. */

@@ -1,4 +1,4 @@
-import type { Row } from "../src/protocol";
+import type { EntryKind, Row } from "../src/protocol";
 import { clip, codicon, el, formatTokens, oneLine, TITLE_MAX } from "./dom";
 
 export interface RowPaintState {
@@ -8,29 +8,27 @@ export interface RowPaintState {
   setSize: number;
 }
 
-const ROLE_ICONS: Record<string, string> = {
+/** One icon per neutral kind: the webview knows no format's own entry types. */
+const KIND_ICONS: Record<EntryKind, string> = {
   user: "account",
   assistant: "hubot",
-  toolResult: "output",
-  bashExecution: "terminal",
-  custom: "extensions",
-  branchSummary: "git-merge",
-  compactionSummary: "fold",
-};
-const TYPE_ICONS: Record<string, string> = {
+  "tool-call": "tools",
+  "tool-result": "output",
+  shell: "terminal",
+  summary: "fold",
   compaction: "fold",
-  branch_summary: "git-merge",
+  "branch-summary": "git-merge",
+  injected: "comment",
   label: "tag",
-  model_change: "settings-gear",
-  thinking_level_change: "lightbulb",
-  custom: "extensions",
-  custom_message: "comment",
-  session: "file",
-  session_info: "info",
+  model: "settings-gear",
+  setting: "lightbulb",
+  info: "info",
+  system: "gear",
+  other: "extensions",
 };
 
-export function iconFor(row: Pick<Row, "type" | "role">): string {
-  return (row.role && ROLE_ICONS[row.role]) || TYPE_ICONS[row.type] || "circle-small";
+export function iconFor(row: Pick<Row, "kind">): string {
+  return KIND_ICONS[row.kind] ?? "circle-small";
 }
 
 export function isFoldable(row: Row): boolean {
@@ -47,13 +45,14 @@ const PREVIEW_MAX = 300;
 const LABEL_MAX = 120;
 
 function kindName(row: Row): string {
-  if (row.type === "message" && row.role) return `${row.role} message`;
-  return row.type.replace(/_/g, " ");
+  const name = row.typeLabel.replace(/_/g, " ");
+  return row.kind === "user" || row.kind === "assistant" ? `${name} message` : name;
 }
 
 /** What a screen reader says for the row. */
 export function rowLabel(row: Row): string {
   const parts = [kindName(row), clip(row.preview, PREVIEW_MAX) || "(empty)", `${row.tokens} tokens`];
+  if (row.isError) parts.push("error");
   if (row.label) parts.push(`label ${oneLine(row.label, LABEL_MAX)}`);
   if (row.compaction) parts.push(`compaction, ${row.compaction.tokensBefore} tokens before`);
   if (row.boundary === "summarized") parts.push("summarized by a compaction");
@@ -98,7 +97,8 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   if (row.isDefaultLeaf) cls.push("default-leaf");
   if (row.compaction) cls.push("compaction");
   if (row.boundary) cls.push(`boundary-${row.boundary}`);
-  cls.push(`role-${row.role ?? row.type}`);
+  cls.push(`kind-${row.kind}`);
+  if (row.isError) cls.push("is-error");
   node.className = cls.join(" ");
   node.dataset.id = row.id;
   node.setAttribute("aria-level", String(levelOf(row)));

@@ -1,5 +1,6 @@
-import { fileActivity } from "../core/files/file-ops";
-import type { Session } from "../core/formats/pi/pi-session";
+import { Session } from "../core/formats/pi/pi-session";
+import { formatOf } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
 import { pushAll } from "../core/util/push-all";
@@ -21,6 +22,7 @@ import { entryDetails } from "./entry-details";
 import { type CountExact, ExactCounting } from "./exact-counting";
 import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
+import { formatBars } from "./format-bars";
 import { tokenBars } from "./token-bars";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
@@ -55,7 +57,7 @@ export interface ExplorerOptions {
  * the protocol. The panel adapts it to a webview; tests drive it directly.
  */
 export class ExplorerController {
-  private s: Session;
+  private s: SessionReader;
   private readonly view: RowView;
   /** Per-entry token figures: estimates at once, exact counts filled in when asked. */
   private table: EntryTokens[];
@@ -65,28 +67,34 @@ export class ExplorerController {
   private told: number | undefined;
 
   constructor(
-    session: Session,
+    session: SessionReader,
     private readonly opts: ExplorerOptions,
     restore?: ViewState,
   ) {
     this.s = session;
-    this.table = instantTokens(session);
+    this.table = tableFor(session);
     this.view = new RowView(session);
-    this.files = new FileOffers({ cwd: () => this.s.header.cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
+    this.files = new FileOffers({ cwd: () => formatOf(this.s).info(this.s).cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
     this.counting = opts.countExact
       ? new ExactCounting(
           opts.countExact,
-          (s) => {
+          (s: SessionReader) => {
             if (s === this.s) this.opts.post?.({ type: "bars", bars: this.bars() });
           },
           (message) => this.opts.log?.warn(message),
         )
       : undefined;
     if (restore) this.restore(restore);
-    if (session.complete) this.counting?.start(session, this.table);
+    this.startCounting();
   }
 
-  get session(): Session {
+  /** Exact counts run over pi's per-entry table; other formats draw estimates and recorded usage. */
+  private startCounting(): void {
+    const s = this.s;
+    if (s.complete && s instanceof Session) this.counting?.start(s, this.table);
+  }
+
+  get session(): SessionReader {
     return this.s;
   }
 
@@ -117,12 +125,12 @@ export class ExplorerController {
    * A new load of the same file (it was rewritten): token figures start over; filter,
    * folds and the selected leaf stay where they still make sense.
    */
-  setSession(session: Session): void {
+  setSession(session: SessionReader): void {
     this.counting?.stop();
     this.s = session;
-    this.table = instantTokens(session);
+    this.table = tableFor(session);
     this.view.setSession(session);
-    if (session.complete) this.counting?.start(session, this.table);
+    this.startCounting();
   }
 
   /** Re-applies view state a reloaded webview saved (ids no longer in the session are ignored). */
@@ -152,10 +160,10 @@ export class ExplorerController {
     const s = this.s;
     if (opts.followDefault && s.metas.length <= (this.told ?? 0)) return undefined;
     const known = this.table.length;
-    if (s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
+    if (s instanceof Session && s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
     if (opts.followDefault) this.view.selectedLeaf = undefined;
     this.view.recompute();
-    if (s.complete) this.counting?.start(s, this.table);
+    this.startCounting();
     if (this.told === undefined) return undefined;
     const added = s.metas.length - this.told;
     if (added <= 0 && opts.followDefault) return undefined;
@@ -165,7 +173,9 @@ export class ExplorerController {
 
   /** Token bars: the default leaf, the selected branch and the most recent others. */
   bars(): TokenBar[] {
-    return tokenBars(this.s, this.table, this.view.selectedLeaf, this.opts.tokenOptions?.() ?? {});
+    const opts = this.opts.tokenOptions?.() ?? {};
+    if (this.s instanceof Session) return tokenBars(this.s, this.table, this.view.selectedLeaf, opts);
+    return formatBars(this.s, this.view.selectedLeaf, opts);
   }
 
   info(): SessionInfoView {
@@ -183,8 +193,7 @@ export class ExplorerController {
       case "rows":
         return { start: msg.start, rows: view.page(msg.start, msg.count), rowCount: view.rowCount };
       case "details": {
-        const i = this.entryIndex(msg.id);
-        return entryDetails(this.s.entryAt(i), this.s.metas[i], this.s.tree.labels.get(msg.id), msg.fullBlock);
+        return entryDetails(this.s, this.entryIndex(msg.id), msg.fullBlock);
       }
       case "setFilter":
         return { rowCount: view.setFilter(msg.filter) };
@@ -196,7 +205,8 @@ export class ExplorerController {
       case "select": {
         this.entryIndex(msg.id);
         const { entry, rowIndex } = view.select(msg.id);
-        const files = this.files.offer(fileActivity(this.s, this.s.tree.path(entry)));
+        const format = formatOf(this.s);
+        const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex };
       }
       default:
@@ -206,7 +216,7 @@ export class ExplorerController {
 
   /** Why an action the webview asked for may not run (undefined: it may). */
   actionRefusal(msg: Pick<ActionMessage, "action" | "id">): string | undefined {
-    const why = actionRefusal(msg.action, this.s.tree.indexOf(msg.id) !== undefined, this.info().readOnly);
+    const why = actionRefusal(msg.action, this.s.tree.indexOf(msg.id) !== undefined, this.info().unavailable);
     return why && `${msg.action} on entry ${quoteId(msg.id)} of ${this.s.path}: ${why}`;
   }
 
@@ -220,6 +230,11 @@ export class ExplorerController {
     if (i === undefined) throw new Error(`${this.s.path}: no entry with id ${quoteId(id)}`);
     return i;
   }
+}
+
+/** pi's per-entry token table (estimates now, exact counts later); other formats need none. */
+function tableFor(session: SessionReader): EntryTokens[] {
+  return session instanceof Session ? instantTokens(session) : [];
 }
 
 /** An id the webview sent, quoted for a message: one line, cut, hidden characters marked. */

@@ -1,6 +1,7 @@
+import { formatOf } from "../core/formats/registry";
+import { type EntryBlock, jsonView } from "../core/formats/entry-view";
+import type { SessionReader } from "../core/formats/session-reader";
 import type { DetailBlock, EntryDetails } from "../protocol";
-import type { SessionEntry } from "../core/model/entries";
-import type { EntryMeta } from "../core/store/entry-meta";
 
 /** Text longer than this is cut for display; the webview can ask for the whole block. */
 export const DISPLAY_LIMIT = 4000;
@@ -23,77 +24,34 @@ function imageBlock(data: unknown, mimeType: unknown): DetailBlock {
   return { kind: "image", mimeType: mime, text: `(image of type "${mime}" not shown: not a known image type or not base64)` };
 }
 
-function contentBlocks(content: unknown, kind: DetailBlock["kind"], full: number | undefined, start: number): DetailBlock[] {
-  const blocks = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
-  return (blocks as Array<Record<string, unknown>>).map((b, k) =>
-    b?.type === "image" ? imageBlock(b.data, b.mimeType) : { kind, ...cut(String(b?.text ?? JSON.stringify(b)), full === start + k) },
-  );
-}
-
-function fmtUsage(u: Record<string, unknown>): string {
-  const n = (k: string) => Number(u[k] ?? 0).toLocaleString("en-US");
-  return `input ${n("input")}, output ${n("output")}, cache read ${n("cacheRead")}, cache write ${n("cacheWrite")}`;
+function displayBlock(b: EntryBlock, full: boolean): DetailBlock {
+  if (b.kind === "image" && b.image) return imageBlock(b.image.data, b.image.mimeType);
+  const out: DetailBlock = { kind: b.kind, ...cut(b.text ?? "", full) };
+  if (b.title !== undefined) out.title = b.title;
+  if (b.isError) out.isError = true;
+  return out;
 }
 
 /**
- * What the detail pane shows for one entry: its blocks (long text cut unless `fullBlock`
- * names it), metadata pairs, and for compactions the summary and file lists.
+ * What the detail pane shows for entry i of any format: the format's view of it (its
+ * record as JSON when the format has none), long text cut unless `fullBlock` names it.
  */
-export function entryDetails(entry: SessionEntry, meta: EntryMeta, label: string | undefined, fullBlock?: number): EntryDetails {
-  const e = entry as Record<string, unknown>;
-  const out: EntryDetails = { id: meta.id, type: meta.type, role: meta.role, timestamp: String(e.timestamp ?? ""), line: meta.line, label, meta: [], blocks: [] };
-  const pair = (k: string, v: unknown) => {
-    if (v !== undefined && v !== null && v !== "") out.meta.push([k, String(v)]);
+export function entryDetails(session: SessionReader, i: number, fullBlock?: number): EntryDetails {
+  const format = formatOf(session);
+  const meta = session.metas[i];
+  const record = session.entryAt(i);
+  const d = format.describe(session, i);
+  const view = format.details ? format.details(session, i) : jsonView(record, []);
+  const out: EntryDetails = {
+    id: meta.id,
+    kind: d.kind,
+    typeLabel: d.label,
+    timestamp: typeof record.timestamp === "string" || typeof record.timestamp === "number" ? String(record.timestamp) : "",
+    line: meta.line,
+    label: session.tree.labels.get(meta.id),
+    meta: view.meta,
+    blocks: view.blocks.map((b, k) => displayBlock(b, fullBlock === k)),
   };
-  pair("line", meta.line);
-  pair("time", e.timestamp);
-  pair("parent", e.parentId);
-  if (meta.type === "message") {
-    const m = (e.message ?? {}) as Record<string, unknown>;
-    pair("role", meta.role);
-    switch (meta.role) {
-      case "assistant": {
-        pair("model", [m.provider, m.model].filter(Boolean).join("/"));
-        pair("stop reason", m.stopReason);
-        pair("error", m.errorMessage);
-        if (m.usage && typeof m.usage === "object") pair("usage", fmtUsage(m.usage as Record<string, unknown>));
-        const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
-        blocks.forEach((b, k) => {
-          if (b?.type === "thinking") out.blocks.push({ kind: "thinking", ...cut(String(b.thinking ?? ""), fullBlock === k) });
-          else if (b?.type === "toolCall") out.blocks.push({ kind: "toolCall", title: `${String(b.name)} (${String(b.id)})`, ...cut(JSON.stringify(b.arguments ?? {}, null, 2), fullBlock === k) });
-          else out.blocks.push({ kind: "text", ...cut(String(b?.text ?? ""), fullBlock === k) });
-        });
-        break;
-      }
-      case "toolResult":
-        pair("tool", m.toolName);
-        pair("call id", m.toolCallId);
-        out.blocks = contentBlocks(m.content, "toolResult", fullBlock, 0).map((b) => ({ ...b, isError: !!m.isError }));
-        break;
-      case "bashExecution":
-        pair("exit code", m.exitCode);
-        pair("sent to the model", m.excludeFromContext ? "no (!! command)" : "yes");
-        out.blocks = [{ kind: "bash", title: `$ ${String(m.command ?? "")}`, ...cut(String(m.output ?? ""), fullBlock === 0) }];
-        break;
-      default:
-        out.blocks = contentBlocks(m.content, "text", fullBlock, 0);
-    }
-  } else if (meta.type === "compaction" || meta.type === "branch_summary") {
-    const d = (e.details ?? {}) as { readFiles?: unknown; modifiedFiles?: unknown };
-    const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
-    pair("tokens before", e.tokensBefore);
-    pair("first kept entry", e.firstKeptEntryId);
-    pair("from", e.fromId);
-    out.blocks = [{ kind: "summary", ...cut(String(e.summary ?? ""), fullBlock === 0) }];
-    if (meta.type === "compaction") {
-      out.compaction = { summary: String(e.summary ?? ""), readFiles: list(d.readFiles), modifiedFiles: list(d.modifiedFiles), tokensBefore: Number(e.tokensBefore ?? 0), firstKeptEntryId: typeof e.firstKeptEntryId === "string" ? e.firstKeptEntryId : undefined };
-    }
-  } else if (meta.type === "custom_message") {
-    pair("custom type", e.customType);
-    out.blocks = contentBlocks(e.content, "text", fullBlock, 0);
-  } else {
-    const { id: _i, parentId: _p, timestamp: _t, type: _ty, ...rest } = e;
-    out.blocks = [{ kind: "json", ...cut(JSON.stringify(rest, null, 2), fullBlock === 0) }];
-  }
+  if (view.compaction) out.compaction = view.compaction;
   return out;
 }

@@ -1,5 +1,8 @@
-import type { Row, RowFilter, SessionInfoView } from "../protocol";
-import type { Session } from "../core/formats/pi/pi-session";
+import { formatOf } from "../core/formats/registry";
+import type { SessionFormat } from "../core/formats/session-format";
+import type { SessionReader } from "../core/formats/session-reader";
+import { JsonlSession } from "../core/store/session";
+import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
 import { type TreeRow, treeRows } from "../core/tree/tree-rows";
 
 type Boundary = "summarized" | "kept-start";
@@ -17,12 +20,16 @@ export class RowView {
   private rows: TreeRow[] = [];
   private marks = new Map<number, Boundary>();
 
-  constructor(private session: Session) {
+  private format: SessionFormat;
+
+  constructor(private session: SessionReader) {
+    this.format = formatOf(session);
     this.recompute();
   }
 
-  setSession(session: Session): void {
+  setSession(session: SessionReader): void {
     this.session = session;
+    this.format = formatOf(session);
     if (this.selectedLeaf !== undefined && this.selectedLeaf >= session.metas.length) this.selectedLeaf = undefined;
     this.recompute();
   }
@@ -91,13 +98,18 @@ export class RowView {
   private boundaries(): Map<number, Boundary> {
     const s = this.session;
     const out = new Map<number, Boundary>();
-    const leaf = this.selectedLeaf ?? s.tree.defaultLeaf;
+    const leaf = this.selectedLeaf ?? this.format.defaultLeaf(s);
     if (leaf < 0) return out;
     const path = s.tree.path(leaf);
     let c = -1;
-    for (let k = path.length - 1; k >= 0 && c < 0; k--) if (s.metas[path[k]].type === "compaction") c = k;
+    for (let k = path.length - 1; k >= 0 && c < 0; k--) if (this.format.describe(s, path[k]).kind === "compaction") c = k;
     if (c < 0) return out;
     const keep = s.metas[path[c]].firstKeptEntryId;
+    // A compaction that names no first kept entry kept nothing before it (or re-wrote it after).
+    if (keep === undefined) {
+      for (let k = 0; k < c; k++) out.set(path[k], "summarized");
+      return out;
+    }
     let kept = false;
     for (let k = 0; k < c; k++) {
       const i = path[k];
@@ -112,39 +124,68 @@ export class RowView {
   private row(r: TreeRow): Row {
     const s = this.session;
     const m = s.metas[r.index];
+    const d = this.format.describe(s, r.index);
     const row: Row = {
       id: m.id,
       prefix: r.prefix,
       depth: r.depth,
-      type: m.type,
-      role: m.role,
+      kind: d.kind,
+      typeLabel: d.label,
+      ...(d.isError ? { isError: true } : {}),
       preview: m.preview,
       tokens: m.estimate,
       label: s.tree.labels.get(m.id),
       onActivePath: r.onActivePath,
       isActiveLeaf: r.isActiveLeaf,
-      isDefaultLeaf: r.index === s.tree.defaultLeaf,
+      isDefaultLeaf: r.index === this.format.defaultLeaf(s),
       childCount: s.tree.childCount(r.index),
       folded: this.folded.has(m.id),
     };
-    if (m.type === "compaction") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
+    if (d.kind === "compaction") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
     const b = this.marks.get(r.index);
     if (b) row.boundary = b;
     return row;
   }
 }
 
+/** Actions that write to the session file itself (a fork writes a new file). */
+const WRITES_FILE: readonly EntryAction[] = ["continue", "label", "compact"];
+
+/** Why each action is not offered on this session (the format cannot, the file is too old, the workspace is untrusted). */
+export function unavailableActions(s: SessionReader, trusted: boolean): Partial<Record<EntryAction, string>> {
+  const f = formatOf(s);
+  const caps = f.writer?.capabilities;
+  const cannot = (what: string) => caps?.why ?? `${f.agent} sessions: ${what} is not offered (read-only format)`;
+  const out: Partial<Record<EntryAction, string>> = {};
+  if (!caps?.fork) out.fork = cannot("fork");
+  const can: Record<string, boolean> = { continue: !!caps?.continue, label: !!caps?.label, compact: !!caps?.compact };
+  const refused = f.writer?.refuses?.(s);
+  for (const a of WRITES_FILE) {
+    if (!can[a]) out[a] = cannot(a === "continue" ? "continuing with a branch summary" : a === "label" ? "labelling" : "compaction");
+    else if (refused) out[a] = refused;
+    else if (!trusted) out[a] = "the workspace is not trusted (Restricted Mode): nothing is written";
+  }
+  return out;
+}
+
 /** The session header the panel shows. */
-export function sessionInfoView(s: Session, trusted: boolean): SessionInfoView {
+export function sessionInfoView(s: SessionReader, trusted: boolean): SessionInfoView {
+  const f = formatOf(s);
+  const info = f.info(s);
+  const unavailable = unavailableActions(s, trusted);
+  const leaf = f.defaultLeaf(s);
   return {
     path: s.path,
-    name: s.tree.name,
-    cwd: s.header.cwd,
-    version: s.version,
+    agent: f.agent,
+    format: f.id,
+    name: info.name ?? s.tree.name,
+    cwd: info.cwd,
+    ...(info.version !== undefined ? { version: info.version } : {}),
     entryCount: s.metas.length,
-    defaultLeafId: s.metas.length ? s.metas[s.tree.defaultLeaf].id : null,
+    defaultLeafId: leaf >= 0 ? s.metas[leaf].id : null,
     problems: s.problems.map((p) => p.message),
-    readOnly: s.version < 3 || !trusted,
-    ...(s.complete ? {} : { reading: { bytesRead: s.size, totalBytes: s.stamp.size } }),
+    readOnly: WRITES_FILE.every((a) => unavailable[a] !== undefined),
+    unavailable,
+    ...(s.complete || !(s instanceof JsonlSession) ? {} : { reading: { bytesRead: s.size, totalBytes: s.stamp.size } }),
   };
 }

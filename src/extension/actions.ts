@@ -6,8 +6,9 @@ import { type SummaryStatusEvent, summaryStatus } from "../core/compaction/progr
 import { type CompactionStrategy, STRATEGIES } from "../core/compaction/settings";
 import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/store/append";
-import { forkSession } from "../core/store/fork";
 import { Session } from "../core/formats/pi/pi-session";
+import { formatOf } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
 import { getApiKey } from "./api-key";
 import { buildPreview, type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
 import type { Log } from "./log";
@@ -18,7 +19,7 @@ export interface ActionDeps {
   secrets: vscode.SecretStorage;
   previews: ContextPreviewProvider;
   /** The session an open panel holds (fresh), or a newly loaded one. */
-  session(file: string): Promise<Session>;
+  session(file: string): Promise<SessionReader>;
   openSession(uri: vscode.Uri): Promise<void>;
 }
 
@@ -26,11 +27,21 @@ export function requireTrust(what: string): void {
   if (!vscode.workspace.isTrusted) throw new Error(`${what} writes to session files and needs a trusted workspace.`);
 }
 
-/** Fork at an entry: a new session file the agent can resume. Returns its path. */
+/** A session only pi's writers handle (labels, branch summaries, pi's compaction); any other format is refused by name. */
+export async function piSession(deps: ActionDeps, file: string, what: string): Promise<Session> {
+  const s = await deps.session(file);
+  if (s instanceof Session) return s;
+  const f = formatOf(s);
+  throw new Error(`${what} is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+}
+
+/** Fork at an entry: a new session file the agent can resume (written as the agent writes one). Returns its path. */
 export async function forkAt(deps: ActionDeps, file: string, entryId: string): Promise<string> {
   requireTrust("Fork");
   const s = await deps.session(file);
-  const res = forkSession(s, entryId);
+  const f = formatOf(s);
+  if (!f.writer?.capabilities.fork) throw new Error(`Fork is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+  const res = f.writer.fork(s, entryId);
   deps.log.info(`forked ${file} at ${entryId} -> ${res.path}`);
   return res.path;
 }
@@ -38,7 +49,7 @@ export async function forkAt(deps: ActionDeps, file: string, entryId: string): P
 /** Label an entry (an empty label clears it), appended as pi's /label does. */
 export async function labelAt(deps: ActionDeps, file: string, entryId: string, label: string): Promise<string> {
   requireTrust("Label");
-  const s = await deps.session(file);
+  const s = await piSession(deps, file, "Label");
   s.requireIndex(entryId);
   const leaf = s.metas.length ? s.metas[s.tree.defaultLeaf].id : null;
   const e = await appendEntry(s, { type: "label", parentId: leaf, targetId: entryId, label: label.trim() || undefined });
@@ -76,7 +87,7 @@ function summaryProgress(deps: ActionDeps, progress: Progress | undefined): (p: 
 /** Continue from an earlier entry: a branch_summary at it (pi's /tree), optionally summarized. */
 export async function continueAt(deps: ActionDeps, file: string, entryId: string, summarize: boolean, token?: vscode.CancellationToken, progress?: Progress): Promise<string> {
   requireTrust("Continue From Entry");
-  const s = await deps.session(file);
+  const s = await piSession(deps, file, "Continue From Entry");
   const key = summarize ? await getApiKey(deps.secrets) : undefined;
   if (summarize && !key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first.");
   const abort = new AbortController();
@@ -116,7 +127,7 @@ export function compactionPlan(s: Session, args: CompactArgs): CompactionPlan {
 
 /** Compaction with progress and cancel; dry run returns the plan and writes nothing. */
 export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: Progress, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome> {
-  const s = await deps.session(file);
+  const s = await piSession(deps, file, "Compaction");
   if (args.dryRun) return compactionPlan(s, args);
   requireTrust("Compact");
   const strategy = args.strategy ?? "summarize";

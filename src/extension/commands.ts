@@ -6,7 +6,7 @@ import type { CompactionPlan } from "../core/compaction/prepare";
 import type { CompactionStrategy } from "../core/compaction/settings";
 import type { EntryAction } from "../protocol";
 import { visibleText } from "../core/util/visible-text";
-import { type ActionDeps, type CompactArgs, compact, compactionPlan, continueAt, forkAt, labelAt, previewContext } from "./actions";
+import { type ActionDeps, type CompactArgs, compact, compactionPlan, continueAt, forkAt, labelAt, piSession, previewContext } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
 import type { ContextFormat } from "./context-preview";
 import type { Log } from "./log";
@@ -76,6 +76,8 @@ function planSummary(p: CompactionPlan): string {
 
 /** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */
 export async function compactInteractive(deps: CommandDeps, file: string, leafId?: string): Promise<CompactionOutcome | undefined> {
+  // Refused before any question when the session's format has no compaction here.
+  const session = await piSession(deps, file, "Compaction");
   const strat = await vscode.window.showQuickPick(
     [
       { label: "summarize", description: "pi's default: an LLM summary of everything before the kept part" },
@@ -88,7 +90,7 @@ export async function compactInteractive(deps: CommandDeps, file: string, leafId
   const strategy = strat.label as CompactionStrategy;
   const instructions = strategy === "truncate" ? "" : await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration" });
   if (instructions === undefined) return undefined;
-  const plan = compactionPlan(await deps.session(file), { strategy, leafId });
+  const plan = compactionPlan(session, { strategy, leafId });
   const ok = await vscode.window.showInformationMessage("Compact this session?", { modal: true, detail: planSummary(plan) }, "Compact");
   if (ok !== "Compact") return undefined;
   const out = (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Compacting session", cancellable: true }, (p, token) =>

@@ -2,7 +2,11 @@ import * as vscode from "vscode";
 import { buildContext } from "../core/context/build-context";
 import { renderAnthropic } from "../core/context/render-anthropic";
 import { renderXml } from "../core/context/render-xml";
-import type { Session } from "../core/formats/pi/pi-session";
+import { renderFormatContext } from "../core/context/format-context";
+import { Session } from "../core/formats/pi/pi-session";
+import { formatOf } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
+import { leafTokenSummary, messageTokens } from "../core/tokens/format-tokens";
 import { contextTokens } from "../core/tokens/context-tokens";
 import { estimateMessageTokens } from "../core/tokens/estimate";
 
@@ -37,7 +41,8 @@ export interface PreviewResult {
 }
 
 /** The exact request for a leaf, as JSONC: a token breakdown in comments, then the JSON. */
-export function buildPreview(session: Session, leafId: string | undefined, format: ContextFormat, system?: string): Omit<PreviewResult, "uri"> & { text: string } {
+export function buildPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string): Omit<PreviewResult, "uri"> & { text: string } {
+  if (!(session instanceof Session)) return otherPreview(session, leafId, format, system);
   const ctx = buildContext(session, leafId);
   const sizes = contextTokens(ctx);
   const byPart = ctx.agent.map((p) => ({ entryId: p.entryId, kind: p.kind === "message" ? p.agent.role : p.kind, tokens: estimateMessageTokens(p.agent) }));
@@ -56,4 +61,25 @@ export function buildPreview(session: Session, leafId: string | undefined, forma
     "",
   ];
   return { request, tokens: { context: sizes.tokens, recorded: sizes.recorded, estimated: sizes.estimated, byPart }, text: `${lines.join("\n")}${JSON.stringify(request, null, 2)}\n` };
+}
+
+/** The preview of a session of another format: its own messages (pi's format shows them as native), the Anthropic body, or XML. */
+function otherPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string): Omit<PreviewResult, "uri"> & { text: string } {
+  const f = formatOf(session);
+  const leaf = leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId);
+  const ctx = f.context(session, leaf);
+  const t = leafTokenSummary(session, f, leaf, { ctx });
+  const byPart = ctx.messages.map((m) => ({ entryId: m.entryId, kind: m.kind, tokens: messageTokens(m.message) }));
+  const request = renderFormatContext(session, leaf, format === "pi" ? "native" : format, { system, ctx });
+  const lines = [
+    `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${session.path}`,
+    `// Format: ${format === "pi" ? "native" : format}. Model: ${t.model ?? "unknown"}.`,
+    `// Context size: ${t.contextTokens.toLocaleString("en-US")} tokens = ${t.recordedPart.toLocaleString("en-US")} recorded usage + ${t.estimatedPart.toLocaleString("en-US")} estimated (chars/4).`,
+    `// ${ctx.messages.length} messages sent. Estimated tokens by part:`,
+    ...Object.entries(t.byKind)
+      .sort((a, b) => (b[1] as number) - (a[1] as number))
+      .map(([k, n]) => `//   ${k.padEnd(20)} ${(n as number).toLocaleString("en-US").padStart(10)}`),
+    "",
+  ];
+  return { request, tokens: { context: t.contextTokens, recorded: t.recordedPart, estimated: t.estimatedPart, byPart }, text: `${lines.join("\n")}${JSON.stringify(request, null, 2)}\n` };
 }

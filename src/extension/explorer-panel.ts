@@ -3,8 +3,8 @@ import { statSync } from "node:fs";
 import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
 import { firstPartFor } from "../core/store/first-look";
-import { StaleSessionError } from "../core/store/session";
-import { Session } from "../core/formats/pi/pi-session";
+import { JsonlSession, StaleSessionError } from "../core/store/session";
+import { openSession } from "../core/formats/registry";
 import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { LiveTail } from "../explorer/live-tail";
@@ -105,8 +105,8 @@ export class ExplorerPanel extends Disposable {
   }
 
   /** The loaded session (the freshest copy of the file while the panel is open). */
-  get session(): Session | undefined {
-    return this.controller?.session;
+  get session(): JsonlSession | undefined {
+    return this.controller?.session as JsonlSession | undefined;
   }
 
   /** Resolves once the whole session is loaded (or failed to load). */
@@ -186,9 +186,10 @@ export class ExplorerPanel extends Disposable {
         try {
           size = statSync(this.file).size;
         } catch {
-          // Session.load says what is wrong with the file.
+          // The load says what is wrong with the file.
         }
-        const s = await Session.load(this.file, { signal: this.loadAbort.signal, onProgress, firstPart: firstPartFor(size) });
+        const s = await openSession(this.file, { signal: this.loadAbort.signal, onProgress, firstPart: firstPartFor(size) });
+        if (!(s instanceof JsonlSession)) throw new Error(`${this.file}: not a session file`);
         this.show(s);
         shown();
         // A reload (the file was rewritten): the webview is up and gets the new session now.
@@ -198,7 +199,7 @@ export class ExplorerPanel extends Disposable {
         this.deps.log.info(`showing the first ${s.metas.length} entries of ${this.file} (${s.size} of ${size} bytes) after ${Date.now() - t0} ms; reading the rest`);
         await this.readRest(s, onProgress);
       });
-      const s = this.session as Session;
+      const s = this.session as JsonlSession;
       this.deps.log.info(`opened ${this.file}: ${s.metas.length} entries indexed in ${Date.now() - t0} ms${s.threads > 1 ? " on two threads" : ""}`);
       if (s.workerFailure) this.deps.log.warn(`${this.file}: indexed on one thread (the index worker failed: ${s.workerFailure})`);
       const count = s.problemCount;
@@ -224,7 +225,7 @@ export class ExplorerPanel extends Disposable {
   }
 
   /** Makes a loaded session (whole or a first part) the one the panel shows. */
-  private show(s: Session): void {
+  private show(s: JsonlSession): void {
     if (!this.controller) {
       this.controller = new ExplorerController(
         s,
@@ -245,7 +246,7 @@ export class ExplorerPanel extends Disposable {
   }
 
   /** Reads what a first look left out; the tail watcher waits meanwhile. */
-  private readRest(s: Session, onProgress: (done: number, total: number) => void): Promise<void> {
+  private readRest(s: JsonlSession, onProgress: (done: number, total: number) => void): Promise<void> {
     return this.tail.whileReading(async () => {
       await s.refresh({ signal: this.loadAbort.signal, onProgress });
       // The reader's choice of entry stays; without one the view follows the default leaf.

@@ -1,7 +1,9 @@
 import { moduleCodeStarted } from "./load-clock";
 import * as vscode from "vscode";
 import { loadedBundles } from "../core/lazy/lazy-bundles";
-import { Session } from "../core/formats/pi/pi-session";
+import type { Session as PiSession } from "../core/formats/pi/pi-session";
+import { openSession as loadAnySession } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
 import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
 import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";
@@ -56,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     return { reserveTokens: st.reserveTokens, windows: st.contextWindows };
   };
   /** tokenCounting = exact: BPE counts in the background, cached by content hash per session. */
-  const countExact = async (s: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => {
+  const countExact = async (s: PiSession, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => {
     if (readSettings().tokenCounting !== "exact") return;
     const cache = TokenCache.open(tokenCacheFile(join(cacheDir, "tokens"), s.path), "o200k_base");
     try {
@@ -102,7 +104,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   };
 
   /** An open panel's session is the freshest copy (it tails the file); else load one. */
-  const session = async (file: string): Promise<Session> => {
+  const session = async (file: string): Promise<SessionReader> => {
     const p = panels.get(file);
     if (p) {
       await p.whenLoaded();
@@ -111,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
         return p.session;
       }
     }
-    return Session.load(file);
+    return loadAnySession(file);
   };
 
   const actionDeps: ActionDeps = { log, secrets: context.secrets, previews, session, openSession };

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
-import type { Session } from "../core/formats/pi/pi-session";
+import { formatOf } from "../core/formats/registry";
+import type { SessionReader } from "../core/formats/session-reader";
 import type { SessionsView } from "./sessions-view";
 import { clipText, visibleText } from "../core/util/visible-text";
 
@@ -21,18 +22,23 @@ export async function pickSession(view: SessionsView, title: string): Promise<vs
 }
 
 /** Quick pick of an entry: conversation entries, newest first, the leaf marked. */
-export async function pickEntry(session: Session, title: string): Promise<string | undefined> {
+/** Kinds worth picking an entry by (tool output and bookkeeping are left out). */
+const PICKABLE = new Set(["user", "assistant", "shell", "injected", "summary", "compaction", "branch-summary", "tool-call"]);
+
+export async function pickEntry(session: SessionReader, title: string): Promise<string | undefined> {
   const tree = session.tree;
+  const format = formatOf(session);
+  const leaf = format.defaultLeaf(session);
   const items: Array<vscode.QuickPickItem & { id: string }> = [];
   for (let i = session.metas.length - 1; i >= 0 && items.length < 2000; i--) {
+    const d = format.describe(session, i);
+    if (!PICKABLE.has(d.kind)) continue;
     const m = session.metas[i];
-    if (m.type !== "message" && m.type !== "compaction" && m.type !== "branch_summary") continue;
-    if (m.type === "message" && m.role === "toolResult") continue;
     const label = tree.labels.get(m.id);
     items.push({
       id: m.id,
-      label: visibleText(`${m.role ?? m.type}: ${m.preview || "(empty)"}`),
-      description: visibleText(`${m.id}${label ? ` [${clipText(label, 200)}]` : ""}${i === tree.defaultLeaf ? " · leaf" : ""}`),
+      label: visibleText(`${d.label}: ${m.preview || "(empty)"}`),
+      description: visibleText(`${m.id}${label ? ` [${clipText(label, 200)}]` : ""}${i === leaf ? " · leaf" : ""}`),
     });
   }
   const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });

@@ -155,7 +155,8 @@ describe("explorer controller", () => {
     const { c } = await open();
     const a1 = c.answer({ type: "details", ...next(), id: "a1" });
     assert.equal(a1.id, "a1");
-    assert.equal(a1.role, "assistant");
+    assert.equal(a1.kind, "assistant");
+    assert.equal(a1.typeLabel, "assistant");
     assert.equal(a1.label, "checkpoint");
     assert.deepEqual(
       a1.blocks.map((b) => b.kind),
@@ -198,14 +199,16 @@ describe("explorer controller", () => {
     assert.match(c.actionRefusal({ action: "fork", id: "gone" }) ?? "", new RegExp(`^fork on entry "gone" of ${file}: no such entry`));
     trusted = false;
     assert.equal(c.init().session.readOnly, true, "trust is asked each time");
-    for (const action of ["continue", "label", "compact"] as const) assert.match(c.actionRefusal({ action, id: "a1" }) ?? "", /read-only/, action);
+    for (const action of ["continue", "label", "compact"] as const) assert.match(c.actionRefusal({ action, id: "a1" }) ?? "", /the workspace is not trusted/, action);
+    assert.deepEqual(Object.keys(c.init().session.unavailable).sort(), ["compact", "continue", "label"]);
     for (const action of ["fork", "previewContext"] as const) assert.equal(c.actionRefusal({ action, id: "a1" }), undefined, action);
 
     // A version 2 session is read-only even when trusted.
     const v2 = await Session.load(writeSession([header({ version: 2 }), user("u1", null, "hi")]));
     const old = new ExplorerController(v2, { trusted: () => true });
     assert.equal(old.init().session.readOnly, true);
-    assert.match(old.actionRefusal({ action: "label", id: "u1" }) ?? "", /read-only/);
+    assert.match(old.actionRefusal({ action: "label", id: "u1" }) ?? "", /a version 2 session: pi writes version 3 files only/);
+    assert.equal(old.actionRefusal({ action: "fork", id: "u1" }), undefined, "an old session can be forked (into a version 3 one)");
   });
 
   it("refresh after an append: the webview is told what was added, follows the default leaf, and nothing twice", async () => {

@@ -9,6 +9,22 @@ function shown(entry, filter) {
   return true;
 }
 
+// The test sessions are written with pi's types and roles; the host speaks the protocol's
+// neutral kinds, as the real host's formats do.
+const ROLE_KINDS = { user: "user", assistant: "assistant", toolResult: "tool-result", bashExecution: "shell", custom: "injected", branchSummary: "branch-summary", compactionSummary: "summary" };
+const TYPE_KINDS = { compaction: "compaction", branch_summary: "branch-summary", custom_message: "injected", label: "label", model_change: "model", thinking_level_change: "setting", session_info: "info", custom: "other" };
+
+export function kindOf(x) {
+  if (x.type === "message") return { kind: ROLE_KINDS[x.role] ?? "other", typeLabel: x.role ?? "(none)" };
+  return { kind: TYPE_KINDS[x.type] ?? "other", typeLabel: x.type };
+}
+
+/** Session info as the real host sends it: agent and format, and why writing actions are off when read-only. */
+export function sessionInfo(s) {
+  const off = s.readOnly ? { continue: "the workspace is not trusted", label: "the workspace is not trusted", compact: "the workspace is not trusted" } : {};
+  return { agent: "pi", format: "pi", unavailable: off, ...s };
+}
+
 /** Host for a session given as an entry list (small sessions: everything in memory). */
 export class TreeHost {
   constructor(data) {
@@ -56,7 +72,7 @@ export class TreeHost {
       id: x.id,
       prefix,
       depth: Math.floor([...prefix].length / 3),
-      type: x.type,
+      ...kindOf(x),
       preview: x.preview,
       tokens: x.tokens,
       onActivePath: !!x.onActivePath,
@@ -65,7 +81,6 @@ export class TreeHost {
       childCount,
       folded: this.folded.has(x.id),
     };
-    if (x.role) r.role = x.role;
     if (x.label) r.label = x.label;
     if (x.compaction) r.compaction = { tokensBefore: x.compaction.tokensBefore, firstKeptEntryId: x.compaction.firstKeptEntryId };
     if (x.boundary) r.boundary = x.boundary;
@@ -73,7 +88,7 @@ export class TreeHost {
   }
 
   init() {
-    return { type: "init", session: this.data.session, rowCount: this.rows.length, filter: this.filter, bars: this.data.bars };
+    return { type: "init", session: sessionInfo(this.data.session), rowCount: this.rows.length, filter: this.filter, bars: this.data.bars };
   }
 
   details(id, fullBlock) {
@@ -83,8 +98,7 @@ export class TreeHost {
       const { full, ...rest } = b;
       return full && fullBlock === i ? { ...rest, text: full, fullLength: undefined } : rest;
     });
-    const d = { id, type: x.type, timestamp: x.timestamp, line: this.data.entries.indexOf(x) + 2, meta: x.meta ?? [["timestamp", x.timestamp]], blocks };
-    if (x.role) d.role = x.role;
+    const d = { id, ...kindOf(x), timestamp: x.timestamp, line: this.data.entries.indexOf(x) + 2, meta: x.meta ?? [["timestamp", x.timestamp]], blocks };
     if (x.label) d.label = x.label;
     if (x.compaction) d.compaction = x.compaction;
     return d;
@@ -140,8 +154,7 @@ export class LargeHost {
       id: `n${i}`,
       prefix: "",
       depth: 0,
-      type: "message",
-      role,
+      ...kindOf({ type: "message", role }),
       preview: `Row ${i}: ${role === "user" ? "next step please" : role === "assistant" ? "working on it" : "ok"}`,
       tokens: (i * 37) % 5000,
       onActivePath: true,
@@ -155,7 +168,7 @@ export class LargeHost {
   init() {
     const session = { path: "/home/ana/.pi/agent/sessions/big.jsonl", name: "100k entries", cwd: "/home/ana/big", version: 3, entryCount: this.rowCount, defaultLeafId: `n${this.rowCount - 1}`, problems: [], readOnly: false };
     const bars = [{ leafId: session.defaultLeafId, title: "Active branch", total: 170_000, byKind: { summary: 5000, user: 20000, assistant: 60000, toolResult: 85000 }, contextWindow: 200000, threshold: 183616, source: "recorded", selected: true }];
-    return { type: "init", session, rowCount: this.rowCount, filter: this.filter, bars };
+    return { type: "init", session: sessionInfo(session), rowCount: this.rowCount, filter: this.filter, bars };
   }
 
   answer(m) {
@@ -169,7 +182,7 @@ export class LargeHost {
       case "select":
         return { bars: this.init().bars, files: [], rowIndex: Number(m.id.slice(1)) };
       case "details":
-        return { id: m.id, type: "message", role: "user", timestamp: "2026-03-02T09:14:00.000Z", line: Number(m.id.slice(1)) + 2, meta: [], blocks: [{ kind: "text", text: this.row(Number(m.id.slice(1))).preview }] };
+        return { id: m.id, kind: "user", typeLabel: "user", timestamp: "2026-03-02T09:14:00.000Z", line: Number(m.id.slice(1)) + 2, meta: [], blocks: [{ kind: "text", text: this.row(Number(m.id.slice(1))).preview }] };
       case "search":
         return { matches: [12, 50_000, 99_990] };
       case "setFilter":

@@ -211,6 +211,34 @@ test("action buttons post typed action messages for the shown entry", async () =
   }
 });
 
+test("actions the session's format does not offer are disabled and say why; the agent is named; the rest still post", async () => {
+  const base = realisticSession();
+  const why = "Seed 000 sessions are read by the agent only; forks are new files";
+  const host = new TreeHost({ ...base, session: { ...base.session, agent: "Seed 000", format: "seed-000", version: undefined, readOnly: true, unavailable: { continue: why, label: why, compact: why } } });
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    await page.click(".row[data-id=a8]");
+    await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a8"), "detail a8");
+    const buttons = await page.$$eval(".actions vscode-button", (bs) => bs.map((b) => ({ action: b.dataset.action, disabled: b.hasAttribute("disabled"), title: b.getAttribute("title") ?? "" })));
+    for (const b of buttons) {
+      const off = ["continue", "label", "compact"].includes(b.action);
+      assert.equal(b.disabled, off, b.action);
+      if (off) assert.ok(b.title.includes(why), `${b.action} says why: ${b.title}`);
+    }
+    const sub = await page.textContent(".session-sub");
+    assert.ok(sub.startsWith("Seed 000 · "), `the agent is named in the header: ${sub}`);
+    assert.ok(!sub.includes(" · v"), "no version for a format without one");
+    const mark = host.log.length;
+    await page.click(".actions vscode-button[data-action=label]", { force: true });
+    await page.click(".actions vscode-button[data-action=fork]");
+    await until(() => host.log.slice(mark).some((m) => m.type === "action" && m.action === "fork"), "fork posted");
+    assert.deepEqual(host.log.slice(mark).filter((m) => m.type === "action").map((m) => m.action), ["fork"], "the disabled label button posted nothing");
+  } finally {
+    await x.close();
+  }
+});
+
 test("file list: openable files post openFile; files outside the workspace are not clickable", async () => {
   const host = new TreeHost(realisticSession());
   const x = await openExplorer(browser, host);
@@ -510,7 +538,7 @@ test("a hostile session through the real core: markup inert and literal, bidi/AN
     const raw = RAW_HIDDEN.exec(dom.text) ?? RAW_HIDDEN.exec(dom.attrs);
     assert.equal(raw, null, `a raw hidden character in the page: U+${raw?.[0].charCodeAt(0).toString(16)}`);
     assert.equal(dom.title, `invoice${MARKS.rlo}fdp.exe ${HOSTILE.html} ${MARKS.esc}[31mRED${MARKS.esc}[0m${MARKS.esc}]0;pwned-title${MARKS.bel}`);
-    assert.match(dom.subtitle, /^\/home\/ana\/⟨U\+202E⟩gnp\.js · v3$/);
+    assert.match(dom.subtitle, /^pi · \/home\/ana\/⟨U\+202E⟩gnp\.js · v3$/);
     assert.equal(dom.labelChip, `${HOSTILE.html}ok\\n◉ 99999999 user: forged rowa${MARKS.nul}blone${MARKS.lone}x${MARKS.rlo}`, "the label chip: one line, marked");
     assert.ok(dom.bigChip.length <= 120 + 8 && dom.bigChip.startsWith(`${MARKS.rlo}big label yyy`) && dom.bigChip.endsWith("…"), `the megabyte label is cut in its chip: ${dom.bigChip.length} chars`);
     assert.ok(dom.barTitles.includes(`Selected branch [${HOSTILE.html}ok\\n◉ 99999999`), dom.barTitles);

@@ -1,9 +1,7 @@
 import { buildContext } from "../../core/context/build-context";
-import { renderXmlMessages } from "../../core/context/xml-anthropic";
+import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
 import { Session } from "../../core/formats/pi/pi-session";
 import { formatOf } from "../../core/formats/registry";
-import type { AnthropicMessage } from "../../core/formats/session-format";
-import type { SessionReader } from "../../core/formats/session-reader";
 import { renderAnthropic } from "../../core/context/render-anthropic";
 import { renderXml } from "../../core/context/render-xml";
 import { resolveSystemPrompt } from "../../core/context/system-prompt";
@@ -46,7 +44,7 @@ export const contextCommand: CliCommand = {
       if (format === "pi") throw new CliError(`${loaded.path}: a ${formatOf(loaded).agent} session; --format pi is for pi sessions (use native)`);
       const system = readSystem(values.system, formatOf(loaded).info(loaded).cwd, io);
       reportProblems(loaded, io.err);
-      io.out(`${JSON.stringify(otherContext(loaded, leaf, format, system, maxTokens), null, 2)}\n`);
+      io.out(`${JSON.stringify(renderFormatContext(loaded, leaf, format as OtherContextFormat, { system, maxTokens }), null, 2)}\n`);
       return;
     }
     const session = loaded;
@@ -66,13 +64,3 @@ export const contextCommand: CliCommand = {
     io.out(`${JSON.stringify(out, null, 2)}\n`);
   },
 };
-
-/** The context of a session of another format: native is `{messages}` as the agent holds them. */
-function otherContext(session: SessionReader, leaf: number, format: string, system: string | undefined, maxTokens: number | undefined): unknown {
-  const f = formatOf(session);
-  const ctx = f.context(session, leaf);
-  if (format === "native") return { messages: ctx.messages.map((m) => m.message) };
-  const messages = f.anthropic ? f.anthropic(ctx) : ctx.messages.map((m) => m.message as AnthropicMessage);
-  if (format === "anthropic") return { ...(system ? { system } : {}), messages };
-  return { leafId: ctx.leafId, ...renderXmlMessages(messages.map((message, k) => ({ entryId: ctx.messages[k]?.entryId ?? "", message })), { system, maxTokens }) };
-}

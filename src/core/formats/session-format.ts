@@ -1,5 +1,6 @@
 import type { SessionScanner } from "../store/discover";
 import type { EntryDescription } from "./entry-kinds";
+import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "./index-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
 
@@ -66,12 +67,16 @@ export interface WriteCapabilities {
   fork: boolean;
   label: boolean;
   compact: boolean;
+  /** Continue from an earlier entry with a branch summary (pi's /tree navigation). */
+  continue?: boolean;
   /** Shown where an action is not offered. */
   why?: string;
 }
 
 export interface FormatWriter {
   readonly capabilities: WriteCapabilities;
+  /** Why this very file cannot be written (an old version), if it cannot. */
+  refuses?(session: SessionReader): string | undefined;
   /** A new file holding the path root..entry, written atomically; the source is not touched. */
   fork(session: SessionReader, entryId: string, opts?: { dir?: string; now?: Date }): ForkResult;
 }
@@ -105,6 +110,8 @@ export interface SessionFormat {
   defaultLeaf(session: SessionReader): number;
   /** Neutral kind and label of entry i, for rows, details and filters. */
   describe(session: SessionReader, i: number): EntryDescription;
+  /** Entry i for the detail pane; left out: its record as JSON. */
+  details?(session: SessionReader, i: number): EntryView;
   /** The agent's own message list for a leaf (-1: the empty context). */
   context(session: SessionReader, leaf: number): FormatContext;
   /**

@@ -6,6 +6,7 @@ import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
+import { piEntryView } from "./details";
 import { piIndexHooks } from "./index-hooks";
 import { Session } from "./pi-session";
 
@@ -40,6 +41,7 @@ export const piFormat: SessionFormat = {
   },
   defaultLeaf: (session) => session.tree.defaultLeaf,
   describe: describePiEntry,
+  details: (session, i) => piEntryView(session.entryAt(i), session.metas[i]),
   context(session, leaf): FormatContext {
     const ctx = buildContext(session, leaf < 0 ? null : session.metas[leaf].id);
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
@@ -51,7 +53,13 @@ export const piFormat: SessionFormat = {
     rootHelp: "$PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions",
   },
   writer: {
-    capabilities: { fork: true, label: true, compact: true },
+    capabilities: { fork: true, label: true, compact: true, continue: true },
+    refuses(session) {
+      const v = asPi(session).version;
+      if (v < 3) return `a version ${v} session: pi writes version 3 files only (fork it to get one)`;
+      if (v > 3) return `a version ${v} session: newer than this extension knows (it writes version 3)`;
+      return undefined;
+    },
     fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
   },
 };
