@@ -1,0 +1,60 @@
+import type { EntryTable } from "../../store/entry-table";
+import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { lineProblem, parseToolCall } from "./line";
+import { ROLE } from "./messages";
+import type { Seed000Type } from "./line";
+
+export const SEED000_ID = "seed-000";
+
+const PREVIEW_MAX = 100;
+
+/** Up to PREVIEW_MAX chars on one line: whitespace runs become one space, "..." past the end. */
+export function oneLine(text: string): string {
+  // Only the head is looked at: a megabyte tool output costs no more than a short one.
+  const s = text.slice(0, PREVIEW_MAX * 3).replace(/\s+/g, " ").trim();
+  return s.length > PREVIEW_MAX ? `${s.slice(0, PREVIEW_MAX - 3)}...` : s;
+}
+
+function previewOf(type: Seed000Type, content: string): string {
+  if (type !== "tool_call") return oneLine(content);
+  const call = parseToolCall(content);
+  return call ? oneLine(`${call.name} ${JSON.stringify(call.input)}`) : oneLine(content);
+}
+
+/** chars/4 of the JSON of the content, as the seed's design estimates. */
+export function contentEstimate(content: unknown): number {
+  return Math.ceil((JSON.stringify(content) ?? "").length / 4);
+}
+
+export const seed000IndexHooks: IndexHooks = {
+  formatId: SEED000_ID,
+
+  identify(e: Record<string, unknown>): IndexedEntry | string {
+    const problem = lineProblem(e);
+    if (problem) return problem;
+    const type = e.type as Seed000Type;
+    const content = e.content as string;
+    return {
+      id: e.id as string,
+      parentId: e.parentId as string | null,
+      type,
+      time: typeof e.timestamp === "number" && Number.isFinite(e.timestamp) ? e.timestamp : Number.NaN,
+      preview: previewOf(type, content),
+      estimate: contentEstimate(content),
+    };
+  },
+
+  fill(table: EntryTable, i: number, e: Record<string, unknown>): void {
+    const type = e.type as Seed000Type;
+    table.setRole(i, ROLE[type]);
+    if (type === "tool_call") table.toolCalls[i] = 1;
+    const meta = e.metadata;
+    if (!meta || typeof meta !== "object") return;
+    const m = meta as Record<string, unknown>;
+    if (typeof m.model === "string" && m.model) table.setModel(i, m.model);
+    const u = m.usage as Record<string, unknown> | undefined;
+    if (u && typeof u === "object" && typeof u.input_tokens === "number" && typeof u.output_tokens === "number") {
+      table.setUsageFigures(i, u.input_tokens, u.output_tokens, 0, 0, Number.NaN, Number.NaN);
+    }
+  },
+};

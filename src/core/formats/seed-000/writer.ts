@@ -1,0 +1,75 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { appendLines } from "../../store/append-line";
+import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { readAt } from "../../store/file-stamp";
+import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
+import type { FileStamp, SessionReader } from "../session-reader";
+import { lineProblem, type Seed000Line } from "./line";
+
+export const SEED000_CAPABILITIES: WriteCapabilities = {
+  fork: true,
+  label: false,
+  compact: false,
+  why: "seed-000 files have no label or compaction lines; its strategies (truncate, compress, smart) shape the context sent, they write nothing",
+};
+
+/** `<source name>-fork-<8 hex>.jsonl`: a fresh name beside the source, never an existing one. */
+export function forkFileName(sourcePath: string): string {
+  return `${basename(sourcePath).replace(/\.jsonl$/, "")}-fork-${randomBytes(4).toString("hex")}.jsonl`;
+}
+
+/**
+ * A new file in the source's directory (or `dir`) holding the lines root..entry, each
+ * record as read (same ids, same parents), written whole or not at all and never over
+ * an existing file. The source is only read. `now` is accepted for the writer interface;
+ * a seed-000 fork carries no time of its own.
+ */
+export function forkSeed000(session: SessionReader, entryId: string, opts: { dir?: string; now?: Date } = {}): ForkResult {
+  if (!session.complete) throw new Error(`${session.path}: only part of it is read yet; wait for the load to finish before forking`);
+  const at = session.requireIndex(entryId);
+  const lines = session.tree.path(at).map((i) => JSON.stringify(session.entryAt(i)));
+  const dir = opts.dir ?? dirname(resolve(session.path));
+  const name = forkFileName(session.path);
+  cleanStaleTemps(dir);
+  writeNewFile(join(dir, name), `${lines.join("\n")}\n`, { replace: false });
+  return { path: join(dir, name), sessionId: name.replace(/\.jsonl$/, ""), entryCount: lines.length };
+}
+
+/**
+ * Appends whole lines to a seed-000 file, under its lock, only if the file is still as
+ * `stamp` describes (else StaleSessionError: reload first). Each line is checked first;
+ * a file whose last line has no newline gets one before ours, so no line is joined.
+ */
+export function appendSeed000Lines(path: string, stamp: FileStamp, entries: readonly Seed000Line[]): void {
+  entries.forEach((e, k) => {
+    const problem = lineProblem(e as unknown as Record<string, unknown>);
+    if (problem) throw new Error(`nothing written: ${path}: new line ${k + 1} of ${entries.length}: ${problem}`);
+  });
+  if (!entries.length) return;
+  const text = entries.map((e) => JSON.stringify(e)).join("\n");
+  appendLines(path, stamp, `${endsWithNewline(path, stamp.size) ? "" : "\n"}${text}\n`);
+}
+
+/** Whether the first `size` bytes of the file end in a newline (an empty file counts as ended). */
+function endsWithNewline(path: string, size: number): boolean {
+  if (size === 0) return true;
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return true; // appendLines says what is wrong with the file (gone, unreadable).
+  }
+  try {
+    // A stale stamp reads some other byte here; appendLines then refuses before writing.
+    return readAt(fd, size - 1, 1)[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export const seed000Writer: FormatWriter = {
+  capabilities: SEED000_CAPABILITIES,
+  fork: forkSeed000,
+};

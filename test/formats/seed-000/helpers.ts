@@ -1,0 +1,66 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { MemorySession } from "../../../src/core/formats/memory-session";
+import { seed000Format } from "../../../src/core/formats/seed-000/format";
+import type { Seed000Line } from "../../../src/core/formats/seed-000/line";
+
+/** Tiny factories for seed-000 lines, so each test states its session in a few lines. */
+let clock = 1_770_000_000_000;
+
+export type Line = Seed000Line & Record<string, unknown>;
+
+function line(type: Seed000Line["type"], id: string, parentId: string | null, content: string, metadata?: Seed000Line["metadata"]): Line {
+  clock += 1000;
+  const e: Line = { id, parentId, timestamp: clock, type, content };
+  if (metadata) e.metadata = metadata;
+  return e;
+}
+
+export const user = (id: string, parentId: string | null, text: string, metadata?: Seed000Line["metadata"]) => line("user", id, parentId, text, metadata);
+export const assistant = (id: string, parentId: string | null, text: string, metadata?: Seed000Line["metadata"]) => line("assistant", id, parentId, text, metadata);
+export const toolCall = (id: string, parentId: string | null, name: string, input: unknown) => line("tool_call", id, parentId, JSON.stringify({ name, input }));
+export const toolResult = (id: string, parentId: string | null, output: string) => line("tool_result", id, parentId, output);
+
+/** A session held in memory, indexed by the format's own hooks. */
+export function memory(records: ReadonlyArray<Record<string, unknown>>, path = "/sessions/demo.jsonl"): MemorySession {
+  return new MemorySession(seed000Format.id, seed000Format.index, records, path);
+}
+
+/**
+ * A seed-000 file read into a MemorySession (until the registry reads files of every
+ * format): one record per line. Our fixtures have no blank or broken lines, which the
+ * generic reader's own tests cover; one here is an error naming the line.
+ */
+export function readSession(path: string): MemorySession {
+  const records = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l, k, all) => k < all.length - 1 || l !== "")
+    .map((l, k) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`${path}: line ${k + 1} is not JSON (test fixtures must parse)`);
+      }
+    });
+  return memory(records, path);
+}
+
+/** The project's own small seed-000 fixtures (kept in the repo). */
+export const OWN_FIXTURES = resolve(process.cwd(), "test", "fixtures", "seed-000");
+
+/** The shared seed-000 fixtures and goldens (../shared, never copied into the project). */
+export const SHARED_FIXTURES = resolve(process.env.ASE_SEED_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "seed-000"));
+
+let notRun = 0;
+
+/** Call at the top of a test that reads ../shared: NOT RUN when missing, a failure under CI. */
+export function needSeedFixtures(ctx: Mocha.Context, ...names: string[]): void {
+  if (names.every((n) => existsSync(join(SHARED_FIXTURES, n)))) return;
+  if (process.env.CI) throw new Error(`seed-000 fixtures missing at ${SHARED_FIXTURES} (CI must have ../shared)`);
+  notRun++;
+  ctx.skip();
+}
+
+after(function () {
+  if (notRun) console.log(`\n  NOTE: ${notRun} seed-000 test(s) NOT RUN: shared fixtures not found at ${SHARED_FIXTURES} (set ASE_SEED_FIXTURES or clone with ../shared beside the project)\n`);
+});
