@@ -1,12 +1,13 @@
 import type { IndexHooks } from "./index-hooks";
 import { piIndexHooks } from "./pi/index-hooks";
+import { seed000IndexHooks } from "./seed-000/index-hooks";
 
 /**
  * Every format's line hooks by format id: a worker thread that indexes half a file gets
  * the id, not the hooks (functions do not cross threads). Kept apart from the registry so
  * the worker's bundle holds the indexers and nothing else of the formats.
  */
-const HOOKS: ReadonlyMap<string, IndexHooks> = new Map([piIndexHooks].map((h) => [h.formatId, h]));
+const HOOKS: ReadonlyMap<string, IndexHooks> = new Map([piIndexHooks, seed000IndexHooks].map((h) => [h.formatId, h]));
 
 export function hooksFor(formatId: string): IndexHooks {
   const h = HOOKS.get(formatId);

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { piFormat } from "./pi/format";
+import { seed000Format } from "./seed-000/format";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "./session-format";
 import type { SessionReader } from "./session-reader";
 
@@ -8,7 +9,7 @@ import type { SessionReader } from "./session-reader";
  * file reads it; pi, the oldest, reads what none claims, so a file that is no session
  * gets pi's exact reason (which line, what was expected).
  */
-export const FORMATS: readonly SessionFormat[] = [piFormat];
+export const FORMATS: readonly SessionFormat[] = [piFormat, seed000Format];
 
 const FALLBACK = piFormat;
 

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { HookedSession } from "../../store/session";
 import type { EntryDescription, EntryKind } from "../entry-kinds";
 import type { ContextMessage, FirstLines, FormatContext, SessionFormat } from "../session-format";
 import type { SessionInfo, SessionReader } from "../session-reader";
@@ -30,13 +31,15 @@ export function sessionIdOf(path: string): string {
 /** Seed 000: plain id/parentId JSONL (claude-code-format.md 15.1). */
 export const seed000Format: SessionFormat = {
   id: SEED000_ID,
-  agent: "Seed 000",
+  agent: seed000IndexHooks.agent,
 
   detect(first: FirstLines): boolean {
     return first.objects.length > 0 && looksLikeSeed000(first.objects[0]);
   },
 
   index: seed000IndexHooks,
+
+  load: (path, opts) => HookedSession.open(path, seed000IndexHooks, opts),
 
   info(session: SessionReader): SessionInfo {
     let cwd = "";

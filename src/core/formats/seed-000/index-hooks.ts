@@ -28,6 +28,7 @@ export function contentEstimate(content: unknown): number {
 
 export const seed000IndexHooks: IndexHooks = {
   formatId: SEED000_ID,
+  agent: "Seed 000",
 
   identify(e: Record<string, unknown>): IndexedEntry | string {
     const problem = lineProblem(e);
@@ -43,6 +44,8 @@ export const seed000IndexHooks: IndexHooks = {
       estimate: contentEstimate(content),
     };
   },
+
+  idOf: (e) => e.id,
 
   fill(table: EntryTable, i: number, e: Record<string, unknown>): void {
     const type = e.type as Seed000Type;
