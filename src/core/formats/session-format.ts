@@ -1,4 +1,5 @@
 import type { SessionScanner } from "../store/discover";
+import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "./index-hooks";
@@ -90,6 +91,37 @@ export interface FormatDiscovery {
   readonly rootHelp: string;
 }
 
+/** Which of a context's messages (by index) a strategy keeps, summarizes or drops: a dry run. */
+export interface ContextStrategyPlan {
+  strategy: string;
+  /** False when the strategy changes nothing (then `why` says why and every index is kept). */
+  applies: boolean;
+  why?: string;
+  keepRecent: number;
+  maxTokens: number;
+  kept: number[];
+  /** Replaced by one summary message. */
+  summarized: number[];
+  /** Removed with nothing in their place. */
+  dropped: number[];
+  tokensBefore: number;
+  /** Tokens of the kept messages alone (a summary comes on top). */
+  keptTokens: number;
+}
+
+/**
+ * How the agent itself shrinks a context too large to send (seed-000's truncate, compress,
+ * smart). Nothing is written: it shapes the messages of a context only.
+ */
+export interface ContextStrategies {
+  readonly names: readonly string[];
+  plan(strategy: string, messages: readonly unknown[], opts?: { keepRecent?: number; maxTokens?: number }): ContextStrategyPlan;
+  /** The summary of the messages a plan summarizes, through the compaction's summarizer. */
+  summarize(messages: readonly unknown[], llm: LlmOptions, opts?: { signal?: AbortSignal; onProgress?: (p: SummaryProgress) => void; sessionModel?: string }): Promise<SummaryResult>;
+  /** The messages after the plan, the summary message first when one is due. */
+  apply(plan: ContextStrategyPlan, messages: readonly unknown[], summary?: string): unknown[];
+}
+
 /**
  * One agent's session format. The registry picks one per file; everything outside the
  * format's folder works through this and SessionReader.
@@ -128,6 +160,8 @@ export interface SessionFormat {
   compactThreshold?(contextWindow: number): number;
   /** Where its sessions live; a format without it is opened by path only. */
   readonly discovery?: FormatDiscovery;
+  /** The agent's own ways of shrinking a context, when it has any. */
+  readonly strategies?: ContextStrategies;
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
 }
