@@ -9,8 +9,9 @@ import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
+import { STRATEGY_USAGE, strategyContext } from "./context-strategy";
 
-const usage = "ase context <file> [--leaf ID] [--format native|pi|anthropic|xml] [--system auto|FILE] [--max-tokens N]";
+const usage = `ase context <file> [--leaf ID] [--format native|pi|anthropic|xml] [--system auto|FILE] [--max-tokens N] ${STRATEGY_USAGE}`;
 
 /** `auto` rebuilds pi's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
 function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | undefined {
@@ -31,15 +32,38 @@ export const contextCommand: CliCommand = {
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
-      { leaf: { type: "string" }, format: { type: "string" }, system: { type: "string" }, "max-tokens": { type: "string" } },
+      {
+        leaf: { type: "string" },
+        format: { type: "string" },
+        system: { type: "string" },
+        "max-tokens": { type: "string" },
+        strategy: { type: "string" },
+        "keep-recent": { type: "string" },
+        "dry-run": { type: "boolean" },
+        model: { type: "string" },
+        timeout: { type: "string" },
+      },
       usage,
     );
     const format = values.format ?? "native";
     if (!["native", "pi", "anthropic", "xml"].includes(format)) throw new CliError(`--format must be native, pi, anthropic or xml, got "${format}"`);
     const maxTokens = intFlag(values["max-tokens"], "max-tokens");
-    if (maxTokens !== undefined && format !== "xml") throw new CliError("--max-tokens applies to --format xml only");
+    const strategy = values.strategy;
+    if (strategy === undefined) {
+      if (maxTokens !== undefined && format !== "xml") throw new CliError("--max-tokens applies to --format xml or --strategy only");
+      for (const f of ["keep-recent", "dry-run", "model", "timeout"] as const) if (values[f] !== undefined) throw new CliError(`--${f} applies to --strategy only`);
+    } else if (format !== "native") {
+      throw new CliError(`--strategy prints the agent's own messages: use it with --format native (got ${format})`);
+    }
+    const keepRecent = intFlag(values["keep-recent"], "keep-recent");
     const loaded = await loadSession(onePositional(positionals, "session file", usage));
     const leaf = requireEntry(loaded, values.leaf, "leaf");
+    if (strategy !== undefined) {
+      reportProblems(loaded, io.err);
+      const flags = { strategy, keepRecent, maxTokens, dryRun: values["dry-run"], model: values.model, timeout: values.timeout };
+      io.out(`${JSON.stringify(await strategyContext(loaded, leaf, flags, io), null, 2)}\n`);
+      return;
+    }
     if (!(loaded instanceof Session)) {
       if (format === "pi") throw new CliError(`${loaded.path}: a ${formatOf(loaded).agent} session; --format pi is for pi sessions (use native)`);
       const system = readSystem(values.system, formatOf(loaded).info(loaded).cwd, io);

@@ -5,6 +5,7 @@ import type { ContextMessage, FirstLines, FormatContext, SessionFormat } from ".
 import type { SessionInfo, SessionReader } from "../session-reader";
 import { SEED000_ID, seed000IndexHooks } from "./index-hooks";
 import { isSeed000Type, looksLikeSeed000, type Seed000Type } from "./line";
+import { seed000Strategies } from "./context-strategies";
 import { entryToMessage, PART_KIND } from "./messages";
 import { seed000Writer } from "./writer";
 
@@ -73,6 +74,8 @@ export const seed000Format: SessionFormat = {
     });
     return { leafId: session.metas[leaf].id, messages };
   },
+
+  strategies: seed000Strategies,
 
   writer: seed000Writer,
 };
