@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import type { Seed000Message } from "../../../src/core/formats/seed-000/messages";
 import { applyPlan, COMPRESS_PREFIX, planStrategy, SMART_PREFIX, type Seed000Strategy } from "../../../src/core/formats/seed-000/strategies";
-import { needSeedFixtures, readSession, SHARED_FIXTURES } from "./helpers";
+import { load as loadFile, needSeedFixtures, SHARED_FIXTURES } from "./helpers";
 
 interface Golden {
   defaultLeaf: string;
@@ -20,15 +20,15 @@ const PREFIX: Partial<Record<Seed000Strategy, string>> = { compress: COMPRESS_PR
 describe("seed-000 goldens (../shared/fixtures/seed-000)", () => {
   for (const name of ["branches", "long-strategies"]) {
     describe(name, () => {
-      const load = () => {
-        const session = readSession(join(SHARED_FIXTURES, `${name}.jsonl`));
+      const load = async () => {
+        const session = await loadFile(join(SHARED_FIXTURES, `${name}.jsonl`));
         const golden = JSON.parse(readFileSync(join(SHARED_FIXTURES, `${name}.golden.json`), "utf8")) as Golden;
         return { session, golden };
       };
 
-      it("default leaf, entry ids and messages", function () {
+      it("default leaf, entry ids and messages", async function () {
         needSeedFixtures(this, `${name}.jsonl`, `${name}.golden.json`);
-        const { session, golden } = load();
+        const { session, golden } = await load();
         assert.equal(session.problemCount, 0);
         const leaf = seed000Format.defaultLeaf(session);
         assert.equal(session.metas[leaf].id, golden.defaultLeaf);
@@ -39,9 +39,9 @@ describe("seed-000 goldens (../shared/fixtures/seed-000)", () => {
       });
 
       for (const strategy of ["truncate", "compress", "smart"] as const) {
-        it(`${strategy}: the kept messages, and the summary message's prefix`, function () {
+        it(`${strategy}: the kept messages, and the summary message's prefix`, async function () {
           needSeedFixtures(this, `${name}.jsonl`, `${name}.golden.json`);
-          const { session, golden } = load();
+          const { session, golden } = await load();
           const messages = seed000Format.context(session, seed000Format.defaultLeaf(session)).messages.map((m) => m.message as Seed000Message);
           // The goldens pin the selection once a strategy applies; their sessions are far
           // below the 180,000-token limit, so the limit is set to 0 here.

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemorySession } from "../../../src/core/formats/memory-session";
+import { openSession } from "../../../src/core/formats/registry";
+import type { SessionReader } from "../../../src/core/formats/session-reader";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import type { Seed000Line } from "../../../src/core/formats/seed-000/line";
 
@@ -26,23 +28,11 @@ export function memory(records: ReadonlyArray<Record<string, unknown>>, path = "
   return new MemorySession(seed000Format.id, seed000Format.index, records, path);
 }
 
-/**
- * A seed-000 file read into a MemorySession (until the registry reads files of every
- * format): one record per line. Our fixtures have no blank or broken lines, which the
- * generic reader's own tests cover; one here is an error naming the line.
- */
-export function readSession(path: string): MemorySession {
-  const records = readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l, k, all) => k < all.length - 1 || l !== "")
-    .map((l, k) => {
-      try {
-        return JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        throw new Error(`${path}: line ${k + 1} is not JSON (test fixtures must parse)`);
-      }
-    });
-  return memory(records, path);
+/** A seed-000 file read as the CLI and the extension read it: the registry picks the format. */
+export async function load(path: string): Promise<SessionReader> {
+  const session = await openSession(path);
+  if (session.formatId !== seed000Format.id) throw new Error(`${path}: read as ${session.formatId}, not ${seed000Format.id}`);
+  return session;
 }
 
 /** The project's own small seed-000 fixtures (kept in the repo). */

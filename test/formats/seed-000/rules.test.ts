@@ -2,9 +2,10 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import { entryToMessage } from "../../../src/core/formats/seed-000/messages";
-import { assistant, memory, OWN_FIXTURES, readSession, toolCall, toolResult, user } from "./helpers";
+import type { SessionReader } from "../../../src/core/formats/session-reader";
+import { assistant, load, memory, OWN_FIXTURES, toolCall, toolResult, user } from "./helpers";
 
-const ids = (s: ReturnType<typeof memory>, leafId: string) => seed000Format.context(s, s.requireIndex(leafId)).messages.map((m) => m.entryId);
+const ids = (s: SessionReader, leafId: string) => seed000Format.context(s, s.requireIndex(leafId)).messages.map((m) => m.entryId);
 
 describe("seed-000 rules", () => {
   describe("detect", () => {
@@ -155,8 +156,8 @@ describe("seed-000 rules", () => {
       assert.deepEqual(ids(s, "a1"), ["u1", "a1"]);
     });
 
-    it("our branchy fixture: every leaf's path, root first", () => {
-      const s = readSession(join(OWN_FIXTURES, "branchy.jsonl"));
+    it("our branchy fixture, read by the registry: every leaf's path, root first", async () => {
+      const s = await load(join(OWN_FIXTURES, "branchy.jsonl"));
       assert.equal(s.problemCount, 0);
       const leaves = s.tree.leaves().map((i) => s.metas[i].id);
       assert.deepEqual(leaves, ["a2", "r3b", "a3"]);

@@ -8,7 +8,7 @@ import { appendSeed000Lines, forkSeed000, SEED000_CAPABILITIES } from "../../../
 import type { FileStamp } from "../../../src/core/formats/session-reader";
 import { StaleSessionError } from "../../../src/core/store/session";
 import { lockPathFor, SessionBusyError } from "../../../src/core/store/session-lock";
-import { assistant, OWN_FIXTURES, readSession, user } from "./helpers";
+import { assistant, load, OWN_FIXTURES, user } from "./helpers";
 
 function stampOf(path: string): FileStamp {
   const st = statSync(path);
@@ -33,9 +33,9 @@ describe("seed-000 writer", () => {
 
   describe("fork", () => {
     for (const leaf of ["a2", "r3b", "a3", "c3"]) {
-      it(`at ${leaf}: a new file beside the source with root..${leaf}; same context; the source byte for byte as it was`, () => {
+      it(`at ${leaf}: a new file beside the source with root..${leaf}; same context; the source byte for byte as it was`, async () => {
         const before = readFileSync(src);
-        const session = readSession(src);
+        const session = await load(src);
         const at = session.requireIndex(leaf);
         const out = seed000Format.writer?.fork(session, leaf, { now: new Date(0) });
         assert.ok(out);
@@ -45,7 +45,7 @@ describe("seed-000 writer", () => {
         const path = session.tree.path(at);
         assert.equal(out.entryCount, path.length);
         assert.deepEqual(readFileSync(src), before);
-        const fork = readSession(out.path);
+        const fork = await load(out.path);
         assert.equal(fork.problemCount, 0);
         assert.deepEqual(fork.metas.map((m) => m.id), path.map((i) => session.metas[i].id));
         assert.equal(fork.metas[seed000Format.defaultLeaf(fork)].id, leaf, "the fork resumes where it was made");
@@ -60,10 +60,10 @@ describe("seed-000 writer", () => {
       });
     }
 
-    it("into another directory; two forks of one entry are two files", () => {
+    it("into another directory; two forks of one entry are two files", async () => {
       const other = mkdtempSync(join(tmpdir(), "ase-seed000-out-"));
       try {
-        const session = readSession(src);
+        const session = await load(src);
         const a = forkSeed000(session, "a1", { dir: other });
         const b = forkSeed000(session, "a1", { dir: other });
         assert.notEqual(a.path, b.path);
@@ -75,8 +75,8 @@ describe("seed-000 writer", () => {
       }
     });
 
-    it("an unknown entry id is an error naming the file, and nothing is written", () => {
-      const session = readSession(src);
+    it("an unknown entry id is an error naming the file, and nothing is written", async () => {
+      const session = await load(src);
       assert.throws(() => forkSeed000(session, "nope"), new RegExp(`${src.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: no entry with id nope`));
       assert.deepEqual(readdirSync(dir), ["branchy.jsonl"]);
     });
@@ -85,20 +85,20 @@ describe("seed-000 writer", () => {
   describe("append", () => {
     const next = (): Seed000Line => user("u9", "a3", "And the parser?");
 
-    it("appends whole lines that read back as entries", () => {
+    it("appends whole lines that read back as entries", async () => {
       const before = readFileSync(src);
       appendSeed000Lines(src, stampOf(src), [next(), assistant("a9", "u9", "Next time.")]);
       const after = readFileSync(src);
       assert.deepEqual(after.subarray(0, before.length), before);
-      const s = readSession(src);
+      const s = await load(src);
       assert.deepEqual(s.metas.slice(-2).map((m) => m.id), ["u9", "a9"]);
       assert.deepEqual(seed000Format.context(s, seed000Format.defaultLeaf(s)).messages.map((m) => m.entryId).slice(-4), ["r3", "a3", "u9", "a9"]);
     });
 
-    it("a file whose last line lacks its newline gets one first: no line is joined", () => {
+    it("a file whose last line lacks its newline gets one first: no line is joined", async () => {
       writeFileSync(src, readFileSync(src, "utf8").trimEnd());
       appendSeed000Lines(src, stampOf(src), [next()]);
-      const s = readSession(src);
+      const s = await load(src);
       assert.equal(s.problemCount, 0);
       assert.deepEqual(s.metas.slice(-2).map((m) => m.id), ["a3", "u9"]);
     });
