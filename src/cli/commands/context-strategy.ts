@@ -5,7 +5,8 @@ import { CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
 import { cliLlmOptions, summaryProgressPrinter, timeoutFlag } from "../summary-flags";
 
-export const STRATEGY_USAGE = "[--strategy NAME [--keep-recent N] [--max-tokens N] [--dry-run] [--model M] [--timeout SECONDS]]";
+/** --max-tokens (in the command's usage already) is the strategy's limit when --strategy is given. */
+export const STRATEGY_USAGE = "[--strategy NAME [--keep-recent N] [--dry-run] [--model M] [--timeout SECONDS]]";
 
 export interface StrategyFlags {
   strategy: string;
