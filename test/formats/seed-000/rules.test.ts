@@ -121,6 +121,27 @@ describe("seed-000 rules", () => {
     });
   });
 
+  describe("files", () => {
+    it("read_file, write_file and edit_file calls by path (or file_path), first touched first; other tools touch none", () => {
+      const s = memory([
+        user("u1", null, "go"),
+        toolCall("c1", "u1", "read_file", { path: "b.ts" }),
+        toolCall("c2", "c1", "grep", { path: "a.ts", pattern: "x" }),
+        toolCall("c3", "c2", "edit_file", { path: "a.ts", old: "x", new: "y" }),
+        toolCall("c4", "c3", "write_file", { file_path: "a.ts", content: "" }),
+        toolCall("c5", "c4", "read_file", { path: "b.ts" }),
+        toolCall("c6", "c5", "read_file", {}),
+        toolResult("r6", "c6", "read_file b.ts"),
+      ]);
+      const all = s.metas.map((_, i) => i);
+      assert.deepEqual(seed000Format.files?.(s, all), [
+        { path: "b.ts", read: 2, written: 0, edited: 0, fromSummary: [], firstEntryId: "c1" },
+        { path: "a.ts", read: 0, written: 1, edited: 1, fromSummary: [], firstEntryId: "c3" },
+      ]);
+      assert.deepEqual(seed000Format.files?.(s, [0, 2, 7]), []);
+    });
+  });
+
   describe("context", () => {
     it("each conversion of 15.1, and the bars' part kinds", () => {
       const s = memory([user("u1", null, "q"), toolCall("c1", "u1", "grep", { pattern: "x" }), toolResult("r1", "c1", "hit"), assistant("a1", "r1", "answer")]);

@@ -6,6 +6,7 @@ import type { SessionInfo, SessionReader } from "../session-reader";
 import { SEED000_ID, seed000IndexHooks } from "./index-hooks";
 import { isSeed000Type, looksLikeSeed000, type Seed000Type } from "./line";
 import { seed000Strategies } from "./context-strategies";
+import { seed000Files } from "./files";
 import { entryToMessage, PART_KIND } from "./messages";
 import { seed000Writer } from "./writer";
 
@@ -19,8 +20,9 @@ const KIND: Record<Seed000Type, EntryKind> = {
 /**
  * A tool result counts as an error when its content starts with "Error" (the seed's
  * tools answer "Error: ..."; a test log that merely mentions a TypeError is output, not
- * a failed call). Read from the preview, which starts with the content, so rows need no
- * read of the entry.
+ * a failed call). Read from the preview, which is the content's start with leading
+ * whitespace dropped, so rows need no read of the entry. smart's importance rule is
+ * another matter (any "error"/"Error" in the JSON): see strategies.ts.
  */
 export const ERROR_PREFIX = "Error";
 
@@ -74,6 +76,8 @@ export const seed000Format: SessionFormat = {
     });
     return { leafId: session.metas[leaf].id, messages };
   },
+
+  files: seed000Files,
 
   strategies: seed000Strategies,
 
