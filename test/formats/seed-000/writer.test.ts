@@ -4,9 +4,9 @@ import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import type { Seed000Line } from "../../../src/core/formats/seed-000/line";
-import { appendSeed000Lines, forkSeed000, SEED000_CAPABILITIES } from "../../../src/core/formats/seed-000/writer";
+import { appendSeed000Entries, appendSeed000Lines, forkSeed000, SEED000_CAPABILITIES } from "../../../src/core/formats/seed-000/writer";
 import type { FileStamp } from "../../../src/core/formats/session-reader";
-import { StaleSessionError } from "../../../src/core/store/session";
+import { type JsonlSession, StaleSessionError } from "../../../src/core/store/session";
 import { lockPathFor, SessionBusyError } from "../../../src/core/store/session-lock";
 import { assistant, load, OWN_FIXTURES, user } from "./helpers";
 
@@ -116,6 +116,24 @@ describe("seed-000 writer", () => {
       const bad = { ...next(), type: "system" } as unknown as Seed000Line;
       assert.throws(() => appendSeed000Lines(src, stampOf(src), [next(), bad]), /nothing written: .*branchy\.jsonl: new line 2 of 2: entry u9: type is not one of/);
       assert.deepEqual(readFileSync(src), before);
+    });
+
+    it("to a loaded session: new ids only, known parents (or earlier new lines), then read in", async () => {
+      const s = (await load(src)) as JsonlSession;
+      const before = readFileSync(src);
+      const bad: Array<[Seed000Line[], RegExp]> = [
+        [[user("a3", "a2", "dup")], /new line 1 of 1: id a3 is already used/],
+        [[user("n1", "a3", "x"), user("n1", "n1", "y")], /new line 2 of 2: id n1 is already used/],
+        [[user("n1", "ghost", "x")], /new line 1 of 1: parent ghost is not an entry of the session/],
+        [[{ ...user("n1", "a3", "x"), content: 5 } as unknown as Seed000Line], /new line 1 of 1: entry n1: content is a number/],
+      ];
+      for (const [lines, re] of bad) await assert.rejects(appendSeed000Entries(s, lines), re);
+      assert.deepEqual(readFileSync(src), before);
+      await appendSeed000Entries(s, [user("n1", "a3", "more"), assistant("n2", "n1", "ok")]);
+      assert.deepEqual(s.metas.slice(-2).map((m) => [m.id, m.line]), [["n1", 14], ["n2", 15]]);
+      assert.deepEqual(seed000Format.context(s, seed000Format.defaultLeaf(s)).messages.map((m) => m.entryId).slice(-3), ["a3", "n1", "n2"]);
+      writeFileSync(src, `${readFileSync(src, "utf8")}${JSON.stringify(user("x9", "n2", "the agent wrote"))}\n`);
+      await assert.rejects(appendSeed000Entries(s, [user("n3", "n2", "late")]), /changed on disk/);
     });
 
     it("a session locked by another writer is refused at once, unchanged", () => {

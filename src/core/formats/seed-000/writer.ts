@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { appendLines } from "../../store/append-line";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
+import type { JsonlSession } from "../../store/session";
 import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
 import type { FileStamp, SessionReader } from "../session-reader";
 import { lineProblem, type Seed000Line } from "./line";
@@ -43,13 +44,40 @@ export function forkSeed000(session: SessionReader, entryId: string, opts: { dir
  * a file whose last line has no newline gets one before ours, so no line is joined.
  */
 export function appendSeed000Lines(path: string, stamp: FileStamp, entries: readonly Seed000Line[]): void {
+  checkLines(path, entries);
+  if (!entries.length) return;
+  const text = entries.map((e) => JSON.stringify(e)).join("\n");
+  appendLines(path, stamp, `${endsWithNewline(path, stamp.size) ? "" : "\n"}${text}\n`);
+}
+
+/**
+ * Appends new entries to a loaded seed-000 session, then reads them in: each id must be
+ * new and each parent an entry of the session or an earlier new one (null for a root),
+ * so the tree stays whole. The file must be as loaded (checked again under the lock).
+ */
+export async function appendSeed000Entries(session: JsonlSession, entries: readonly Seed000Line[]): Promise<void> {
+  if (session.formatId !== "seed-000") throw new Error(`nothing written: ${session.path} is read as ${session.formatId}, not seed-000`);
+  session.checkUnchanged();
+  checkLines(session.path, entries);
+  const fresh = new Set<string>();
+  entries.forEach((e, k) => {
+    const where = `nothing written: ${session.path}: new line ${k + 1} of ${entries.length}`;
+    if (session.tree.indexOf(e.id) !== undefined || fresh.has(e.id)) throw new Error(`${where}: id ${e.id} is already used`);
+    if (e.parentId !== null && session.tree.indexOf(e.parentId) === undefined && !fresh.has(e.parentId)) {
+      throw new Error(`${where}: parent ${e.parentId} is not an entry of the session`);
+    }
+    fresh.add(e.id);
+  });
+  appendSeed000Lines(session.path, session.stamp, entries);
+  await session.refresh();
+}
+
+/** Each new line well-formed, or an error naming which one and what is wrong. */
+function checkLines(path: string, entries: readonly Seed000Line[]): void {
   entries.forEach((e, k) => {
     const problem = lineProblem(e as unknown as Record<string, unknown>);
     if (problem) throw new Error(`nothing written: ${path}: new line ${k + 1} of ${entries.length}: ${problem}`);
   });
-  if (!entries.length) return;
-  const text = entries.map((e) => JSON.stringify(e)).join("\n");
-  appendLines(path, stamp, `${endsWithNewline(path, stamp.size) ? "" : "\n"}${text}\n`);
 }
 
 /** Whether the first `size` bytes of the file end in a newline (an empty file counts as ended). */
