@@ -104,6 +104,8 @@ export interface ContextStrategyPlan {
   summarized: number[];
   /** Removed with nothing in their place. */
   dropped: number[];
+  /** Why each kept index was kept, for strategies that choose by content (smart). */
+  reasons?: ReadonlyMap<number, string>;
   tokensBefore: number;
   /** Tokens of the kept messages alone (a summary comes on top). */
   keptTokens: number;
