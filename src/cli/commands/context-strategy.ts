@@ -57,6 +57,7 @@ export async function strategyContext(session: SessionReader, leaf: number, flag
       kept: idsOf(plan.kept),
       summarized: idsOf(plan.summarized),
       dropped: idsOf(plan.dropped),
+      ...(plan.reasons ? { reasons: Object.fromEntries([...plan.reasons].map(([i, why]) => [ctx.messages[i].entryId, why])) } : {}),
     };
   }
   if (!plan.applies) io.err(`ase context: note: ${flags.strategy} changes nothing: ${safeText(plan.why ?? "")}\n`);

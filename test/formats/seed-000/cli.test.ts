@@ -103,6 +103,8 @@ describe("ase context on seed-000 sessions", () => {
     const s = await json(["context", file, "--strategy", "smart", "--max-tokens", "0", "--dry-run"], env);
     assert.ok(s.kept.includes("u9") && s.kept.includes("c1") && s.kept.includes("r1") && !s.kept.includes("a1"));
     assert.equal(s.kept.length + s.summarized.length, 52);
+    assert.deepEqual([s.reasons.u9, s.reasons.c1, s.reasons.r1, Object.keys(s.reasons).length], ["error", "tool-use", "tool-use", s.kept.length]);
+    assert.equal(c.reasons, undefined);
     const t = await json(["context", file, "--strategy", "truncate", "--keep-recent", "5", "--max-tokens", "0", "--dry-run"], env);
     assert.deepEqual(t.kept, ["r12", "u13", "a13", "c13", "r13"]);
     assert.equal(t.dropped.length, 47);
