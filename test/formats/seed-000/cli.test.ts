@@ -62,16 +62,16 @@ describe("ase context on seed-000 sessions", () => {
     }
   });
 
-  it("every leaf of our branchy fixture: --leaf gives that leaf's path as messages", async () => {
+  it("every leaf of our branchy fixture: --leaf prints its golden {messages}; no --leaf is the default leaf", async () => {
     const file = join(OWN_FIXTURES, "branchy.jsonl");
+    const golden = JSON.parse(readFileSync(join(OWN_FIXTURES, "branchy.golden.json"), "utf8")) as { defaultLeaf: string; leaves: Record<string, { entryIds: string[]; messages: unknown[] }> };
     const s = await load(file);
-    const want: Record<string, number> = { a2: 8, r3b: 7, a3: 8 };
-    for (const i of s.tree.leaves()) {
-      const id = s.metas[i].id;
-      const out = await json(["context", file, "--leaf", id]);
-      assert.equal(out.messages.length, want[id], id);
-      assert.deepEqual(out, { messages: seed000Format.context(s, i).messages.map((m) => m.message) });
+    assert.deepEqual(s.tree.leaves().map((i) => s.metas[i].id).sort(), Object.keys(golden.leaves).sort());
+    for (const [leaf, want] of Object.entries(golden.leaves)) {
+      assert.deepEqual(await json(["context", file, "--format", "native", "--leaf", leaf]), { messages: want.messages }, leaf);
+      assert.deepEqual(seed000Format.context(s, s.requireIndex(leaf)).messages.map((m) => m.entryId), want.entryIds, leaf);
     }
+    assert.deepEqual(await json(["context", file]), { messages: golden.leaves[golden.defaultLeaf].messages });
   });
 
   it("--strategy truncate|compress|smart reproduce the shared goldens' selections (limit 0)", async function () {
