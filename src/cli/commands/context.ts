@@ -28,7 +28,7 @@ function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | 
 export const contextCommand: CliCommand = {
   name: "context",
   usage,
-  summary: "the exact context the agent sends for a leaf, as JSON (native: the agent's own messages)",
+  summary: "the exact context the agent sends for a leaf, as JSON (native: the agent's own messages); --strategy shrinks it as the agent would (seed-000: truncate, compress, smart; limit --max-tokens, default 180000), --dry-run shows which messages stay",
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,

@@ -149,6 +149,7 @@ describe("ase context on seed-000 sessions", () => {
       [["context", file, "--dry-run"], /--dry-run applies to --strategy only/],
       [["context", file, "--strategy", "truncate", "--keep-recent", "-1"], /Option '--keep-recent' argument is ambiguous/],
       [["context", file, "--strategy", "truncate", "--keep-recent", "x"], /--keep-recent expects a whole number, got "x"/],
+      [["context", file, "--strategy", "compress", "--timeout", "0"], /--timeout expects a positive number of seconds, got "0"/],
       [["context", pi, "--strategy", "truncate"], /a pi session has no context strategies \(pi shrinks a context by compaction: ase compact\)/],
     ];
     for (const [args, re, env] of cases) {
