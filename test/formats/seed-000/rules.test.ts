@@ -54,6 +54,15 @@ describe("seed-000 rules", () => {
       assert.equal(u.usage, undefined);
     });
 
+    it("a preview cut never splits a surrogate pair", () => {
+      const emoji = "\u{1F600}";
+      for (const pad of [96, 97, 299]) {
+        const s = memory([user("u1", null, `${"a".repeat(pad)}${emoji.repeat(200)}`)]);
+        const p = s.metas[0].preview;
+        assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(p), `pad ${pad}: ${JSON.stringify(p.slice(-6))}`);
+      }
+    });
+
     it("a time that is not a number is NaN, not a problem", () => {
       const s = memory([{ ...user("u1", null, "hi"), timestamp: "yesterday" }]);
       assert.equal(s.problemCount, 0);

@@ -8,11 +8,18 @@ export const SEED000_ID = "seed-000";
 
 const PREVIEW_MAX = 100;
 
+/** The first n UTF-16 units of s, one fewer when the cut would split a surrogate pair. */
+function head(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
+}
+
 /** Up to PREVIEW_MAX chars on one line: whitespace runs become one space, "..." past the end. */
 export function oneLine(text: string): string {
   // Only the head is looked at: a megabyte tool output costs no more than a short one.
-  const s = text.slice(0, PREVIEW_MAX * 3).replace(/\s+/g, " ").trim();
-  return s.length > PREVIEW_MAX ? `${s.slice(0, PREVIEW_MAX - 3)}...` : s;
+  const s = head(text, PREVIEW_MAX * 3).replace(/\s+/g, " ").trim();
+  return s.length > PREVIEW_MAX ? `${head(s, PREVIEW_MAX - 3)}...` : s;
 }
 
 function previewOf(type: Seed000Type, content: string): string {
