@@ -8,6 +8,8 @@ import { appendSeed000Entries, appendSeed000Lines, forkSeed000, SEED000_CAPABILI
 import type { FileStamp } from "../../../src/core/formats/session-reader";
 import { type JsonlSession, StaleSessionError } from "../../../src/core/store/session";
 import { lockPathFor, SessionBusyError } from "../../../src/core/store/session-lock";
+import { NothingWrittenError } from "../../../src/core/store/append-line";
+import { withFaults } from "../../helpers/faulty-fs";
 import { assistant, load, OWN_FIXTURES, user } from "./helpers";
 
 function stampOf(path: string): FileStamp {
@@ -134,6 +136,17 @@ describe("seed-000 writer", () => {
       assert.deepEqual(seed000Format.context(s, seed000Format.defaultLeaf(s)).messages.map((m) => m.entryId).slice(-3), ["a3", "n1", "n2"]);
       writeFileSync(src, `${readFileSync(src, "utf8")}${JSON.stringify(user("x9", "n2", "the agent wrote"))}\n`);
       await assert.rejects(appendSeed000Entries(s, [user("n3", "n2", "late")]), /changed on disk/);
+    });
+
+    it("a full disk mid-line: cut back to the bytes as loaded, the session still writable after", async () => {
+      const s = (await load(src)) as JsonlSession;
+      const before = readFileSync(src);
+      await withFaults({ match: (p) => p === src, writeLimit: 10 }, async () => {
+        await assert.rejects(appendSeed000Entries(s, [user("n1", "a3", "a line longer than ten bytes")]), (err: unknown) => err instanceof NothingWrittenError && /back to its \d+ bytes/.test(err.message));
+      });
+      assert.deepEqual(readFileSync(src), before);
+      await appendSeed000Entries(s, [user("n1", "a3", "once there is room")]);
+      assert.equal(s.metas.at(-1)?.id, "n1");
     });
 
     it("a session locked by another writer is refused at once, unchanged", () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { appendLines } from "../../store/append-line";
+import { appendLines, NothingWrittenError } from "../../store/append-line";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
 import type { JsonlSession } from "../../store/session";
@@ -68,7 +68,14 @@ export async function appendSeed000Entries(session: JsonlSession, entries: reado
     }
     fresh.add(e.id);
   });
-  appendSeed000Lines(session.path, session.stamp, entries);
+  try {
+    appendSeed000Lines(session.path, session.stamp, entries);
+  } catch (err) {
+    // Cut back to the same bytes, the file has only a new mtime: still the session as loaded.
+    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
+    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
+    throw err;
+  }
   await session.refresh();
 }
 
