@@ -16,6 +16,8 @@ export interface SessionInfo {
   cwd: string;
   /** The format's version of the file, when it has one. */
   version?: number;
+  /** Version of the agent that wrote the lines (e.g. "0.4.2"), when they record one. */
+  agentVersion?: string;
   created?: string;
   name?: string;
 }
