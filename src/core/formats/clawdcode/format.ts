@@ -1,0 +1,25 @@
+import type { SessionFormat } from "../session-format";
+import type { SessionReader } from "../session-reader";
+import { clawdcodeContext } from "./context";
+import { describeClawdcode } from "./describe";
+import { detectClawdcode } from "./detect";
+import { forkClawdcode } from "./fork";
+import { clawdcodeIndexHooks } from "./index-hooks";
+import { clawdcodeInfo } from "./info";
+
+/** The seed "002" Claude-Code-like store (claude-code-format.md 15.2). */
+export const clawdcodeFormat: SessionFormat = {
+  id: "clawdcode",
+  agent: "ClawdCode",
+  detect: detectClawdcode,
+  index: clawdcodeIndexHooks,
+  info: clawdcodeInfo,
+  // The seed resumes from the last line of the file (section 15.2, "default leaf").
+  defaultLeaf: (session: SessionReader) => session.metas.length - 1,
+  describe: describeClawdcode,
+  context: clawdcodeContext,
+  writer: {
+    capabilities: { fork: true, label: false, compact: true, why: "clawdcode lines have no labels" },
+    fork: forkClawdcode,
+  },
+};

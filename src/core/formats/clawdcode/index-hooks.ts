@@ -1,0 +1,112 @@
+import type { EntryTable } from "../../store/entry-table";
+import { charsToTokens } from "../../tokens/estimate";
+import { parseIsoTime } from "../../util/iso-time";
+import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { type ClawdcodeLine, contentText, isCompactBoundary, outputText } from "./lines";
+
+const PREVIEW_MAX = 100;
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** What kind of value a field holds, never its content (lines are untrusted). */
+function kindOf(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "string" ? (v ? "a string" : "an empty string") : `a ${typeof v}`;
+}
+
+/** Whitespace runs collapsed, cut to PREVIEW_MAX with "..." (reads only the head of long texts). */
+export function previewOf(text: string): string {
+  const head = text.length > PREVIEW_MAX * 3 ? text.slice(0, PREVIEW_MAX * 3) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 3)}...` : flat;
+}
+
+function inputText(v: unknown): string {
+  return typeof v === "string" ? v : (JSON.stringify(v) ?? "");
+}
+
+/** The text a row shows for a line, before clipping. */
+function previewText(l: ClawdcodeLine): string {
+  switch (l.type) {
+    case "tool_use":
+      return `${l.tool?.name ?? "?"} ${inputText(l.tool?.input ?? "")}`;
+    case "tool_result": {
+      const out = outputText(l.toolResult?.output);
+      const err = l.toolResult?.error;
+      return err !== undefined && err !== null && err !== "" && err !== false ? `error: ${outputText(err)}${out ? ` ${out}` : ""}` : out;
+    }
+    case "system":
+      return isCompactBoundary(l) ? `compacted (${l.compactMetadata?.trigger ?? "?"})` : contentText(l.message?.content);
+    default:
+      return contentText(l.message?.content);
+  }
+}
+
+/** chars/4 of what the line adds to the context (system lines add nothing). */
+function estimateOf(l: ClawdcodeLine): number {
+  switch (l.type) {
+    case "user":
+    case "assistant": {
+      const c = l.message?.content;
+      return charsToTokens(typeof c === "string" ? c.length : (JSON.stringify(c ?? "") ?? "").length);
+    }
+    case "tool_use":
+      return charsToTokens((l.tool?.name ?? "").length + inputText(l.tool?.input ?? {}).length);
+    case "tool_result":
+      return charsToTokens(outputText(l.toolResult?.output).length + outputText(l.toolResult?.error).length);
+    default:
+      return 0;
+  }
+}
+
+/** The role a line's message has in the context. */
+function roleOf(l: ClawdcodeLine): string {
+  if (l.type === "tool_use") return "assistant";
+  if (l.type === "tool_result") return "user";
+  const r = l.message?.role;
+  return typeof r === "string" ? r : l.type;
+}
+
+/**
+ * The line scanner's view of a clawdcode line: uuid/parentUuid make the tree, the ISO
+ * timestamp the time; assistant usage, model and compact boundaries' preTokens go in the
+ * index so bars and rows need no second read.
+ */
+export class ClawdcodeIndexHooks implements IndexHooks {
+  readonly formatId = "clawdcode";
+  readonly agent = "ClawdCode";
+
+  identify(e: Record<string, unknown>): IndexedEntry | string {
+    if (typeof e.uuid !== "string" || !e.uuid) return `a clawdcode line needs a string "uuid"; found ${kindOf(e.uuid)} (line skipped)`;
+    const l = e as unknown as ClawdcodeLine;
+    const parentId = typeof e.parentUuid === "string" && e.parentUuid ? e.parentUuid : null;
+    const type = typeof e.type === "string" ? e.type : "(untyped)";
+    const time = typeof e.timestamp === "string" ? parseIsoTime(e.timestamp) : Number.NaN;
+    return { id: e.uuid, parentId, type, time, preview: previewOf(previewText(l)), estimate: estimateOf(l) };
+  }
+
+  fill(t: EntryTable, i: number, e: Record<string, unknown>): void {
+    const l = e as unknown as ClawdcodeLine;
+    t.setRole(i, roleOf(l));
+    const m = l.message;
+    if (l.type === "assistant" && m && typeof m === "object") {
+      if (m.usage && typeof m.usage === "object") t.setUsageFigures(i, num(m.usage.input_tokens), num(m.usage.output_tokens), 0, 0, Number.NaN, Number.NaN);
+      if (typeof m.model === "string") t.setModel(i, m.model);
+    } else if (l.type === "tool_use") {
+      t.toolCalls[i] = 1;
+    } else if (isCompactBoundary(l)) {
+      t.rareOf(i).tokensBefore = num(l.compactMetadata?.preTokens);
+    }
+  }
+
+  /** The id a line claims (the reader checks a re-read line is still the one it indexed). */
+  idOf(e: Record<string, unknown>): unknown {
+    return e.uuid;
+  }
+}
+
+export const clawdcodeIndexHooks = new ClawdcodeIndexHooks();

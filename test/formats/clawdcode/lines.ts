@@ -1,0 +1,95 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { clawdcodeIndexHooks } from "../../../src/core/formats/clawdcode/index-hooks";
+import { MemorySession } from "../../../src/core/formats/memory-session";
+import type { FileStamp } from "../../../src/core/formats/session-reader";
+
+/** Tiny factories for clawdcode lines: each test states its session in a few lines. */
+
+export type Raw = Record<string, unknown>;
+
+export const SESSION_ID = "5e5a0002-test-4aaa-8aaa-000000000001";
+export const CWD = "/home/ana/app";
+
+let clock = Date.parse("2026-03-01T10:00:00.000Z");
+function ts(): string {
+  clock += 1000;
+  return new Date(clock).toISOString();
+}
+
+function base(uuid: string, parentUuid: string | null, type: string): Raw {
+  return { uuid, parentUuid, sessionId: SESSION_ID, timestamp: ts(), cwd: CWD, gitBranch: "main", version: "0.4.2", type };
+}
+
+export function user(uuid: string, parent: string | null, text: unknown, extra: Raw = {}): Raw {
+  return { ...base(uuid, parent, "user"), message: { role: "user", content: text }, ...extra };
+}
+
+export function assistant(uuid: string, parent: string | null, text: unknown, usage?: { input_tokens: number; output_tokens: number }, model = "claude-sonnet-4-5"): Raw {
+  return { ...base(uuid, parent, "assistant"), message: { role: "assistant", content: text, model, ...(usage ? { usage } : {}) } };
+}
+
+export function toolUse(uuid: string, parent: string | null, id: string, name: string, input: Raw): Raw {
+  return { ...base(uuid, parent, "tool_use"), message: { role: "assistant", content: "" }, tool: { id, name, input } };
+}
+
+export function toolResult(uuid: string, parent: string | null, id: string, output: unknown, error?: string): Raw {
+  return { ...base(uuid, parent, "tool_result"), message: { role: "user", content: "" }, toolResult: { id, output, ...(error ? { error } : {}) } };
+}
+
+export function system(uuid: string, parent: string | null, text: string): Raw {
+  return { ...base(uuid, parent, "system"), message: { role: "system", content: text } };
+}
+
+export function boundary(uuid: string, parent: string | null, preTokens: number, extra: Raw = {}): Raw {
+  return {
+    ...base(uuid, parent, "system"),
+    message: { role: "system", content: "Conversation compacted" },
+    subtype: "compact_boundary",
+    compactMetadata: { trigger: "manual", preTokens, postTokens: 10, ...extra },
+  };
+}
+
+export function summary(uuid: string, parent: string, text: string): Raw {
+  return { ...user(uuid, parent, text), isCompactSummary: true };
+}
+
+export function memory(records: Raw[], path = `/home/ana/.clawdcode/projects/-home-ana-app/${SESSION_ID}.jsonl`): MemorySession {
+  return new MemorySession("clawdcode", clawdcodeIndexHooks, records, path);
+}
+
+/** A session file read into memory (until the registry loads files), with its stamp at read. */
+export function readSessionFile(path: string): MemorySession & { stamp: FileStamp } {
+  const st = statSync(path);
+  const records: Raw[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      records.push(JSON.parse(line) as Raw);
+    } catch {
+      // A bad line: the indexed reader reports it; these tests never write one.
+    }
+  }
+  return Object.assign(new MemorySession("clawdcode", clawdcodeIndexHooks, records, path), { stamp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } });
+}
+
+export function jsonl(records: Raw[]): string {
+  return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+}
+
+/** The seed-002 fixtures and goldens in ../shared (never copied into the project). */
+export const SEED_002_DIR = resolve(process.env.ASE_SEED_002 ?? join(process.cwd(), "..", "shared", "fixtures", "seed-002"));
+
+let notRun = 0;
+
+/** Call at the top of a test that needs ../shared/fixtures/seed-002: NOT RUN when absent, a failure in CI. */
+export function needSeed002(ctx: Mocha.Context): void {
+  if (existsSync(join(SEED_002_DIR, "branches.golden.json"))) return;
+  if (process.env.CI) throw new Error(`seed-002 fixtures missing at ${SEED_002_DIR} (CI must have ../shared)`);
+  notRun++;
+  ctx.skip();
+}
+
+after(function () {
+  if (notRun) console.log(`\n  NOTE: ${notRun} test(s) NOT RUN: seed-002 fixtures not found at ${SEED_002_DIR} (set ASE_SEED_002 or clone with ../shared beside the project)\n`);
+});
