@@ -1,0 +1,117 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { realPathInside } from "../../util/path-inside";
+import type { ClawdcodeContextItem } from "./context";
+
+/** A file the summarized messages touched, with what ranks it. */
+export interface RankedFile {
+  /** As the tool input named it. */
+  path: string;
+  /** Written or edited by a tool call. */
+  modified: boolean;
+  /** Messages whose content names the path (its tool calls included). */
+  mentions: number;
+  /** Position (in the summarized messages) of the last one naming it. */
+  lastSeen: number;
+}
+
+/** A file read for the summary prompt. */
+export interface IncludedFile {
+  path: string;
+  text: string;
+  /** Lines read, and lines the file has (more when it was cut). */
+  lines: number;
+  totalLines: number;
+}
+
+export const MAX_FILES = 5;
+export const MAX_FILE_LINES = 1000;
+/** Bytes read per file at most: 1,000 very long lines must not fill the prompt. */
+const MAX_FILE_BYTES = 256 * 1024;
+
+const PATH_KEYS = ["path", "file_path", "filePath", "file", "notebook_path"];
+/** Tool names (lower case, letters only) that write the file they name. */
+const WRITERS = new Set(["write", "edit", "multiedit", "create", "strreplace", "strreplaceeditor", "applypatch", "patch", "notebookedit", "writefile", "editfile", "createfile"]);
+
+function toolPaths(input: unknown): string[] {
+  if (!input || typeof input !== "object") return [];
+  const o = input as Record<string, unknown>;
+  const out: string[] = [];
+  for (const k of PATH_KEYS) if (typeof o[k] === "string" && o[k]) out.push(o[k] as string);
+  if (Array.isArray(o.paths)) for (const p of o.paths) if (typeof p === "string" && p) out.push(p);
+  return out;
+}
+
+/**
+ * Files named by the tool calls of the summarized messages, ranked: modified first, then
+ * by how many messages mention them, then the most recently mentioned; ties by path.
+ */
+export function rankFiles(items: readonly ClawdcodeContextItem[]): RankedFile[] {
+  const files = new Map<string, RankedFile>();
+  for (const it of items) {
+    if (it.line.type !== "tool_use") continue;
+    const modified = WRITERS.has(String(it.line.tool?.name ?? "").toLowerCase().replace(/[^a-z]/g, ""));
+    for (const path of toolPaths(it.line.tool?.input)) {
+      const f = files.get(path) ?? { path, modified: false, mentions: 0, lastSeen: -1 };
+      f.modified ||= modified;
+      files.set(path, f);
+    }
+  }
+  if (!files.size) return [];
+  items.forEach((it, k) => {
+    const text = JSON.stringify(it.message.content) ?? "";
+    for (const f of files.values()) {
+      if (!text.includes(JSON.stringify(f.path).slice(1, -1))) continue;
+      f.mentions++;
+      f.lastSeen = k;
+    }
+  });
+  return [...files.values()].sort((a, b) => Number(b.modified) - Number(a.modified) || b.mentions - a.mentions || b.lastSeen - a.lastSeen || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The first MAX_FILES ranked files that exist inside the session's cwd (through any
+ * symlink: a path from the session is untrusted, and nothing outside the project goes
+ * to the API), each cut to MAX_FILE_LINES lines. No cwd, no files.
+ */
+export function readRankedFiles(cwd: string, ranked: readonly RankedFile[], max = MAX_FILES): IncludedFile[] {
+  if (!cwd || !isAbsolute(cwd)) return [];
+  const out: IncludedFile[] = [];
+  for (const f of ranked) {
+    if (out.length >= max) break;
+    const check = realPathInside(resolve(cwd, f.path), [cwd]);
+    if (!check.inside) continue;
+    const read = headOf(check.real);
+    if (read) out.push({ path: f.path, ...read });
+  }
+  return out;
+}
+
+function headOf(path: string): Omit<IncludedFile, "path"> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(MAX_FILE_BYTES);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (!n) break;
+      got += n;
+    }
+    const bytes = buf.subarray(0, got);
+    // Binary files say nothing to a summary.
+    if (bytes.includes(0)) return undefined;
+    const all = bytes.toString("utf8").split("\n");
+    if (all.length > 1 && all[all.length - 1] === "") all.pop();
+    const cut = got === MAX_FILE_BYTES;
+    const lines = all.slice(0, MAX_FILE_LINES);
+    // A file cut by bytes has an unknown number of lines: at least what was seen.
+    return { text: lines.join("\n"), lines: lines.length, totalLines: cut ? Math.max(all.length, lines.length + 1) : all.length };
+  } finally {
+    closeSync(fd);
+  }
+}
