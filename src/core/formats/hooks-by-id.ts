@@ -1,4 +1,5 @@
 import type { IndexHooks } from "./index-hooks";
+import { clawdcodeIndexHooks } from "./clawdcode/index-hooks";
 import { piIndexHooks } from "./pi/index-hooks";
 import { seed000IndexHooks } from "./seed-000/index-hooks";
 
@@ -7,7 +8,13 @@ import { seed000IndexHooks } from "./seed-000/index-hooks";
  * the id, not the hooks (functions do not cross threads). Kept apart from the registry so
  * the worker's bundle holds the indexers and nothing else of the formats.
  */
-const HOOKS: ReadonlyMap<string, IndexHooks> = new Map([piIndexHooks, seed000IndexHooks].map((h) => [h.formatId, h]));
+const HOOKS: ReadonlyMap<string, IndexHooks> = new Map(
+  [
+    piIndexHooks,
+    seed000IndexHooks,
+    clawdcodeIndexHooks,
+  ].map((h) => [h.formatId, h]),
+);
 
 export function hooksFor(formatId: string): IndexHooks {
   const h = HOOKS.get(formatId);

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from "node:fs";
+import { clawdcodeFormat } from "./clawdcode/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "./session-format";
@@ -9,7 +10,11 @@ import type { SessionReader } from "./session-reader";
  * file reads it; pi, the oldest, reads what none claims, so a file that is no session
  * gets pi's exact reason (which line, what was expected).
  */
-export const FORMATS: readonly SessionFormat[] = [piFormat, seed000Format];
+export const FORMATS: readonly SessionFormat[] = [
+  piFormat,
+  seed000Format,
+  clawdcodeFormat,
+];
 
 const FALLBACK = piFormat;
 

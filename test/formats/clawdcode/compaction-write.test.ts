@@ -11,7 +11,7 @@ import { NothingWrittenError } from "../../../src/core/store/append-line";
 import { StaleSessionError } from "../../../src/core/store/session";
 import { FakeAnthropic, type FakeReply } from "../../compaction/fake-anthropic";
 import { withFaults } from "../../helpers/faulty-fs";
-import { assistant, jsonl, needSeed002, type Raw, readSessionFile, SEED_002_DIR, toolResult, toolUse, user } from "./lines";
+import { assistant, jsonl, needSeed002, type Raw, loadFile, SEED_002_DIR, toolResult, toolUse, user } from "./lines";
 
 const KEY = "sk-test-key";
 const FAST_RETRY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, sleep: async () => {} };
@@ -57,7 +57,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
 
   async function compact(replies: FakeReply[], opts: ClawdcodeCompactOptions = {}) {
     fake = await FakeAnthropic.start(replies, { apiKey: KEY });
-    const s = readSessionFile(file);
+    const s = await loadFile(file);
     return compactClawdcode(s, { llm: { apiKey: KEY, baseURL: fake.url, budgets: { idleMs: 5000 }, retry: FAST_RETRY }, now: () => NOW, ...opts });
   }
 
@@ -86,7 +86,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     assert.deepEqual(out.plan.droppedOrphans, ["r2"]);
     assert.equal(out.tokensAfter, Math.ceil("## Goal\nCI SUMMARY".length / 4) + Math.ceil("The test job passed.".length / 4));
 
-    const again = readSessionFile(file);
+    const again = await loadFile(file);
     assert.equal(again.problemCount, 0);
     const leaf = clawdcodeFormat.defaultLeaf(again);
     assert.equal(again.table.idAt(leaf), out.leafUuid);
@@ -115,7 +115,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     assert.equal(lines.length, 2 + 3);
     assert.deepEqual((lines[0].compactMetadata as Raw).filesIncluded, []);
     assert.match(String((lines[1].message as Raw).content), /^\[Compaction summary unavailable\] The 7 earliest message\(s\) .*\(.*500/);
-    const again = readSessionFile(file);
+    const again = await loadFile(file);
     const ctx = buildClawdcodeContext(again, clawdcodeFormat.defaultLeaf(again));
     assert.deepEqual(ctx.items.slice(1).map((i) => i.message), [
       { role: "assistant", content: [{ type: "tool_use", id: "call_2", name: "bash", input: { command: "act -j test" } }] },
@@ -137,7 +137,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
 
   it("no API key: refused before any request; nothing to compact (one message): refused", async () => {
     const before = readFileSync(file);
-    await assert.rejects(compactClawdcode(readSessionFile(file), {}), /no API key/);
+    await assert.rejects(compactClawdcode(await loadFile(file), {}), /no API key/);
     writeFileSync(file, jsonl([user("u1", null, "only")]));
     await assert.rejects(compact([]), /nothing to compact: the context has 1 message/);
     assert.equal(fake!.requests.length, 0);
@@ -147,7 +147,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
   it("an injected short write (full disk) is undone: the source is byte-identical", async () => {
     const before = readFileSync(file);
     fake = await FakeAnthropic.start([{ kind: "message", text: "SUM" }], { apiKey: KEY });
-    const s = readSessionFile(file);
+    const s = await loadFile(file);
     await withFaults({ match: (p) => p === file, writeLimit: 40 }, async () => {
       await assert.rejects(compactClawdcode(s, { llm: { apiKey: KEY, baseURL: fake!.url, retry: FAST_RETRY } }), NothingWrittenError);
     });
@@ -156,7 +156,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
 
   it("the file changed since it was read (the agent appended): nothing of ours is written", async () => {
     fake = await FakeAnthropic.start([{ kind: "message", text: "SUM" }], { apiKey: KEY });
-    const s = readSessionFile(file);
+    const s = await loadFile(file);
     const extra = JSON.stringify(user("u9", "a4", "meanwhile")) + "\n";
     appendFileSync(file, extra);
     const grown = readFileSync(file);
@@ -172,7 +172,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     const after = readFileSync(file, "utf8");
     const tail = after.slice(before.length);
     assert.ok(tail.startsWith("\n{"));
-    const s = readSessionFile(file);
+    const s = await loadFile(file);
     assert.equal(buildClawdcodeContext(s, clawdcodeFormat.defaultLeaf(s)).items[0].message.content, "SUM");
   });
 
@@ -183,7 +183,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     writeFileSync(file, `${src.join("\n")}\n`);
     const before = readFileSync(file);
     const out = await compact([{ kind: "message", text: golden.context.messages[0].content }], { readFiles: false });
-    const s = readSessionFile(file);
+    const s = await loadFile(file);
     const ctx = buildClawdcodeContext(s, clawdcodeFormat.defaultLeaf(s));
     assert.deepEqual(ctx.items.map((i) => i.message), golden.context.messages.slice(0, 2));
     assert.deepEqual(out.plan.droppedOrphans, ["bbbb0002-0000-4000-8000-000000000008"]);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildClawdcodeContext } from "../../../src/core/formats/clawdcode/context";
 import { clawdcodeFormat } from "../../../src/core/formats/clawdcode/format";
-import { assistant, boundary, memory, needSeed002, readSessionFile, SEED_002_DIR, summary, system, toolResult, toolUse, user } from "./lines";
+import { assistant, boundary, memory, needSeed002, loadFile, SEED_002_DIR, summary, system, toolResult, toolUse, user } from "./lines";
 
 interface Golden {
   file: string;
@@ -94,10 +94,10 @@ describe("clawdcode: context rules (15.2)", () => {
 
 describe("clawdcode: seed-002 goldens", () => {
   for (const name of ["branches", "compaction-orphan"]) {
-    it(`${name}.golden.json: defaultLeaf, boundary, lineUuids, droppedOrphans, messages`, function () {
+    it(`${name}.golden.json: defaultLeaf, boundary, lineUuids, droppedOrphans, messages`, async function () {
       needSeed002(this);
       const golden = JSON.parse(readFileSync(join(SEED_002_DIR, `${name}.golden.json`), "utf8")) as Golden;
-      const s = readSessionFile(join(SEED_002_DIR, golden.file));
+      const s = await loadFile(join(SEED_002_DIR, golden.file));
       assert.equal(s.problemCount, 0);
       const leaf = clawdcodeFormat.defaultLeaf(s);
       assert.equal(s.table.idAt(leaf), golden.defaultLeaf);

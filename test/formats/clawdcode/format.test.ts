@@ -6,7 +6,7 @@ import { buildClawdcodeContext } from "../../../src/core/formats/clawdcode/conte
 import { clawdcodeFormat } from "../../../src/core/formats/clawdcode/format";
 import { NewFileError } from "../../../src/core/store/atomic-file";
 import { withFaults } from "../../helpers/faulty-fs";
-import { assistant, boundary, CWD, jsonl, memory, readSessionFile, SESSION_ID, summary, system, toolResult, toolUse, user } from "./lines";
+import { assistant, boundary, CWD, jsonl, memory, loadFile, SESSION_ID, summary, system, toolResult, toolUse, user } from "./lines";
 
 describe("clawdcode: index, describe, info", () => {
   const s = memory([
@@ -105,17 +105,17 @@ describe("clawdcode: fork", () => {
     assistant("a2", "r1", "new branch", { input_tokens: 5, output_tokens: 1 }),
   ];
 
-  it("a new <sessionId>.jsonl with the path root..entry: same uuids and chain, new sessionId, same context; source byte-identical", () => {
+  it("a new <sessionId>.jsonl with the path root..entry: same uuids and chain, new sessionId, same context; source byte-identical", async () => {
     const src = join(dir, `${SESSION_ID}.jsonl`);
     writeFileSync(src, jsonl(records));
     const before = readFileSync(src);
-    const s = readSessionFile(src);
+    const s = await loadFile(src);
     const out = clawdcodeFormat.writer!.fork(s, "a2");
     assert.deepEqual(readFileSync(src), before);
     assert.equal(out.path, join(dir, `${out.sessionId}.jsonl`));
     assert.notEqual(out.sessionId, SESSION_ID);
     assert.equal(out.entryCount, 4);
-    const f = readSessionFile(out.path);
+    const f = await loadFile(out.path);
     assert.deepEqual(f.metas.map((m) => [m.id, m.parentId]), [["u1", null], ["t1", "u1"], ["r1", "t1"], ["a2", "r1"]]);
     assert.ok([0, 1, 2, 3].every((i) => f.entryAt(i).sessionId === out.sessionId));
     // Everything else as it was, key order included.
@@ -128,7 +128,7 @@ describe("clawdcode: fork", () => {
     const src = join(dir, `${SESSION_ID}.jsonl`);
     writeFileSync(src, jsonl(records));
     const before = readFileSync(src);
-    const s = readSessionFile(src);
+    const s = await loadFile(src);
     await withFaults({ match: (p) => p.endsWith(".ase-tmp"), writeLimit: 10 }, () => {
       assert.throws(() => clawdcodeFormat.writer!.fork(s, "a1"), NewFileError);
     });

@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { strict as assert } from "node:assert";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { clawdcodeIndexHooks } from "../../../src/core/formats/clawdcode/index-hooks";
 import { MemorySession } from "../../../src/core/formats/memory-session";
-import type { FileStamp } from "../../../src/core/formats/session-reader";
+import type { StampedSession } from "../../../src/core/formats/clawdcode/compaction";
+import { openSession } from "../../../src/core/formats/registry";
 
 /** Tiny factories for clawdcode lines: each test states its session in a few lines. */
 
@@ -58,19 +60,12 @@ export function memory(records: Raw[], path = `/home/ana/.clawdcode/projects/-ho
   return new MemorySession("clawdcode", clawdcodeIndexHooks, records, path);
 }
 
-/** A session file read into memory (until the registry loads files), with its stamp at read. */
-export function readSessionFile(path: string): MemorySession & { stamp: FileStamp } {
-  const st = statSync(path);
-  const records: Raw[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (!line.trim()) continue;
-    try {
-      records.push(JSON.parse(line) as Raw);
-    } catch {
-      // A bad line: the indexed reader reports it; these tests never write one.
-    }
-  }
-  return Object.assign(new MemorySession("clawdcode", clawdcodeIndexHooks, records, path), { stamp: { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } });
+/** A session file loaded as the registry loads it (detected, then the indexed JSONL reader), with its stamp. */
+export async function loadFile(path: string): Promise<StampedSession> {
+  const s = await openSession(path);
+  assert.equal(s.formatId, "clawdcode", `${path} detected as ${s.formatId}`);
+  assert.ok("stamp" in s, "a file session has a stamp");
+  return s as StampedSession;
 }
 
 export function jsonl(records: Raw[]): string {

@@ -1,23 +1,34 @@
+import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { clawdcodeContext } from "./context";
 import { describeClawdcode } from "./describe";
 import { detectClawdcode } from "./detect";
+import { CLAWDCODE_ROOT_HELP, clawdcodeRoot, clawdcodeScanner } from "./discover";
 import { forkClawdcode } from "./fork";
 import { clawdcodeIndexHooks } from "./index-hooks";
 import { clawdcodeInfo } from "./info";
 
-/** The seed "002" Claude-Code-like store (claude-code-format.md 15.2). */
+/**
+ * The seed "002" Claude-Code-like store (claude-code-format.md 15.2). Its messages are
+ * Anthropic's {role, content} already, so it needs no `anthropic` rendering.
+ */
 export const clawdcodeFormat: SessionFormat = {
   id: "clawdcode",
   agent: "ClawdCode",
   detect: detectClawdcode,
   index: clawdcodeIndexHooks,
+  load: (path, opts) => HookedSession.open(path, clawdcodeIndexHooks, opts),
   info: clawdcodeInfo,
   // The seed resumes from the last line of the file (section 15.2, "default leaf").
   defaultLeaf: (session: SessionReader) => session.metas.length - 1,
   describe: describeClawdcode,
   context: clawdcodeContext,
+  discovery: {
+    scanner: clawdcodeScanner,
+    root: (explicit, env) => clawdcodeRoot(explicit, env),
+    rootHelp: CLAWDCODE_ROOT_HELP,
+  },
   writer: {
     capabilities: { fork: true, label: false, compact: true, why: "clawdcode lines have no labels" },
     fork: forkClawdcode,
