@@ -15,8 +15,12 @@ export async function loadSession(path: string): Promise<SessionReader> {
 
 /** Loads a session for a command that only pi sessions have so far; any other format is refused by name. */
 export async function loadPiSession(path: string, what: string): Promise<Session> {
-  const session = await loadSession(path);
-  if (!(session instanceof Session)) throw new CliError(`${path}: a ${formatOf(session).agent} session; ${what} is offered for pi sessions only`);
+  return piOnly(await loadSession(path), what);
+}
+
+/** A loaded session as pi's, or the refusal naming its format. */
+export function piOnly(session: SessionReader, what: string): Session {
+  if (!(session instanceof Session)) throw new CliError(`${session.path}: a ${formatOf(session).agent} session; ${what} is offered for pi sessions only`);
   return session;
 }
 

@@ -5,7 +5,9 @@ import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import { loadPiSession, requireEntry } from "../load";
+import type { StampedSession } from "../../core/formats/clawdcode/compaction";
+import { loadSession, piOnly, requireEntry } from "../load";
+import { compactClawdcodeCli } from "./compact-clawdcode";
 import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 
 const usage =
@@ -49,7 +51,7 @@ export function nothingWritten(err: unknown): CliError {
 export const compactCommand: CliCommand = {
   name: "compact",
   usage,
-  summary: "append a pi compaction at the leaf (summary via ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL); --dry-run shows the plan; --timeout caps the summary, retries included (default 300 s)",
+  summary: "append a compaction at the leaf (pi; clawdcode: its own rule, summarize all but the last 20%) (summary via ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL); --dry-run shows the plan; --timeout caps the summary, retries included (default 300 s)",
   async run(args, io) {
     const { values, positionals } = parseFlags(
       args,
@@ -70,7 +72,15 @@ export const compactCommand: CliCommand = {
     if (!STRATEGIES.includes(strategy)) throw new CliError(`--strategy must be ${STRATEGIES.join(", ")}; got "${values.strategy}"`);
     const totalMs = timeoutFlag(values.timeout);
     const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
-    const session = await loadPiSession(onePositional(positionals, "session file", usage), "compaction");
+    const loaded = await loadSession(onePositional(positionals, "session file", usage));
+    if (loaded.formatId === "clawdcode") {
+      try {
+        return await compactClawdcodeCli(loaded as StampedSession, values, io, totalMs);
+      } catch (err) {
+        throw nothingWritten(err);
+      }
+    }
+    const session = piOnly(loaded, "compaction");
     const leaf = requireEntry(session, values.leaf, "leaf");
     if (leaf < 0) throw new CliError(`${session.path}: the session has no entries; nothing written`);
     const leafId = session.metas[leaf].id;
