@@ -136,3 +136,32 @@ describe("clawdcode: fork", () => {
     assert.deepEqual(readFileSync(src), before);
   });
 });
+
+describe("clawdcode: the indexed reader", () => {
+  it("a file indexed on two threads gives the index of one thread (worker finds the hooks by format id)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ase-clawd-threads-"));
+    try {
+      const file = join(dir, `${SESSION_ID}.jsonl`);
+      const recs: Array<Record<string, unknown>> = [];
+      let parent: string | null = null;
+      for (let k = 0; k < 3000; k++) {
+        const id = `e${k}`;
+        const r: Record<string, unknown> =
+          k % 3 === 0 ? user(id, parent, `question ${k}`) : k % 3 === 1 ? toolUse(id, parent, `c${k}`, "read", { path: `f${k}.ts` }) : toolResult(id, parent, `c${k - 1}`, `out ${k}`);
+        recs.push(r);
+        parent = id;
+      }
+      recs.push(assistant("last", parent, "done", { input_tokens: 7, output_tokens: 3 }));
+      writeFileSync(file, jsonl(recs));
+      const one = await clawdcodeFormat.load(file, { secondThread: false });
+      const two = await clawdcodeFormat.load(file, { secondThread: true });
+      assert.equal((two as unknown as { threads: number }).threads, 2, (two as unknown as { workerFailure?: string }).workerFailure);
+      const row = (m: (typeof one.metas)[number]) => [m.id, m.parentId, m.type, m.role, m.preview, m.estimate, m.toolCalls, m.line, JSON.stringify(m.usage)];
+      assert.deepEqual(two.metas.map(row), one.metas.map(row));
+      assert.equal(two.problemCount, 0);
+      assert.equal(clawdcodeFormat.context(two, clawdcodeFormat.defaultLeaf(two)).messages.length, 3001);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
