@@ -67,6 +67,27 @@ describe("clawdcode: index, describe, info", () => {
   });
 });
 
+describe("clawdcode: files", () => {
+  it("read / written / edited from tool_use names; a boundary's filesIncluded as read from the summary; first touch order", () => {
+    const s = memory([
+      user("u1", null, "go"),
+      toolUse("t1", "u1", "c1", "Read", { file_path: "a.ts" }),
+      toolUse("t2", "t1", "c2", "write", { path: "b.ts" }),
+      toolUse("t3", "t2", "c3", "MultiEdit", { path: "a.ts" }),
+      toolUse("t4", "t3", "c4", "bash", { command: "cat c.ts" }),
+      boundary("b1", "t4", 10, { filesIncluded: ["a.ts", "d.ts"] }),
+      toolUse("t5", "b1", "c5", "str_replace", { path: "d.ts" }),
+    ]);
+    const all = s.metas.map((_, i) => i);
+    assert.deepEqual(clawdcodeFormat.files!(s, all), [
+      { path: "a.ts", read: 1, written: 0, edited: 1, fromSummary: ["read"], firstEntryId: "t1" },
+      { path: "b.ts", read: 0, written: 1, edited: 0, fromSummary: [], firstEntryId: "t2" },
+      { path: "d.ts", read: 0, written: 0, edited: 1, fromSummary: ["read"], firstEntryId: "b1" },
+    ]);
+    assert.deepEqual(clawdcodeFormat.files!(s, [0, 4]), []);
+  });
+});
+
 describe("clawdcode: detect", () => {
   const line = user("u1", null, "hi");
   const det = (objects: unknown[], path = "/tmp/s.jsonl") => clawdcodeFormat.detect({ path, objects });

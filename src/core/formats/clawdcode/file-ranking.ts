@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { realPathInside } from "../../util/path-inside";
 import type { ClawdcodeContextItem } from "./context";
+import { toolKind, toolPaths } from "./tool-files";
 
 /** A file the summarized messages touched, with what ranks it. */
 export interface RankedFile {
@@ -29,19 +30,6 @@ export const MAX_FILE_LINES = 1000;
 /** Bytes read per file at most: 1,000 very long lines must not fill the prompt. */
 const MAX_FILE_BYTES = 256 * 1024;
 
-const PATH_KEYS = ["path", "file_path", "filePath", "file", "notebook_path"];
-/** Tool names (lower case, letters only) that write the file they name. */
-const WRITERS = new Set(["write", "edit", "multiedit", "create", "strreplace", "strreplaceeditor", "applypatch", "patch", "notebookedit", "writefile", "editfile", "createfile"]);
-
-function toolPaths(input: unknown): string[] {
-  if (!input || typeof input !== "object") return [];
-  const o = input as Record<string, unknown>;
-  const out: string[] = [];
-  for (const k of PATH_KEYS) if (typeof o[k] === "string" && o[k]) out.push(o[k] as string);
-  if (Array.isArray(o.paths)) for (const p of o.paths) if (typeof p === "string" && p) out.push(p);
-  return out;
-}
-
 /**
  * Files named by the tool calls of the summarized messages, ranked: modified first, then
  * by how many messages mention them, then the most recently mentioned; ties by path.
@@ -50,7 +38,8 @@ export function rankFiles(items: readonly ClawdcodeContextItem[]): RankedFile[] 
   const files = new Map<string, RankedFile>();
   for (const it of items) {
     if (it.line.type !== "tool_use") continue;
-    const modified = WRITERS.has(String(it.line.tool?.name ?? "").toLowerCase().replace(/[^a-z]/g, ""));
+    const kind = toolKind(it.line.tool?.name);
+    const modified = kind === "written" || kind === "edited";
     for (const path of toolPaths(it.line.tool?.input)) {
       const f = files.get(path) ?? { path, modified: false, mentions: 0, lastSeen: -1 };
       f.modified ||= modified;

@@ -5,6 +5,7 @@ import { clawdcodeContext } from "./context";
 import { describeClawdcode } from "./describe";
 import { detectClawdcode } from "./detect";
 import { CLAWDCODE_ROOT_HELP, clawdcodeRoot, clawdcodeScanner } from "./discover";
+import { clawdcodeFiles } from "./files";
 import { forkClawdcode } from "./fork";
 import { clawdcodeIndexHooks } from "./index-hooks";
 import { clawdcodeInfo } from "./info";
@@ -24,6 +25,7 @@ export const clawdcodeFormat: SessionFormat = {
   defaultLeaf: (session: SessionReader) => session.metas.length - 1,
   describe: describeClawdcode,
   context: clawdcodeContext,
+  files: clawdcodeFiles,
   discovery: {
     scanner: clawdcodeScanner,
     root: (explicit, env) => clawdcodeRoot(explicit, env),
