@@ -144,6 +144,14 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     writeFileSync(file, before);
   });
 
+  it("a session read only in part (a first look at a large file) is refused", async () => {
+    const before = readFileSync(file);
+    const s = await loadFile(file);
+    Object.defineProperty(s, "complete", { value: false });
+    await assert.rejects(compactClawdcode(s, { llm: { apiKey: KEY } }), /only the first part of the file is read/);
+    assert.deepEqual(readFileSync(file), before);
+  });
+
   it("an injected short write (full disk) is undone: the source is byte-identical", async () => {
     const before = readFileSync(file);
     fake = await FakeAnthropic.start([{ kind: "message", text: "SUM" }], { apiKey: KEY });

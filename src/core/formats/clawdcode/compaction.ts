@@ -144,6 +144,8 @@ export function compactionLines(
  * summary instead. On any error nothing is written and the file is byte-identical.
  */
 export async function compactClawdcode(session: StampedSession, opts: ClawdcodeCompactOptions = {}): Promise<ClawdcodeCompactionOutcome> {
+  // A first look at a large file ends early: its last line is not the file's, nor is its tree whole.
+  if (!session.complete) throw new Error(`${session.path}: only the first part of the file is read; read all of it before compacting; nothing written`);
   checkUnchanged(session.path, session.stamp);
   const leaf = opts.leaf ?? session.metas.length - 1;
   let plan = planClawdcodeCompaction(session, leaf, { ...opts, keepPercent: opts.keepPercent ?? KEEP_PERCENT });
