@@ -92,6 +92,27 @@ describe("clawdcode: context rules (15.2)", () => {
   });
 });
 
+describe("clawdcode: our contract fixture", () => {
+  it("branches-compaction.jsonl: rewind, tool error, system line, boundary, and an orphan from an older writer", async () => {
+    const s = await loadFile(join("test", "fixtures", "clawdcode", "branches-compaction.jsonl"));
+    const id = (n: number) => `33333333-0000-4000-8000-${String(n).padStart(12, "0")}`;
+    const leaf = clawdcodeFormat.defaultLeaf(s);
+    assert.equal(s.table.idAt(leaf), id(14));
+    const c = buildClawdcodeContext(s, leaf);
+    assert.equal(c.boundary, id(11));
+    assert.deepEqual(c.droppedOrphans, [id(13)]);
+    assert.deepEqual(c.items.map((i) => i.message), [
+      { role: "user", content: "[Summary] The build failed on a missing src/config.ts; the user asked to restore it from git." },
+      { role: "assistant", content: [{ type: "text", text: "Restored; the build passes." }] },
+    ]);
+    // The older branch: no boundary on its path, the error result and the system line's neighbours.
+    const old = buildClawdcodeContext(s, s.requireIndex(id(8)));
+    assert.equal(old.boundary, null);
+    assert.deepEqual(old.items.map((i) => i.line.uuid), [1, 2, 3, 4, 6, 7, 8].map(id));
+    assert.deepEqual(old.items[2].message, { role: "user", content: [{ type: "tool_result", tool_use_id: "call_a1", content: "", is_error: true }] });
+  });
+});
+
 describe("clawdcode: seed-002 goldens", () => {
   for (const name of ["branches", "compaction-orphan"]) {
     it(`${name}.golden.json: defaultLeaf, boundary, lineUuids, droppedOrphans, messages`, async function () {

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { clawdcodeRoot, listClawdcodeSessions } from "../../../src/core/formats/clawdcode/discover";
@@ -45,12 +45,19 @@ describe("clawdcode: discovery", () => {
   it("skips non-sessions with a reason that quotes none of their content; ignores other names", async () => {
     const out = await listClawdcodeSessions(join(tmp, "store"));
     const why = Object.fromEntries(out.skipped.map((s) => [s.path.slice(s.path.lastIndexOf("/") + 1), s.reason]));
-    assert.deepEqual(Object.keys(why).sort(), ["empty.jsonl", "notes.jsonl", "pi-session.jsonl"]);
-    assert.equal(why["empty.jsonl"], "not a clawdcode session: the file is empty");
-    assert.equal(why["notes.jsonl"], "not a clawdcode session: no JSON object at its start");
-    assert.match(why["pi-session.jsonl"], /^not a clawdcode session: its first JSON line has no uuid/);
+    assert.deepEqual(Object.keys(why).sort(), ["empty.bad.jsonl", "notes.bad.jsonl", "pi-session.bad.jsonl"]);
+    assert.equal(why["empty.bad.jsonl"], "not a clawdcode session: the file is empty");
+    assert.equal(why["notes.bad.jsonl"], "not a clawdcode session: no JSON object at its start");
+    assert.match(why["pi-session.bad.jsonl"], /^not a clawdcode session: its first JSON line has no uuid/);
     assert.ok(!JSON.stringify(out.skipped).includes("not json at all"));
     assert.equal(out.projects.flatMap((p) => p.sessions).length, 2);
+  });
+
+  it("a torn last line is not counted as an entry", async () => {
+    appendFileSync(join(tmp, "store/projects/-srv-api", `${S2}.jsonl`), '{"uuid":"torn');
+    const out = await listClawdcodeSessions(join(tmp, "store"));
+    const s = out.projects.flatMap((p) => p.sessions).find((x) => x.id === S2);
+    assert.equal(s?.entryCount, 3);
   });
 
   it("a missing root lists nothing", async () => {

@@ -50,6 +50,11 @@ export interface ClawdcodeCompactionPlan {
   cwd: string;
 }
 
+/** The context size at which the agent compacts on its own: 80% of the window. */
+export function clawdcodeCompactThreshold(contextWindow: number): number {
+  return Math.floor((contextWindow * THRESHOLD_PERCENT) / 100);
+}
+
 /** Messages kept of n at `percent`: ceil(n x percent / 100) in whole numbers (10 x 0.3 is 3, not 4), at least 1. */
 export function keepCountFor(n: number, percent: number): number {
   if (n <= 0) return 0;
@@ -89,7 +94,7 @@ export function planClawdcodeCompaction(session: SessionReader, leaf: number, op
   const before = tokensOf(session, ctx.items);
   const model = modelOf(session, ctx.items);
   const contextWindow = opts.contextWindow ?? contextWindowFor(model, opts.windowOverrides).tokens;
-  const threshold = Math.floor((contextWindow * THRESHOLD_PERCENT) / 100);
+  const threshold = clawdcodeCompactThreshold(contextWindow);
   let cwd = "";
   for (const i of session.tree.path(leaf).reverse()) {
     const c = (session.entryAt(i) as unknown as ClawdcodeLine).cwd;

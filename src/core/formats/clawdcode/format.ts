@@ -1,6 +1,7 @@
 import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
+import { clawdcodeCompactThreshold } from "./compaction-plan";
 import { clawdcodeContext } from "./context";
 import { describeClawdcode } from "./describe";
 import { detectClawdcode } from "./detect";
@@ -26,6 +27,7 @@ export const clawdcodeFormat: SessionFormat = {
   describe: describeClawdcode,
   context: clawdcodeContext,
   files: clawdcodeFiles,
+  compactThreshold: clawdcodeCompactThreshold,
   discovery: {
     scanner: clawdcodeScanner,
     root: (explicit, env) => clawdcodeRoot(explicit, env),
