@@ -36,6 +36,10 @@ describe("clawdcode: index, describe, info", () => {
     assert.equal(s.metas[3].preview, "error: no such dir");
     assert.equal(s.metas[0].estimate, Math.ceil("  List\n the   TODOs  ".length / 4));
     assert.equal(s.metas[4].estimate, 0);
+    // What the model reads: the tool's name and input; a result's output (this one is empty).
+    assert.equal(s.metas[2].estimate, Math.ceil(("grep".length + '{"pattern":"TODO"}'.length) / 4));
+    assert.equal(s.metas[3].estimate, 0);
+    assert.equal(s.metas[1].estimate, Math.ceil("Two of them.".length / 4));
     assert.deepEqual([0, 1, 2, 3, 4].map((i) => s.metas[i].role), ["user", "assistant", "assistant", "user", "system"]);
   });
 

@@ -2,7 +2,7 @@ import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
-import { type ClawdcodeLine, contentText, isCompactBoundary, outputText } from "./lines";
+import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText } from "./lines";
 
 const PREVIEW_MAX = 100;
 
@@ -46,21 +46,24 @@ function previewText(l: ClawdcodeLine): string {
   }
 }
 
-/** chars/4 of what the line adds to the context (system lines add nothing). */
+/** Characters of a content block as the model reads it. */
+function blockChars(b: Record<string, unknown>): number {
+  if (!b || typeof b !== "object") return 0;
+  if (b.type === "text" && typeof b.text === "string") return b.text.length;
+  if (b.type === "tool_use") return String(b.name ?? "").length + inputText(b.input ?? {}).length;
+  if (b.type === "tool_result") return outputText(b.content).length;
+  return (JSON.stringify(b) ?? "").length;
+}
+
+/** chars/4 of the message the line adds to the context (lineMessage decides; system lines add nothing). */
 function estimateOf(l: ClawdcodeLine): number {
-  switch (l.type) {
-    case "user":
-    case "assistant": {
-      const c = l.message?.content;
-      return charsToTokens(typeof c === "string" ? c.length : (JSON.stringify(c ?? "") ?? "").length);
-    }
-    case "tool_use":
-      return charsToTokens((l.tool?.name ?? "").length + inputText(l.tool?.input ?? {}).length);
-    case "tool_result":
-      return charsToTokens(outputText(l.toolResult?.output).length + outputText(l.toolResult?.error).length);
-    default:
-      return 0;
-  }
+  const m = lineMessage(l);
+  if (!m) return 0;
+  if (typeof m.content === "string") return charsToTokens(m.content.length);
+  if (!Array.isArray(m.content)) return 0;
+  let chars = 0;
+  for (const b of m.content as Array<Record<string, unknown>>) chars += blockChars(b);
+  return charsToTokens(chars);
 }
 
 /** The role a line's message has in the context. */
