@@ -55,7 +55,11 @@ export function clawdcodeCompactThreshold(contextWindow: number): number {
   return Math.floor((contextWindow * THRESHOLD_PERCENT) / 100);
 }
 
-/** Messages kept of n at `percent`: ceil(n x percent / 100) in whole numbers (10 x 0.3 is 3, not 4), at least 1. */
+/**
+ * Messages kept of n at `percent`: ceil(n x percent / 100), at least 1. The share is a
+ * whole percentage so that no share worked out in floating point (1 - 0.7 is
+ * 0.30000000000000004: ceil(10 x that) is 4) can shift the cut by one.
+ */
 export function keepCountFor(n: number, percent: number): number {
   if (n <= 0) return 0;
   return Math.min(n, Math.max(1, Math.ceil((n * percent) / 100)));
