@@ -65,6 +65,26 @@ describe("clawdcode: index, describe, info", () => {
     assert.equal(clawdcodeFormat.describe(ok, 1).isError, undefined);
   });
 
+  it("describe reads a line only to confirm a summary under a boundary or an error result (filters describe every line)", () => {
+    const recs = [
+      user("u1", null, "q"),
+      toolUse("t1", "u1", "c1", "read", {}),
+      toolResult("r1", "t1", "c1", "error: looks like one, is not"),
+      toolResult("r2", "r1", "c1", "fine"),
+      boundary("b1", "r2", 5),
+      summary("c1", "b1", "sum"),
+      user("u2", "c1", "after"),
+      toolResult("r3", "u2", "c1", "", "real failure"),
+    ];
+    const m = memory(recs);
+    const reads: number[] = [];
+    const counting = Object.assign(Object.create(m) as typeof m, { entryAt: (i: number) => (reads.push(i), m.entryAt(i)) });
+    const kinds = recs.map((_, i) => clawdcodeFormat.describe(counting, i));
+    assert.deepEqual(kinds.map((d) => d.kind), ["user", "tool-call", "tool-result", "tool-result", "compaction", "summary", "user", "tool-result"]);
+    assert.deepEqual(kinds.map((d) => d.isError ?? false), [false, false, false, false, false, false, false, true]);
+    assert.deepEqual(reads, [2, 5, 7]);
+  });
+
   it("info: sessionId, cwd, agent version and created from the lines", () => {
     assert.deepEqual(clawdcodeFormat.info(s), { id: SESSION_ID, cwd: CWD, agentVersion: "0.4.2", created: s.entryAt(0).timestamp });
     assert.deepEqual(clawdcodeFormat.info(memory([], "/x/projects/p/abc.jsonl")), { id: "abc", cwd: "" });

@@ -1,11 +1,18 @@
 import type { EntryDescription } from "../entry-kinds";
 import type { SessionReader } from "../session-reader";
+import { ERROR_PREVIEW } from "./index-hooks";
 import { type ClawdcodeLine, toolResultFailed } from "./lines";
 
+/** The index marks compact boundaries with tokensBefore (compactMetadata.preTokens). */
+function isBoundary(session: SessionReader, i: number): boolean {
+  return session.table.typeAt(i) === "system" && session.table.rare.get(i)?.tokensBefore !== undefined;
+}
+
 /**
- * Neutral kind and label of line i. Assistant and tool_use lines are told from the index
- * alone; user, tool_result and system lines are read (a summary flag, an error, a
- * boundary subtype decide their kind) from the reader's cache.
+ * Neutral kind and label of line i, from the index: row filters describe every line of
+ * a session that may hold 10^6 of them, so a line is read only to confirm what the index
+ * already points to (a user line right under a boundary may be its summary; a result
+ * whose preview starts "error:" may be a failure).
  */
 export function describeClawdcode(session: SessionReader, i: number): EntryDescription {
   const type = session.table.typeAt(i);
@@ -15,19 +22,19 @@ export function describeClawdcode(session: SessionReader, i: number): EntryDescr
     case "tool_use":
       return { kind: "tool-call", label: "tool_use", visibility: "conversation" };
     case "user": {
-      const line = session.entryAt(i) as unknown as ClawdcodeLine;
-      if (line.isCompactSummary) return { kind: "summary", label: "compact summary", visibility: "conversation" };
+      const p = session.tree.parent[i];
+      if (p >= 0 && isBoundary(session, p) && (session.entryAt(i) as unknown as ClawdcodeLine).isCompactSummary) {
+        return { kind: "summary", label: "compact summary", visibility: "conversation" };
+      }
       return { kind: "user", label: "user", visibility: "user" };
     }
     case "tool_result": {
-      const line = session.entryAt(i) as unknown as ClawdcodeLine;
       const d: EntryDescription = { kind: "tool-result", label: "tool_result", visibility: "conversation" };
-      if (toolResultFailed(line)) d.isError = true;
+      if (session.table.preview(i).startsWith(ERROR_PREVIEW) && toolResultFailed(session.entryAt(i) as unknown as ClawdcodeLine)) d.isError = true;
       return d;
     }
     case "system":
-      // The index marks boundaries with tokensBefore (compactMetadata.preTokens).
-      if (session.table.rare.get(i)?.tokensBefore !== undefined) return { kind: "compaction", label: "compact_boundary", visibility: "conversation" };
+      if (isBoundary(session, i)) return { kind: "compaction", label: "compact_boundary", visibility: "conversation" };
       return { kind: "info", label: "system", visibility: "all" };
     default:
       return { kind: "other", label: type, visibility: "all" };

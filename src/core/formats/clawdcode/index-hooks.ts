@@ -2,9 +2,11 @@ import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
-import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText } from "./lines";
+import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText, toolResultFailed } from "./lines";
 
 const PREVIEW_MAX = 100;
+/** How a failed tool result's preview starts (describe reads only such results to confirm). */
+export const ERROR_PREVIEW = "error:";
 
 function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;
@@ -37,7 +39,7 @@ function previewText(l: ClawdcodeLine): string {
     case "tool_result": {
       const out = outputText(l.toolResult?.output);
       const err = l.toolResult?.error;
-      return err !== undefined && err !== null && err !== "" && err !== false ? `error: ${outputText(err)}${out ? ` ${out}` : ""}` : out;
+      return toolResultFailed(l) ? `${ERROR_PREVIEW} ${outputText(err)}${out ? ` ${out}` : ""}` : out;
     }
     case "system":
       return isCompactBoundary(l) ? `compacted (${l.compactMetadata?.trigger ?? "?"})` : contentText(l.message?.content);
