@@ -55,7 +55,7 @@ export const treeCommand: CliCommand = {
       return;
     }
     reportProblems(session, io.err);
-    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (${format.id === "pi" ? "" : `${format.agent} `}${version !== undefined ? `v${version}, ` : ""}${metas.length} entries)\n`);
+    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (${format.id === "pi" ? "" : `${format.agent}, `}${version !== undefined ? `v${version}, ` : ""}${metas.length} entries)\n`);
     for (const r of rows) {
       const m = metas[r.index];
       const mark = r.isActiveLeaf ? "◉" : r.onActivePath ? "•" : " ";
@@ -64,7 +64,10 @@ export const treeCommand: CliCommand = {
       const kind = safeText(SHORT[d.kind] ?? d.label);
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
       let text = safeText(m.preview);
-      if (d.kind === "compaction") text = `compaction: ${m.tokensBefore ?? "?"} tokens before, kept from ${m.firstKeptEntryId !== undefined ? safeText(m.firstKeptEntryId) : (m.hasRetainedTail ? "retained tail" : "nothing")}`;
+      if (d.kind === "compaction") {
+        const kept = m.firstKeptEntryId !== undefined ? `, kept from ${safeText(m.firstKeptEntryId)}` : m.hasRetainedTail ? ", kept from retained tail" : "";
+        text = `compaction: ${m.tokensBefore ?? "?"} tokens before${kept}`;
+      }
       io.out(`${r.prefix}${mark} ${safeText(m.id)} ${kind}${label ? ` [${safeText(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
     }
   },

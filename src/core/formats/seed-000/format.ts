@@ -8,6 +8,7 @@ import { isSeed000Type, looksLikeSeed000, type Seed000Type } from "./line";
 import { seed000Strategies } from "./context-strategies";
 import { seed000Files } from "./files";
 import { entryToMessage, PART_KIND } from "./messages";
+import { DEFAULT_MAX_TOKENS } from "./strategies";
 import { seed000Writer } from "./writer";
 
 const KIND: Record<Seed000Type, EntryKind> = {
@@ -80,6 +81,9 @@ export const seed000Format: SessionFormat = {
   files: seed000Files,
 
   strategies: seed000Strategies,
+
+  // The design shrinks a context above maxTokens (180,000 by default), whatever the window.
+  compactThreshold: () => DEFAULT_MAX_TOKENS,
 
   writer: seed000Writer,
 };
