@@ -9,11 +9,7 @@ export function humanBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GB`;
 }
 
-export function humanTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(2)}M`;
-}
+export { humanTokens } from "../core/util/human";
 
 export function relativeTime(ms: number, now: number): string {
   const s = Math.max(0, Math.round((now - ms) / 1000));

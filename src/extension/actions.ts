@@ -8,6 +8,7 @@ import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/store/append";
 import { Session } from "../core/formats/pi/pi-session";
 import { formatOf } from "../core/formats/registry";
+import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
 import { getApiKey } from "./api-key";
 import { buildPreview, type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
@@ -153,12 +154,61 @@ export async function compact(deps: ActionDeps, file: string, args: CompactArgs,
 
 export { NothingToCompactError, STRATEGIES };
 
-/** Opens the exact request for a leaf in a read-only editor. */
-export async function previewContext(deps: ActionDeps, file: string, leafId: string | undefined, format: ContextFormat | undefined): Promise<PreviewResult> {
+/** A session whose format compacts its own way (not pi), with that compaction. */
+export async function formatCompaction(deps: ActionDeps, file: string): Promise<{ s: SessionReader; compaction: FormatCompaction; agent: string } | undefined> {
+  const s = await deps.session(file);
+  if (s instanceof Session) return undefined;
+  const f = formatOf(s);
+  if (!f.writer?.compaction) throw new Error(`Compaction is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+  return { s, compaction: f.writer.compaction, agent: f.agent };
+}
+
+/** Another format's compaction with progress and cancel: its summary and append, or nothing on failure. */
+export async function compactOtherFormat(deps: ActionDeps, file: string, leafId: string | undefined, instructions: string | undefined, progress?: Progress, token?: vscode.CancellationToken): Promise<{ lines: string[]; fallbackReason?: string }> {
+  const got = await formatCompaction(deps, file);
+  if (!got) throw new Error(`${file}: a pi session (use pi's compaction)`);
+  requireTrust("Compact");
+  const key = await getApiKey(deps.secrets);
+  if (!key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first.");
+  const leaf = leafId === undefined ? formatOf(got.s).defaultLeaf(got.s) : got.s.requireIndex(leafId);
+  const abort = new AbortController();
+  token?.onCancellationRequested(() => abort.abort());
+  const show = summaryProgress(deps, progress);
+  const out = await got.compaction.run(got.s, leaf, {
+    llm: llmOptions(key),
+    customInstructions: instructions,
+    signal: abort.signal,
+    onProgress: (p) => {
+      if (p.type === "fallback") {
+        deps.log.warn(`compaction of ${file}: the summary failed (${p.reason}); ${got.compaction.fallbackNote}`);
+        progress?.report({ message: `the summary failed; ${got.compaction.fallbackNote}` });
+      } else show(p);
+    },
+  });
+  deps.log.info(`compacted ${file} (${got.agent}): ${out.lines.join("; ")}`);
+  return out;
+}
+
+/**
+ * Opens the exact request for a leaf in a read-only editor. For a format whose agent
+ * shrinks its context itself (seed-000's truncate/compress/smart), `strategy` picks one
+ * ("none": the context as recorded); left out, the user is asked.
+ */
+export async function previewContext(deps: ActionDeps, file: string, leafId: string | undefined, format: ContextFormat | undefined, strategy?: string): Promise<PreviewResult | undefined> {
   const s = await deps.session(file);
   const fmt = format ?? readSettings().defaultContextFormat;
-  const built = buildPreview(s, leafId, fmt);
-  const name = `${file.split(/[\\/]/).pop()}-${leafId ?? "leaf"}.${fmt}.jsonc`;
+  const strategies = formatOf(s).strategies;
+  let chosen = strategy === "none" ? undefined : strategy;
+  if (strategy === undefined && strategies) {
+    const pick = await vscode.window.showQuickPick(
+      [{ label: "As recorded", value: undefined as string | undefined, description: "the context before the agent shrinks it" }, ...strategies.names.map((n) => ({ label: n, value: n as string | undefined, description: "dry run: which messages the agent keeps (nothing is called)" }))],
+      { title: "Preview the context: as recorded, or after one of the agent's strategies" },
+    );
+    if (!pick) return undefined;
+    chosen = pick.value;
+  }
+  const built = buildPreview(s, leafId, fmt, undefined, chosen);
+  const name = `${file.split(/[\\/]/).pop()}-${leafId ?? "leaf"}${chosen ? `.${chosen}` : ""}.${fmt}.jsonc`;
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name}`, query: `t=${Date.now()}` });
   deps.previews.set(uri, built.text);
   const doc = await vscode.workspace.openTextDocument(uri);

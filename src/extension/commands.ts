@@ -6,7 +6,10 @@ import type { CompactionPlan } from "../core/compaction/prepare";
 import type { CompactionStrategy } from "../core/compaction/settings";
 import type { EntryAction } from "../protocol";
 import { visibleText } from "../core/util/visible-text";
-import { type ActionDeps, type CompactArgs, compact, compactionPlan, continueAt, forkAt, labelAt, piSession, previewContext } from "./actions";
+import { formatOf } from "../core/formats/registry";
+import type { FormatCompaction } from "../core/formats/session-format";
+import type { SessionReader } from "../core/formats/session-reader";
+import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
 import type { ContextFormat } from "./context-preview";
 import type { Log } from "./log";
@@ -75,8 +78,10 @@ function planSummary(p: CompactionPlan): string {
 }
 
 /** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */
-export async function compactInteractive(deps: CommandDeps, file: string, leafId?: string): Promise<CompactionOutcome | undefined> {
-  // Refused before any question when the session's format has no compaction here.
+export async function compactInteractive(deps: CommandDeps, file: string, leafId?: string): Promise<CompactionOutcome | { lines: string[] } | undefined> {
+  // Another format compacts its own way; one without compaction is refused before any question.
+  const other = await formatCompaction(deps, file);
+  if (other) return compactOtherInteractive(deps, file, other, leafId);
   const session = await piSession(deps, file, "Compaction");
   const strat = await vscode.window.showQuickPick(
     [
@@ -100,6 +105,26 @@ export async function compactInteractive(deps: CommandDeps, file: string, leafId
   return out;
 }
 
+/** The palette flow for a format with its own compaction: its dry run to confirm, then progress with cancel. */
+async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s: SessionReader; compaction: FormatCompaction; agent: string }, leafId?: string): Promise<{ lines: string[] } | undefined> {
+  const f = formatOf(got.s);
+  const leaf = leafId === undefined ? f.defaultLeaf(got.s) : got.s.requireIndex(leafId);
+  const plan = got.compaction.dryRun(got.s, leaf);
+  if (plan.nothingToDo) {
+    void vscode.window.showInformationMessage(`Nothing to compact: every message would be kept.\n${plan.lines.join("\n")}`);
+    return undefined;
+  }
+  const instructions = await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration" });
+  if (instructions === undefined) return undefined;
+  const ok = await vscode.window.showInformationMessage(`Compact this ${got.agent} session?`, { modal: true, detail: visibleText(plan.lines.join("\n")) }, "Compact");
+  if (ok !== "Compact") return undefined;
+  const out = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Compacting ${got.agent} session`, cancellable: true }, (p, token) =>
+    compactOtherFormat(deps, file, leafId, instructions || undefined, p, token),
+  );
+  void vscode.window.showInformationMessage(`Compacted${out.fallbackReason ? " (the summary failed: failure summary written)" : ""}: ${visibleText(out.lines.join("; "))}`);
+  return out;
+}
+
 export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
   const reg = (id: string, fn: (...args: never[]) => unknown) => ctx.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
 
@@ -108,10 +133,10 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     if (file) await deps.openSession(vscode.Uri.file(file));
   }));
 
-  reg("agentSessions.previewContext", guarded(deps, "Preview Context", async (t?: Target, leafId?: string, format?: ContextFormat) => {
+  reg("agentSessions.previewContext", guarded(deps, "Preview Context", async (t?: Target, leafId?: string, format?: ContextFormat, strategy?: string) => {
     const file = await resolveFile(deps, t, "Preview Context");
     if (!file) return undefined;
-    return previewContext(deps, file, leafId, format);
+    return previewContext(deps, file, leafId, format, strategy);
   }));
 
   reg("agentSessions.forkSession", guarded(deps, "Fork Session", async (t?: Target, entryId?: string) => {

@@ -5,9 +5,10 @@ import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";
-import type { StampedSession } from "../../core/formats/clawdcode/compaction";
+import { Session } from "../../core/formats/pi/pi-session";
+import { formatOf } from "../../core/formats/registry";
 import { loadSession, piOnly, requireEntry } from "../load";
-import { compactClawdcodeCli } from "./compact-clawdcode";
+import { compactFormatCli } from "./compact-format";
 import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 
 const usage =
@@ -73,9 +74,9 @@ export const compactCommand: CliCommand = {
     const totalMs = timeoutFlag(values.timeout);
     const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
     const loaded = await loadSession(onePositional(positionals, "session file", usage));
-    if (loaded.formatId === "clawdcode") {
+    if (!(loaded instanceof Session) && formatOf(loaded).writer?.compaction) {
       try {
-        return await compactClawdcodeCli(loaded as StampedSession, values, io, totalMs);
+        return await compactFormatCli(loaded, values, io, totalMs);
       } catch (err) {
         throw nothingWritten(err);
       }

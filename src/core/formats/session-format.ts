@@ -74,10 +74,32 @@ export interface WriteCapabilities {
   why?: string;
 }
 
+/** What a compaction reports while it runs. */
+export type FormatCompactionProgress = SummaryProgress | { type: "fallback"; reason: string } | { type: "writing" };
+
+/**
+ * A format's own compaction (pi's has strategies and settings of its own and keeps its
+ * richer path): a dry run first, then the summary and the append.
+ */
+export interface FormatCompaction {
+  /** What happens when the summary cannot be made ("keeping the last 30% with a failure summary"). */
+  readonly fallbackNote: string;
+  /** What a compaction at the leaf would do, as plain lines: nothing is called or written. */
+  dryRun(session: SessionReader, leaf: number): { lines: string[]; nothingToDo: boolean };
+  /** Summarizes and appends the compaction (or nothing, on failure); what was written, as plain lines. */
+  run(
+    session: SessionReader,
+    leaf: number,
+    opts: { llm: LlmOptions; customInstructions?: string; signal?: AbortSignal; onProgress?: (p: FormatCompactionProgress) => void },
+  ): Promise<{ lines: string[]; fallbackReason?: string }>;
+}
+
 export interface FormatWriter {
   readonly capabilities: WriteCapabilities;
   /** Why this very file cannot be written (an old version), if it cannot. */
   refuses?(session: SessionReader): string | undefined;
+  /** The format's compaction, when it has one (capabilities.compact). */
+  readonly compaction?: FormatCompaction;
   /** A new file holding the path root..entry, written atomically; the source is not touched. */
   fork(session: SessionReader, entryId: string, opts?: { dir?: string; now?: Date }): ForkResult;
 }

@@ -52,7 +52,7 @@ describe("ase compact on a clawdcode session", () => {
     const before = readFileSync(file);
     const r = await ase(["compact", file, "--dry-run"]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^dry run for .*s\.jsonl \(clawdcode; nothing written\)\n/);
+    assert.match(r.out, /^dry run for .*s\.jsonl \(ClawdCode; nothing written\)\n/);
     assert.match(r.out, /leaf: a3; context: 10 message\(s\)\n/);
     assert.match(r.out, /tokens before: 1\.3k \(recorded usage \+ estimate after it\); window 200\.0k \(claude-sonnet-4-5\): the agent compacts at 80% = 160\.0k, not reached/);
     assert.match(r.out, /summarize: 8 message\(s\); keep the last 2 \(20%, rounded up\)\n/);
@@ -66,7 +66,7 @@ describe("ase compact on a clawdcode session", () => {
     fake = await FakeAnthropic.start([{ kind: "message", text: "CLI SUMMARY" }], { apiKey: "cli-key" });
     const r = await ase(["compact", file, "--instructions", "focus on CI"], { ANTHROPIC_API_KEY: "cli-key", ANTHROPIC_BASE_URL: fake.url });
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /compacted .* \(clawdcode\)/);
+    assert.match(r.out, /compacted .* \(ClawdCode\)/);
     assert.match(r.out, /boundary: \S+ \(parent a3\); summary \S+, model claude-sonnet-4-5/);
     assert.match(r.out, /kept: 2 message\(s\) re-written/);
     assert.ok(fake.requests[0].prompt.includes("focus on CI"));

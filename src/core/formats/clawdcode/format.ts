@@ -7,6 +7,7 @@ import { describeClawdcode } from "./describe";
 import { detectClawdcode } from "./detect";
 import { CLAWDCODE_ROOT_HELP, clawdcodeRoot, clawdcodeScanner } from "./discover";
 import { clawdcodeFiles } from "./files";
+import { clawdcodeCompaction } from "./compaction-hook";
 import { forkClawdcode } from "./fork";
 import { clawdcodeIndexHooks } from "./index-hooks";
 import { clawdcodeInfo } from "./info";
@@ -35,6 +36,7 @@ export const clawdcodeFormat: SessionFormat = {
   },
   writer: {
     capabilities: { fork: true, label: false, compact: true, why: "clawdcode lines have no labels" },
+    compaction: clawdcodeCompaction,
     fork: forkClawdcode,
   },
 };
