@@ -40,15 +40,17 @@ function size(n: number): string {
 }
 
 /**
- * What the menus may offer on a session: "session" for a pi file pi still writes (every
- * action), "session.old" for an older pi file, "session.readonly" for a format without a
- * writer, "session.fork" for one that can only be forked.
+ * What the menus may offer on a session: "session" and one ".fork", ".compact",
+ * ".label" for each thing its format writes (a pi file older than version 3 only forks).
  */
-function contextValue(s: SessionSummary): string {
+export function contextValue(s: SessionSummary): string {
   const caps = formatById(s.agent).writer?.capabilities;
-  if (!caps) return "session.readonly";
-  if (caps.compact && caps.label) return (s.version ?? 0) >= 3 || s.agent !== "pi" ? "session" : "session.old";
-  return caps.fork ? "session.fork" : "session.readonly";
+  const old = s.agent === "pi" && (s.version ?? 0) < 3;
+  let v = "session";
+  if (caps?.fork) v += ".fork";
+  if (caps?.compact && !old) v += ".compact";
+  if (caps?.label && !old) v += ".label";
+  return v;
 }
 
 /** Projects (cwd) -> sessions, newest first, with a filter. */
