@@ -9,7 +9,7 @@ import type { FormatContext, SessionFormat } from "../core/formats/session-forma
 import type { SessionReader } from "../core/formats/session-reader";
 import { leafTokenSummary, messageTokens } from "../core/tokens/format-tokens";
 import { contextTokens } from "../core/tokens/context-tokens";
-import { estimateMessageTokens } from "../core/tokens/estimate";
+import { estimateMessageTokens } from "../core/formats/pi/tokens/pi-estimate";
 
 export const PREVIEW_SCHEME = "ase-context";
 export type ContextFormat = "pi" | "anthropic" | "xml";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { branchSession, planBranch } from "../../src/core/compaction/branch-summary";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
-import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
+import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/summary-model";
 import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/context/convert";
 import { buildContext } from "../../src/core/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";

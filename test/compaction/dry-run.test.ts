@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { compactSession } from "../../src/core/compaction/compact";
 import { findCutPoint, isValidCut } from "../../src/core/compaction/cut-point";
 import { NothingToCompactError, planCompaction } from "../../src/core/compaction/prepare";
-import { resolveSummaryModel } from "../../src/core/compaction/settings";
+import { resolveSummaryModel } from "../../src/core/compaction/summary-model";
 import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
 import { buildContext } from "../../src/core/context/build-context";
 import { OldVersionError } from "../../src/core/store/append";

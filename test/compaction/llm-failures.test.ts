@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { compactSession, type CompactionProgress } from "../../src/core/compaction/compact";
 import type { SummaryBudgets } from "../../src/core/compaction/budgets";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
-import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/settings";
+import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/summary-model";
 import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { estimateEntryTokens } from "../../src/core/tokens/estimate";
+import { estimateEntryTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
 import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, bash, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";
 

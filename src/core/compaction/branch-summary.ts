@@ -4,14 +4,15 @@ import type { BranchSummaryEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
 import { appendEntry } from "../store/append";
 import type { Session } from "../formats/pi/pi-session";
-import { estimateMessageTokens } from "../tokens/estimate";
+import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
 import { assertWritable } from "./compact";
 import { CancelledError, SummaryError } from "./llm-errors";
 import { entryAgentMessage, type PlannedMessage } from "./prepare";
 import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "./prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
 import { contextWindowFor } from "../tokens/model-windows";
-import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS, resolveSummaryModel, summaryFallbackModel } from "./settings";
+import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS } from "./settings";
+import { resolveSummaryModel, summaryFallbackModel } from "./summary-model";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 
 /** What moving the leaf to `targetId` would summarize (pi's /tree), computed offline. */

@@ -2,7 +2,7 @@ import { buildContext } from "../context/build-context";
 import type { CompactionEntry } from "../model/entries";
 import { appendEntry, assertWritableVersion } from "../store/append";
 import type { Session } from "../formats/pi/pi-session";
-import { estimateMessageTokens } from "../tokens/estimate";
+import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
 import { CancelledError, SummaryError } from "./llm-errors";
 import { type CompactionPlan, type PlanOptions, planCompaction } from "./prepare";
 import {
@@ -18,7 +18,8 @@ import {
   withInstructions,
 } from "./prompts";
 import { formatFileLists, serializeConversation, stripFileLists } from "./serialize";
-import { type CompactionStrategy, summaryFallbackModel } from "./settings";
+import { type CompactionStrategy } from "./settings";
+import { summaryFallbackModel } from "./summary-model";
 import { verbatimBlock } from "./smart-select";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
 import { truncationSummary } from "./truncate";

@@ -4,16 +4,10 @@ import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
 import type { Session } from "../formats/pi/pi-session";
 import { contextTokens } from "../tokens/context-tokens";
-import { estimateMessageTokens } from "../tokens/estimate";
+import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
 import { findCutPoint } from "./cut-point";
-import {
-  type CompactionSettings,
-  type CompactionStrategy,
-  resolveSummaryModel,
-  summaryMaxTokens,
-  turnPrefixMaxTokens,
-  withDefaults,
-} from "./settings";
+import { type CompactionSettings, type CompactionStrategy, summaryMaxTokens, turnPrefixMaxTokens, withDefaults } from "./settings";
+import { resolveSummaryModel } from "./summary-model";
 import { type SmartSelection, selectSmart } from "./smart-select";
 import { truncationSummary } from "./truncate";
 

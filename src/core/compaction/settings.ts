@@ -19,11 +19,6 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = { reserveTokens: 
 export type CompactionStrategy = "summarize" | "truncate" | "smart";
 export const STRATEGIES: readonly CompactionStrategy[] = ["summarize", "truncate", "smart"];
 
-/**
- * Used when the session's own model is not an Anthropic one (we only talk to the
- * Anthropic Messages API) or the session has no model yet.
- */
-export const DEFAULT_SUMMARY_MODEL = "claude-sonnet-4-6";
 
 
 /** Max output tokens, as pi sizes them. */
@@ -34,22 +29,6 @@ export function turnPrefixMaxTokens(s: CompactionSettings): number {
   return Math.floor(0.5 * s.reserveTokens);
 }
 export const BRANCH_SUMMARY_MAX_TOKENS = 2048;
-
-/** The model to summarize with: the caller's, else the session's when it is Anthropic's. */
-export function resolveSummaryModel(sessionModel: ModelRef | null, requested?: string): { model: string; source: "requested" | "session" | "default" } {
-  if (requested) return { model: requested, source: "requested" };
-  if (sessionModel && sessionModel.provider === "anthropic" && sessionModel.modelId) return { model: sessionModel.modelId, source: "session" };
-  return { model: DEFAULT_SUMMARY_MODEL, source: "default" };
-}
-
-/**
- * The model to try once when the summary model is not found (404): the default, when the
- * model was merely the session's own, which may have been retired since it was recorded.
- * A model the caller named is never swapped.
- */
-export function summaryFallbackModel(source: "requested" | "session" | "default"): string | undefined {
-  return source === "session" ? DEFAULT_SUMMARY_MODEL : undefined;
-}
 
 export function withDefaults(partial: Partial<CompactionSettings> | undefined): CompactionSettings {
   const s = { ...DEFAULT_COMPACTION_SETTINGS, ...stripUndefined(partial ?? {}) };

@@ -1,7 +1,7 @@
 import type { AnthropicMessage } from "../formats/session-format";
 import { IMAGE_CHARS } from "../tokens/estimate";
 import { pushAll } from "../util/push-all";
-import { mk, renderXmlItems, tag, type XmlItem, type XmlRendering } from "./render-xml";
+import { mk, renderXmlItems, tag, type XmlItem, type XmlRendering } from "./xml-items";
 
 type Block = Record<string, unknown>;
 

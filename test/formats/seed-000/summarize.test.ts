@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { SummaryError } from "../../../src/core/compaction/llm-errors";
 import { SYSTEM_PROMPT } from "../../../src/core/compaction/prompts";
-import { DEFAULT_SUMMARY_MODEL } from "../../../src/core/compaction/settings";
+import { DEFAULT_SUMMARY_MODEL } from "../../../src/core/compaction/summary-model";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import type { Seed000Message } from "../../../src/core/formats/seed-000/messages";
 import { applyStrategy, COMPRESS_PREFIX, planStrategy } from "../../../src/core/formats/seed-000/strategies";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, openSync, statSync } from "node:fs";
 import { CancelledError, SummaryError } from "../../compaction/llm-errors";
 import { SYSTEM_PROMPT } from "../../compaction/prompts";
-import { DEFAULT_SUMMARY_MODEL } from "../../compaction/settings";
+import { DEFAULT_SUMMARY_MODEL } from "../../compaction/summary-model";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "../../compaction/summarizer";
 import { appendLines } from "../../store/append-line";
 import { readAt } from "../../store/file-stamp";

@@ -1,7 +1,7 @@
 import type { EntryMeta } from "../../store/entry-meta";
 import type { EntryTable } from "../../store/entry-table";
 import { entryPreviewCodes } from "../../model/preview";
-import { estimateEntryTokens } from "../../tokens/estimate";
+import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexHooks, IndexPosition } from "../index-hooks";
 

@@ -1,5 +1,5 @@
 import { conversationBlock, SYSTEM_PROMPT } from "../../compaction/prompts";
-import { resolveSummaryModel, summaryFallbackModel } from "../../compaction/settings";
+import { resolveSummaryModel, summaryFallbackModel } from "../../compaction/summary-model";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryResult } from "../../compaction/summarizer";
 import type { Seed000Message } from "./messages";
 
