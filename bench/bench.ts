@@ -2,14 +2,14 @@ import { spawnSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { buildContext } from "../src/core/context/build-context";
+import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
-import { instantTokens } from "../src/core/tokens/entry-tokens";
+import { instantTokens } from "../src/core/formats/pi/tokens/entry-tokens";
 import { tokenBars } from "../src/explorer/token-bars";
 import { benchVersusPi } from "./versus-pi";
 

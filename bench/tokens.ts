@@ -1,17 +1,17 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildContext } from "../src/core/context/build-context";
+import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { Session } from "../src/core/formats/pi/pi-session";
-import { accuracyReport } from "../src/core/tokens/accuracy";
+import { accuracyReport } from "../src/core/formats/pi/tokens/accuracy";
 import { type BpeCounter, countExact, gptTokenizerCounter } from "../src/core/tokens/bpe-counter";
-import { branchTotals } from "../src/core/tokens/branch-totals";
-import { instantTokens, measureEntries } from "../src/core/tokens/entry-tokens";
+import { branchTotals } from "../src/core/formats/pi/tokens/branch-totals";
+import { instantTokens, measureEntries } from "../src/core/formats/pi/tokens/entry-tokens";
 import { charsToTokens, estimateTextTokens } from "../src/core/tokens/estimate";
 import { clearMergeCache } from "gpt-tokenizer/encoding/o200k_base";
-import { instantLeafBar } from "../src/core/tokens/leaf-tokens";
+import { instantLeafBar } from "../src/core/formats/pi/tokens/leaf-tokens";
 import { TokenCache } from "../src/core/tokens/token-cache";
-import { entryPieces } from "../src/core/tokens/token-kinds";
+import { entryPieces } from "../src/core/formats/pi/tokens/token-kinds";
 
 const FIXTURES = resolve(process.env.ASE_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "pi"));
 const NAMES = ["before-compaction", "large-session"];

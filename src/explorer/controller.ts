@@ -1,8 +1,8 @@
 import { Session } from "../core/formats/pi/pi-session";
 import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
-import { type EntryTokens, instantTokens } from "../core/tokens/entry-tokens";
-import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
+import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type {

@@ -1,5 +1,5 @@
 import type { Session } from "../core/formats/pi/pi-session";
-import type { EntryTokens } from "../core/tokens/entry-tokens";
+import type { EntryTokens } from "../core/formats/pi/tokens/entry-tokens";
 
 /**
  * Counts the table's entries exactly in the background (the host's tokenizer, cache,

@@ -1,7 +1,7 @@
 import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { leafTokenSummary } from "../core/tokens/format-tokens";
-import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import type { TokenBar, TokenKind } from "../protocol";
 
 /** How many other branches get a bar besides the default and the selected leaf. */

@@ -1,9 +1,9 @@
 import type { TokenBar, TokenKind } from "../protocol";
-import { buildContext } from "../core/context/build-context";
+import { buildContext } from "../core/formats/pi/context/build-context";
 import type { Session } from "../core/formats/pi/pi-session";
-import type { EntryTokens } from "../core/tokens/entry-tokens";
-import { contextShares, leafTokens, type LeafTokenOptions } from "../core/tokens/leaf-tokens";
-import type { TokenKind as CoreKind } from "../core/tokens/token-kinds";
+import type { EntryTokens } from "../core/formats/pi/tokens/entry-tokens";
+import { contextShares, leafTokens, type LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
+import type { TokenKind as CoreKind } from "../core/formats/pi/tokens/token-kinds";
 
 const KIND: Record<CoreKind, TokenKind> = {
   user: "user",

@@ -1,17 +1,18 @@
 import * as vscode from "vscode";
-import { branchSession } from "../core/compaction/branch-summary";
-import { compactSession, type CompactionOutcome } from "../core/compaction/compact";
-import { type CompactionPlan, NothingToCompactError, planCompaction } from "../core/compaction/prepare";
+import { branchSession } from "../core/formats/pi/compaction/branch-summary";
+import { compactSession, type CompactionOutcome } from "../core/formats/pi/compaction/compact";
+import { type CompactionPlan, NothingToCompactError, planCompaction } from "../core/formats/pi/compaction/prepare";
 import { type SummaryStatusEvent, summaryStatus } from "../core/compaction/progress-text";
-import { type CompactionStrategy, STRATEGIES } from "../core/compaction/settings";
+import { type CompactionStrategy, STRATEGIES } from "../core/formats/pi/compaction/settings";
 import type { LlmOptions } from "../core/compaction/summarizer";
-import { appendEntry } from "../core/store/append";
+import { appendEntry } from "../core/formats/pi/store/append";
 import { Session } from "../core/formats/pi/pi-session";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
 import { getApiKey } from "./api-key";
-import { buildPreview, type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
+import { buildPreview } from "../core/context/preview";
+import { type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
 

@@ -1,9 +1,9 @@
 import { dirname } from "node:path";
 import * as vscode from "vscode";
 import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
-import type { CompactionOutcome } from "../core/compaction/compact";
-import type { CompactionPlan } from "../core/compaction/prepare";
-import type { CompactionStrategy } from "../core/compaction/settings";
+import type { CompactionOutcome } from "../core/formats/pi/compaction/compact";
+import type { CompactionPlan } from "../core/formats/pi/compaction/prepare";
+import type { CompactionStrategy } from "../core/formats/pi/compaction/settings";
 import type { EntryAction } from "../protocol";
 import { visibleText } from "../core/util/visible-text";
 import { formatOf } from "../core/formats/registry";

@@ -5,7 +5,7 @@ import { explorerHtml } from "../../webview/html-template";
 import { firstPartFor } from "../core/store/first-look";
 import { JsonlSession, StaleSessionError } from "../core/store/session";
 import { openSession } from "../core/formats/registry";
-import type { LeafTokenOptions } from "../core/tokens/leaf-tokens";
+import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { LiveTail } from "../explorer/live-tail";
 import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";

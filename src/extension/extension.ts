@@ -6,7 +6,7 @@ import { openSession as loadAnySession } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
-import { type EntryTokens, measureEntries } from "../core/tokens/entry-tokens";
+import { type EntryTokens, measureEntries } from "../core/formats/pi/tokens/entry-tokens";
 import { TokenCache, tokenCacheFile } from "../core/tokens/token-cache";
 import type { ActionDeps } from "./actions";
 import { type CommandDeps, registerCommands, runEntryAction } from "./commands";

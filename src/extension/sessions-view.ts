@@ -5,7 +5,7 @@ import * as vscode from "vscode";
 import { type ProjectGroup, type SessionSummary } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
 import { formatById } from "../core/formats/registry";
-import { resolveSessionsDir } from "../core/store/sessions-dir";
+import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";

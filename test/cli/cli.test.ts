@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { main, OUT_BLOCK } from "../../src/cli/main";
-import { projectDirName } from "../../src/core/store/sessions-dir";
+import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { main } from "../../src/cli/main";
-import { projectDirName } from "../../src/core/store/sessions-dir";
+import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { HOSTILE, MARKS, MEGABYTE, RAW_HIDDEN, writeHostileSession } from "../helpers/hostile-session";
 import { tempDir } from "../helpers/session-builder";
 

@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { branchSession, planBranch } from "../../src/core/compaction/branch-summary";
+import { branchSession, planBranch } from "../../src/core/formats/pi/compaction/branch-summary";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/summary-model";
-import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/context/convert";
-import { buildContext } from "../../src/core/context/build-context";
+import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/formats/pi/context/convert";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";
 import { assistant, header, toolResult, user, writeSession } from "../helpers/session-builder";

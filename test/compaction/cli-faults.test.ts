@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import type { CliIO } from "../../src/cli/cli-error";
 import { main } from "../../src/cli/main";
 import { summaryProgressPrinter } from "../../src/cli/summary-flags";
-import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
+import { TRUNCATION_MARKER } from "../../src/core/formats/pi/compaction/truncate";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
 import { expectOneCompactionLine, expectUnchanged, turnsSession } from "./helpers";
 

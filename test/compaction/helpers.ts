@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { buildContext } from "../../src/core/context/build-context";
-import { COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX } from "../../src/core/context/convert";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX } from "../../src/core/formats/pi/context/convert";
 import type { RetryPolicy } from "../../src/core/compaction/summarizer";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import type { SummaryBudgets } from "../../src/core/compaction/budgets";
-import { compactSession } from "../../src/core/compaction/compact";
+import { compactSession } from "../../src/core/formats/pi/compaction/compact";
 import { BudgetError, SummaryError } from "../../src/core/compaction/llm-errors";
 import { parseRetryAfter } from "../../src/core/compaction/retry-after";
 import { requestSummary, type RetryPolicy, type SummaryProgress } from "../../src/core/compaction/summarizer";

@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, readFileSync } from "node:fs";
-import { compactSession, type CompactionProgress } from "../../src/core/compaction/compact";
+import { compactSession, type CompactionProgress } from "../../src/core/formats/pi/compaction/compact";
 import type { SummaryBudgets } from "../../src/core/compaction/budgets";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/summary-model";
-import { TRUNCATION_MARKER } from "../../src/core/compaction/truncate";
+import { TRUNCATION_MARKER } from "../../src/core/formats/pi/compaction/truncate";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { FakeAnthropic, type FakeReply } from "./fake-anthropic";
 import { expectOneCompactionLine, expectUnchanged, FAST_RETRY, SMALL, turnsSession } from "./helpers";

@@ -2,10 +2,10 @@ import { strict as assert } from "node:assert";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join, resolve } from "node:path";
-import { buildContext } from "../../src/core/context/build-context";
-import { renderAnthropic } from "../../src/core/context/render-anthropic";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthropic";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { countWithAnthropic } from "../../src/core/tokens/anthropic-count";
+import { countWithAnthropic } from "../../src/core/formats/pi/tokens/anthropic-count";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

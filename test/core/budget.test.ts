@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { budgetBreakdown, DEFAULT_ALLOCATION } from "../../src/core/context/budget";
-import { buildContext } from "../../src/core/context/build-context";
+import { budgetBreakdown, DEFAULT_ALLOCATION } from "../../src/core/formats/pi/context/budget";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, entry, header, user, writeSession } from "../helpers/session-builder";
 

@@ -1,7 +1,7 @@
 import { piIndexHooks } from "../../src/core/formats/pi/index-hooks";
 import { strict as assert } from "node:assert";
 import { appendFileSync } from "node:fs";
-import { buildContext } from "../../src/core/context/build-context";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { IndexBuilder } from "../../src/core/store/index-builder";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { appendFileSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSessions } from "../../src/core/formats/pi/list";
-import { projectDirName, resolveSessionsDir } from "../../src/core/store/sessions-dir";
+import { projectDirName, resolveSessionsDir } from "../../src/core/formats/pi/sessions-dir";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
 function setMtime(file: string, secondsAgo: number): void {

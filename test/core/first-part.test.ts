@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync, statSync } from "node:fs";
-import { appendEntry } from "../../src/core/store/append";
-import { buildContext } from "../../src/core/context/build-context";
+import { appendEntry } from "../../src/core/formats/pi/store/append";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { chain, picture } from "../helpers/index-picture";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";

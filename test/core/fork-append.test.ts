@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildContext } from "../../src/core/context/build-context";
-import { appendEntry } from "../../src/core/store/append";
-import { forkSession } from "../../src/core/store/fork";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { appendEntry } from "../../src/core/formats/pi/store/append";
+import { forkSession } from "../../src/core/formats/pi/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";

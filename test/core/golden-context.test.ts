@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { buildContext } from "../../src/core/context/build-context";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { refContext, refLoad } from "../helpers/reference-context";

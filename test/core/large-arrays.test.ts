@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
-import { buildContext } from "../../src/core/context/build-context";
-import { renderAnthropic } from "../../src/core/context/render-anthropic";
-import { renderXml } from "../../src/core/context/render-xml";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthropic";
+import { renderXml } from "../../src/core/formats/pi/context/render-xml";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { instantTokens } from "../../src/core/tokens/entry-tokens";
+import { instantTokens } from "../../src/core/formats/pi/tokens/entry-tokens";
 import { treeRows } from "../../src/core/tree/tree-rows";
 import { pushAll } from "../../src/core/util/push-all";
 import { entry, header, type Raw, user, writeSession } from "../helpers/session-builder";

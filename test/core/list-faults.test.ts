@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { listSessions } from "../../src/core/formats/pi/list";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { projectDirName } from "../../src/core/store/sessions-dir";
+import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
 /** Fails instead of hanging: a listing that blocks on a FIFO never settles. */

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { median } from "../../src/core/tokens/calibration";
+import { median } from "../../src/core/formats/pi/tokens/calibration";
 
 /** The plain statement: sort, take the middle (the mean of the middle two for an even count). */
 function sortedMedian(xs: number[]): number {

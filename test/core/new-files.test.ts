@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from
 import { join, resolve } from "node:path";
 import { cleanStaleTemps, isOurTempFile, NewFileError, writeNewFile } from "../../src/core/store/atomic-file";
 import { listSessions } from "../../src/core/formats/pi/list";
-import { forkSession } from "../../src/core/store/fork";
+import { forkSession } from "../../src/core/formats/pi/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { TokenCache } from "../../src/core/tokens/token-cache";
 import { withFaults } from "../helpers/faulty-fs";

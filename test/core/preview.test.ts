@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { entryPreview } from "../../src/core/model/preview";
+import { entryPreview } from "../../src/core/formats/pi/model/preview";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, bash, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";

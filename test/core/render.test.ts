@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
-import { buildContext } from "../../src/core/context/build-context";
-import { renderAnthropic } from "../../src/core/context/render-anthropic";
-import { renderXml } from "../../src/core/context/render-xml";
-import { fileActivity, piFileLists } from "../../src/core/files/file-ops";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthropic";
+import { renderXml } from "../../src/core/formats/pi/context/render-xml";
+import { fileActivity, piFileLists } from "../../src/core/formats/pi/file-ops";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 

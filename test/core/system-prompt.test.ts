@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { piAgentDir, projectContextFiles, reconstructSystemPrompt, resolveSystemPrompt } from "../../src/core/context/system-prompt";
+import { piAgentDir, projectContextFiles, reconstructSystemPrompt, resolveSystemPrompt } from "../../src/core/formats/pi/context/system-prompt";
 import { main } from "../../src/cli/main";
 import { header, tempDir, user, writeSession } from "../helpers/session-builder";
 

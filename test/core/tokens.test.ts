@@ -1,18 +1,18 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildContext } from "../../src/core/context/build-context";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { gptTokenizerCounter } from "../../src/core/tokens/bpe-counter";
-import { branchTotals, subtreeTotals } from "../../src/core/tokens/branch-totals";
-import { instantTokens, measureEntries } from "../../src/core/tokens/entry-tokens";
-import { instantLeafBar, leafTokens } from "../../src/core/tokens/leaf-tokens";
+import { branchTotals, subtreeTotals } from "../../src/core/formats/pi/tokens/branch-totals";
+import { instantTokens, measureEntries } from "../../src/core/formats/pi/tokens/entry-tokens";
+import { instantLeafBar, leafTokens } from "../../src/core/formats/pi/tokens/leaf-tokens";
 import { estimateTextTokens } from "../../src/core/tokens/estimate";
 import { estimateMessageTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
 import { TokenCache } from "../../src/core/tokens/token-cache";
-import { sumCounts, TOKEN_KINDS } from "../../src/core/tokens/token-kinds";
-import { tokenReport } from "../../src/core/tokens/token-report";
-import type { AgentMessage } from "../../src/core/model/messages";
+import { sumCounts, TOKEN_KINDS } from "../../src/core/formats/pi/tokens/token-kinds";
+import { tokenReport } from "../../src/core/formats/pi/tokens/token-report";
+import type { AgentMessage } from "../../src/core/formats/pi/model/messages";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
 

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { appendEntry } from "../../src/core/store/append";
+import { appendEntry } from "../../src/core/formats/pi/store/append";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

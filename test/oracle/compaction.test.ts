@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { NothingToCompactError, planCompaction, type CompactionPlan } from "../../src/core/compaction/prepare";
+import { NothingToCompactError, planCompaction, type CompactionPlan } from "../../src/core/formats/pi/compaction/prepare";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { tempDir } from "../helpers/session-builder";
 import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";

@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { branchSession, branchSummaryFromId } from "../../src/core/compaction/branch-summary";
-import { buildContext } from "../../src/core/context/build-context";
-import { forkSession } from "../../src/core/store/fork";
+import { branchSession, branchSummaryFromId } from "../../src/core/formats/pi/compaction/branch-summary";
+import { buildContext } from "../../src/core/formats/pi/context/build-context";
+import { forkSession } from "../../src/core/formats/pi/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { tempDir } from "../helpers/session-builder";
 import { keepForLater, piOpen, SEEDS, seeds } from "./oracle-files";

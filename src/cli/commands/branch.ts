@@ -1,4 +1,4 @@
-import { branchSession } from "../../core/compaction/branch-summary";
+import { branchSession } from "../../core/formats/pi/compaction/branch-summary";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { humanTokens, safeText } from "../format";

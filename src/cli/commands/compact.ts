@@ -1,6 +1,6 @@
-import { compactSession } from "../../core/compaction/compact";
-import { type CompactionPlan, planCompaction } from "../../core/compaction/prepare";
-import { type CompactionStrategy, STRATEGIES } from "../../core/compaction/settings";
+import { compactSession } from "../../core/formats/pi/compaction/compact";
+import { type CompactionPlan, planCompaction } from "../../core/formats/pi/compaction/prepare";
+import { type CompactionStrategy, STRATEGIES } from "../../core/formats/pi/compaction/settings";
 import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";

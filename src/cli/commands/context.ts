@@ -1,10 +1,10 @@
-import { buildContext } from "../../core/context/build-context";
+import { buildContext } from "../../core/formats/pi/context/build-context";
 import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
 import { Session } from "../../core/formats/pi/pi-session";
 import { formatOf } from "../../core/formats/registry";
-import { renderAnthropic } from "../../core/context/render-anthropic";
-import { renderXml } from "../../core/context/render-xml";
-import { resolveSystemPrompt } from "../../core/context/system-prompt";
+import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
+import { renderXml } from "../../core/formats/pi/context/render-xml";
+import { resolveSystemPrompt } from "../../core/formats/pi/context/system-prompt";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";

@@ -1,4 +1,4 @@
-import { piFileLists } from "../../core/files/file-ops";
+import { piFileLists } from "../../core/formats/pi/file-ops";
 import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";

@@ -1,5 +1,5 @@
-import type { EntryTokens } from "./entry-tokens";
-import { emptyCounts, type KindCounts, TOKEN_KINDS } from "./token-kinds";
+import type { EntryTokens } from "../formats/pi/tokens/entry-tokens";
+import { emptyCounts, type KindCounts, TOKEN_KINDS } from "../formats/pi/tokens/token-kinds";
 
 /**
  * Which per-entry figure an aggregate uses. "best" = calibrated, else exact, else the

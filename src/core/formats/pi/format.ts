@@ -1,7 +1,7 @@
-import { buildContext, type ContextPart } from "../../context/build-context";
-import { fileActivity } from "../../files/file-ops";
-import { forkSession } from "../../store/fork";
-import { resolveSessionsDir } from "../../store/sessions-dir";
+import { buildContext, type ContextPart } from "./context/build-context";
+import { fileActivity } from "./file-ops";
+import { forkSession } from "./store/fork";
+import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";

@@ -1,6 +1,6 @@
 import type { EntryMeta } from "../../store/entry-meta";
 import type { EntryTable } from "../../store/entry-table";
-import { entryPreviewCodes } from "../../model/preview";
+import { entryPreviewCodes } from "./model/preview";
 import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexHooks, IndexPosition } from "../index-hooks";

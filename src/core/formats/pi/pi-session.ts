@@ -1,4 +1,4 @@
-import type { SessionEntry, SessionHeader } from "../../model/entries";
+import type { SessionEntry, SessionHeader } from "./model/entries";
 import { JsonlSession, type LoadOptions } from "../../store/session";
 import { piIndexHooks } from "./index-hooks";
 

@@ -1,4 +1,4 @@
-import type { AgentMessage } from "../../../model/messages";
+import type { AgentMessage } from "../model/messages";
 import { charsToTokens, IMAGE_CHARS } from "../../../tokens/estimate";
 
 /** Characters of text blocks (and images at IMAGE_CHARS, when counted). */

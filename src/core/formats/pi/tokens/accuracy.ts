@@ -1,4 +1,4 @@
-import type { Session } from "../formats/pi/pi-session";
+import type { Session } from "../pi-session";
 import { byEstimate, byExact, byPi, type Figure, type Fit, fitFactor, type GrowthStep, growthSteps, predictGrowth } from "./calibration";
 import type { EntryTokens } from "./entry-tokens";
 

@@ -1,13 +1,13 @@
 import { buildContext } from "../context/build-context";
-import { fileActivity, piFileLists } from "../files/file-ops";
+import { fileActivity, piFileLists } from "../file-ops";
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
-import type { Session } from "../formats/pi/pi-session";
+import type { Session } from "../pi-session";
 import { contextTokens } from "../tokens/context-tokens";
-import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
+import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { findCutPoint } from "./cut-point";
 import { type CompactionSettings, type CompactionStrategy, summaryMaxTokens, turnPrefixMaxTokens, withDefaults } from "./settings";
-import { resolveSummaryModel } from "./summary-model";
+import { resolveSummaryModel } from "../../../compaction/summary-model";
 import { type SmartSelection, selectSmart } from "./smart-select";
 import { truncationSummary } from "./truncate";
 

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "../model/messages";
-import { charsToTokens } from "../tokens/estimate";
+import { charsToTokens } from "../../../tokens/estimate";
 import { cutText, SEGMENT_LABEL, type Segment, segmentText, toSegments } from "./serialize";
 
 /**

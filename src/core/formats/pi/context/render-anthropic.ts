@@ -1,6 +1,6 @@
 import type { ImageBlock, LlmMessage, TextBlock } from "../model/messages";
 import type { SessionContext } from "./build-context";
-import { pushAll } from "../util/push-all";
+import { pushAll } from "../../../util/push-all";
 
 type ABlock = Record<string, unknown> & { type: string };
 export interface AnthropicMessage {

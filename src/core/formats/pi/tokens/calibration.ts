@@ -1,5 +1,5 @@
-import type { EntryMeta } from "../store/entry-meta";
-import type { Session } from "../formats/pi/pi-session";
+import type { EntryMeta } from "../../../store/entry-meta";
+import type { Session } from "../pi-session";
 import type { EntryTokens } from "./entry-tokens";
 
 /**

@@ -1,9 +1,9 @@
 import { buildContext } from "../context/build-context";
 import type { CompactionEntry } from "../model/entries";
 import { appendEntry, assertWritableVersion } from "../store/append";
-import type { Session } from "../formats/pi/pi-session";
-import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
-import { CancelledError, SummaryError } from "./llm-errors";
+import type { Session } from "../pi-session";
+import { estimateMessageTokens } from "../tokens/pi-estimate";
+import { CancelledError, SummaryError } from "../../../compaction/llm-errors";
 import { type CompactionPlan, type PlanOptions, planCompaction } from "./prepare";
 import {
   conversationBlock,
@@ -16,12 +16,12 @@ import {
   TURN_PREFIX_PROMPT,
   UPDATE_SUMMARY_PROMPT,
   withInstructions,
-} from "./prompts";
+} from "../../../compaction/prompts";
 import { formatFileLists, serializeConversation, stripFileLists } from "./serialize";
 import { type CompactionStrategy } from "./settings";
-import { summaryFallbackModel } from "./summary-model";
+import { summaryFallbackModel } from "../../../compaction/summary-model";
 import { verbatimBlock } from "./smart-select";
-import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
+import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "../../../compaction/summarizer";
 import { truncationSummary } from "./truncate";
 
 export type CompactionProgress =

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AnthropicRequestBody } from "../context/render-anthropic";
-import { loadAnthropicSdk } from "../lazy/lazy-bundles";
-import { writeNewFile } from "../store/atomic-file";
+import { loadAnthropicSdk } from "../../../lazy/lazy-bundles";
+import { writeNewFile } from "../../../store/atomic-file";
 
 export interface AnthropicCountOptions {
   apiKey: string;

@@ -1,9 +1,9 @@
-import type { FileActivity } from "../formats/session-format";
-import type { Session } from "../formats/pi/pi-session";
+import type { FileActivity } from "../session-format";
+import type { Session } from "./pi-session";
 
 export type FileOpKind = "read" | "written" | "edited" | "modified";
 
-export type { FileActivity } from "../formats/session-format";
+export type { FileActivity } from "../session-format";
 
 const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
 

@@ -1,19 +1,19 @@
 import { buildContext } from "../context/build-context";
-import { fileActivity, piFileLists } from "../files/file-ops";
+import { fileActivity, piFileLists } from "../file-ops";
 import type { BranchSummaryEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
 import { appendEntry } from "../store/append";
-import type { Session } from "../formats/pi/pi-session";
-import { estimateMessageTokens } from "../formats/pi/tokens/pi-estimate";
+import type { Session } from "../pi-session";
+import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { assertWritable } from "./compact";
-import { CancelledError, SummaryError } from "./llm-errors";
+import { CancelledError, SummaryError } from "../../../compaction/llm-errors";
 import { entryAgentMessage, type PlannedMessage } from "./prepare";
-import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "./prompts";
+import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "../../../compaction/prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
-import { contextWindowFor } from "../tokens/model-windows";
+import { contextWindowFor } from "../../../tokens/model-windows";
 import { BRANCH_SUMMARY_MAX_TOKENS, DEFAULT_COMPACTION_SETTINGS } from "./settings";
-import { resolveSummaryModel, summaryFallbackModel } from "./summary-model";
-import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "./summarizer";
+import { resolveSummaryModel, summaryFallbackModel } from "../../../compaction/summary-model";
+import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "../../../compaction/summarizer";
 
 /** What moving the leaf to `targetId` would summarize (pi's /tree), computed offline. */
 export interface BranchPlan {

@@ -6,7 +6,7 @@ import {
   bashExecutionText,
 } from "../context/convert";
 import type { BashExecutionMessage } from "../model/messages";
-import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
+import { estimateTextTokens, IMAGE_TOKENS } from "../../../tokens/estimate";
 
 /**
  * What a token bar is split into. One fixed list so every total (entry, branch,

@@ -1,8 +1,8 @@
 import type { ImageBlock, TextBlock } from "../model/messages";
-import { IMAGE_CHARS } from "../tokens/estimate";
-import { mk, renderXmlItems, tag, type XmlItem, type XmlRendering } from "./xml-items";
+import { IMAGE_CHARS } from "../../../tokens/estimate";
+import { mk, renderXmlItems, tag, type XmlItem, type XmlRendering } from "../../../context/xml-items";
 import type { ContextPart, SessionContext } from "./build-context";
-import { pushAll } from "../util/push-all";
+import { pushAll } from "../../../util/push-all";
 
 function blockItems(
   blocks: Array<TextBlock | ImageBlock>,

@@ -1,9 +1,9 @@
 import type { ModelRef, SessionContext, SourceKind } from "../context/build-context";
-import type { Session } from "../formats/pi/pi-session";
+import type { Session } from "../pi-session";
 import { contextTokens } from "./context-tokens";
 import type { EntryTokens } from "./entry-tokens";
-import { compactionThreshold, type ContextWindow, contextWindowFor, DEFAULT_RESERVE_TOKENS } from "./model-windows";
-import { figureOf, roundCounts, type TokenMethod } from "./token-method";
+import { compactionThreshold, type ContextWindow, contextWindowFor, DEFAULT_RESERVE_TOKENS } from "../../../tokens/model-windows";
+import { figureOf, roundCounts, type TokenMethod } from "../../../tokens/token-method";
 import type { KindCounts } from "./token-kinds";
 
 export interface LeafTokenOptions {

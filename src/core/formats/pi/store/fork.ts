@@ -1,9 +1,9 @@
 import { dirname, join, resolve } from "node:path";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../model/entries";
 import { UnknownVersionError } from "./append";
-import { cleanStaleTemps, writeNewFile } from "./atomic-file";
-import { newEntryId, newSessionId, sessionFileName } from "./ids";
-import type { Session } from "../formats/pi/pi-session";
+import { cleanStaleTemps, writeNewFile } from "../../../store/atomic-file";
+import { newEntryId, newSessionId, sessionFileName } from "../../../store/ids";
+import type { Session } from "../pi-session";
 
 export interface ForkResult {
   path: string;

@@ -1,6 +1,6 @@
-import type { Session } from "../formats/pi/pi-session";
+import type { Session } from "../pi-session";
 import type { EntryTokens } from "./entry-tokens";
-import { figureOf, roundCounts, type TokenMethod } from "./token-method";
+import { figureOf, roundCounts, type TokenMethod } from "../../../tokens/token-method";
 import { addCounts, emptyCounts, type KindCounts, TOKEN_KINDS } from "./token-kinds";
 
 /** Token totals of a run of entries, split by kind; `tokens` = sum of `byKind`. */

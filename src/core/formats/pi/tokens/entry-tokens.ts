@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readSync } from "node:fs";
-import type { RecordedUsage } from "../store/entry-meta";
-import type { Session } from "../formats/pi/pi-session";
-import { chunkAtWhitespace } from "./text-chunks";
-import { type BpeCounter, countExact } from "./bpe-counter";
-import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
-import type { CachedEntryCounts, TokenCache } from "./token-cache";
+import type { RecordedUsage } from "../../../store/entry-meta";
+import type { Session } from "../pi-session";
+import { chunkAtWhitespace } from "../../../tokens/text-chunks";
+import { type BpeCounter, countExact } from "../../../tokens/bpe-counter";
+import { estimateTextTokens, IMAGE_TOKENS } from "../../../tokens/estimate";
+import type { CachedEntryCounts, TokenCache } from "../../../tokens/token-cache";
 import { countsFromArray, countsToArray, emptyCounts, entryPieces, type KindCounts, primaryKind, sumCounts } from "./token-kinds";
 
 /**

@@ -1,7 +1,7 @@
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../model/entries";
-import { appendLines, NothingWrittenError } from "./append-line";
-import { newEntryId } from "./ids";
-import type { Session } from "../formats/pi/pi-session";
+import { appendLines, NothingWrittenError } from "../../../store/append-line";
+import { newEntryId } from "../../../store/ids";
+import type { Session } from "../pi-session";
 
 export class OldVersionError extends Error {
   constructor(path: string, version: number) {

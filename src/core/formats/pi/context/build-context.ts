@@ -1,10 +1,10 @@
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage, LlmMessage } from "../model/messages";
-import type { SessionReader } from "../formats/session-reader";
-import type { ModelRef } from "../compaction/summary-model";
+import type { SessionReader } from "../../session-reader";
+import type { ModelRef } from "../../../compaction/summary-model";
 import { toLlmMessage } from "./convert";
 
-export type { ModelRef } from "../compaction/summary-model";
+export type { ModelRef } from "../../../compaction/summary-model";
 
 /** Where a context message came from. */
 export type SourceKind = "message" | "compaction-summary" | "retained-tail" | "branch-summary" | "custom-message";

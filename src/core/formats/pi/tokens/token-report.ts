@@ -1,17 +1,17 @@
 import { type BudgetAllocation, type BudgetBreakdown, budgetBreakdown } from "../context/budget";
 import { buildContext, type SessionContext } from "../context/build-context";
 import type { SystemPrompt } from "../context/system-prompt";
-import type { Session } from "../formats/pi/pi-session";
+import type { Session } from "../pi-session";
 import { type AccuracyReport, accuracyReport } from "./accuracy";
-import { type BpeCounter, countExact, gptTokenizerCounter } from "./bpe-counter";
+import { type BpeCounter, countExact, gptTokenizerCounter } from "../../../tokens/bpe-counter";
 import { type BranchTokens, branchTotals } from "./branch-totals";
 import { applyCalibration, applyFit, inferSystemOverhead, type Calibration, calibrate, growthSteps } from "./calibration";
 import { type EntryTokens, instantTokens, measureEntries, type MeasureStats } from "./entry-tokens";
-import { estimateTextTokens } from "./estimate";
+import { estimateTextTokens } from "../../../tokens/estimate";
 import { type ContextShares, contextShares, type LeafTokenOptions, type LeafTokens, leafTokens } from "./leaf-tokens";
-import { TokenCache } from "./token-cache";
+import { TokenCache } from "../../../tokens/token-cache";
 import { estimatePieces, messagePieces } from "./token-kinds";
-import { figureOf } from "./token-method";
+import { figureOf } from "../../../tokens/token-method";
 
 export interface TokenReportOptions extends LeafTokenOptions {
   /** Leaf to report on (default: the last entry, where pi continues). */

@@ -1,0 +1,77 @@
+import { Session } from "../formats/pi/pi-session";
+import { piPreview } from "../formats/pi/context/pi-preview";
+import { formatOf } from "../formats/registry";
+import type { FormatContext, SessionFormat } from "../formats/session-format";
+import type { SessionReader } from "../formats/session-reader";
+import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
+import { renderFormatContext } from "./format-context";
+
+/** How a preview shows the request: pi's message list (the agent's own messages for other formats), the Anthropic body, or XML. */
+export type ContextFormat = "pi" | "anthropic" | "xml";
+
+/** The exact request for a leaf, and what its tokens are made of. */
+export interface PreviewText {
+  /** The exact request (the agent's message list, Anthropic body or XML rendering). */
+  request: unknown;
+  tokens: { context: number; recorded: number; estimated: number; byPart: Array<{ entryId: string; kind: string; tokens: number }> };
+}
+
+/**
+ * The exact request for a leaf of any format, as JSONC: a token breakdown in comments,
+ * then the JSON. `strategy`: one of the agent's own context strategies, as a dry run.
+ */
+export function buildPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
+  if (session instanceof Session) return piPreview(session, leafId, format, system);
+  return otherPreview(session, leafId, format, system, strategy);
+}
+
+/** The preview of a session of another format: its own messages (pi's format shows them as native), the Anthropic body, or XML. */
+function otherPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
+  const f = formatOf(session);
+  const leaf = leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId);
+  const recorded = f.context(session, leaf);
+  const shaped = strategy ? shrink(f, recorded, strategy) : undefined;
+  const ctx = shaped?.ctx ?? recorded;
+  const t = leafTokenSummary(session, f, leaf, { ctx });
+  const byPart = ctx.messages.map((m) => ({ entryId: m.entryId, kind: m.kind, tokens: messageTokens(m.message) }));
+  const request = renderFormatContext(session, leaf, format === "pi" ? "native" : format, { system, ctx });
+  const lines = [
+    `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${session.path}`,
+    `// Format: ${format === "pi" ? "native" : format}. Model: ${t.model ?? "unknown"}.`,
+    `// Context size: ${t.contextTokens.toLocaleString("en-US")} tokens = ${t.recordedPart.toLocaleString("en-US")} recorded usage + ${t.estimatedPart.toLocaleString("en-US")} estimated (chars/4).`,
+    ...(shaped ? shaped.notes.map((n) => `// ${n}`) : []),
+    `// ${ctx.messages.length} messages sent. Estimated tokens by part:`,
+    ...Object.entries(t.byKind)
+      .sort((a, b) => (b[1] as number) - (a[1] as number))
+      .map(([k, n]) => `//   ${k.padEnd(20)} ${(n as number).toLocaleString("en-US").padStart(10)}`),
+    "",
+  ];
+  return { request, tokens: { context: t.contextTokens, recorded: t.recordedPart, estimated: t.estimatedPart, byPart }, text: `${lines.join("\n")}${JSON.stringify(request, null, 2)}\n` };
+}
+
+/**
+ * The context after one of the agent's own strategies, as a dry run: nothing is called,
+ * the summary the agent would ask its LLM for stands as a marked placeholder.
+ */
+function shrink(f: SessionFormat, ctx: FormatContext, strategy: string): { ctx: FormatContext; notes: string[] } {
+  const strategies = f.strategies;
+  if (!strategies) throw new Error(`${f.agent} sessions have no context strategies`);
+  const messages = ctx.messages.map((m) => m.message);
+  const plan = strategies.plan(strategy, messages);
+  const notes = [`Strategy: ${strategy} (dry run: nothing called). ${plan.applies ? `keeps ${plan.kept.length}, summarizes ${plan.summarized.length}, drops ${plan.dropped.length} of ${messages.length} messages` : `changes nothing: ${plan.why ?? "below its limits"}`}.`];
+  if (!plan.applies) return { ctx, notes };
+  const placeholder = plan.summarized.length ? `(the agent's summary of ${plan.summarized.length} messages, made by its LLM when the context is sent)` : undefined;
+  const out = strategies.apply(plan, messages, placeholder);
+  const kept = plan.kept.map((k) => ctx.messages[k]);
+  const summaryFirst = out.length > kept.length;
+  const shaped: FormatContext = {
+    leafId: ctx.leafId,
+    messages: out.map((message, k) => {
+      if (summaryFirst && k === 0) return { entryId: ctx.leafId ?? "", kind: "summary" as const, message };
+      const src = kept[summaryFirst ? k - 1 : k];
+      return { entryId: src?.entryId ?? "", kind: src?.kind ?? "user", message };
+    }),
+  };
+  if (placeholder) notes.push("The summary message holds a placeholder: the real one is the agent's LLM's.");
+  return { ctx: shaped, notes };
+}
