@@ -7,13 +7,14 @@ import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
 import { tokensCommand } from "./commands/tokens";
 import { treeCommand } from "./commands/tree";
+import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
 const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, compactCommand, branchCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);
-  return `ase: look inside coding-agent sessions (pi)\n\nCommands:\n${lines.join("\n")}\n`;
+  return `ase: look inside coding-agent sessions (${FORMATS.map((f) => f.agent).join(", ")})\n\nCommands:\n${lines.join("\n")}\n`;
 }
 
 /** Commands whose stdout is always exact data (JSON), like every command's --json. */
