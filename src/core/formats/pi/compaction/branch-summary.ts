@@ -7,6 +7,7 @@ import type { Session } from "../pi-session";
 import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { assertWritable } from "./compact";
 import { CancelledError, SummaryError } from "../../../compaction/llm-errors";
+import { piEntryMessage } from "../context/entry-message";
 import { entryAgentMessage, type PlannedMessage } from "./prepare";
 import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "../../../compaction/prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
@@ -49,9 +50,7 @@ export interface BranchPlanOptions {
 
 /** Like compaction's, plus earlier compactions (their summary is branch context); tool results are skipped (the call says enough). */
 function branchMessage(entry: SessionEntry): AgentMessage | undefined {
-  if (entry.type === "compaction" && typeof entry.summary === "string") {
-    return { role: "compactionSummary", summary: entry.summary, tokensBefore: Number(entry.tokensBefore) || 0, timestamp: new Date(entry.timestamp).getTime() };
-  }
+  if (entry.type === "compaction") return typeof entry.summary === "string" ? piEntryMessage(entry, { compactions: true })?.agent : undefined;
   if (entry.type === "message" && (entry.message as { role?: string }).role === "toolResult") return undefined;
   return entryAgentMessage(entry);
 }

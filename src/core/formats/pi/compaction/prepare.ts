@@ -2,6 +2,7 @@ import { buildContext } from "../context/build-context";
 import { fileActivity, piFileLists } from "../file-ops";
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage } from "../model/messages";
+import { carriesContext, piEntryMessage } from "../context/entry-message";
 import type { Session } from "../pi-session";
 import { contextTokens } from "../tokens/context-tokens";
 import { estimateMessageTokens } from "../tokens/pi-estimate";
@@ -76,21 +77,7 @@ export class NothingToCompactError extends Error {
 
 /** pi's getMessageFromEntry for compaction: messages, custom messages, branch summaries. */
 export function entryAgentMessage(entry: SessionEntry): AgentMessage | undefined {
-  const ms = new Date(entry.timestamp).getTime();
-  if (entry.type === "message") return entry.message as AgentMessage;
-  if (entry.type === "custom_message") {
-    const e = entry as SessionEntry & { customType: string; content: never; display: boolean; details?: unknown };
-    return { role: "custom", customType: e.customType, content: e.content, display: e.display, details: e.details, timestamp: ms };
-  }
-  // An empty branch summary only moved the leaf; it says nothing worth summarizing.
-  if (entry.type === "branch_summary" && typeof entry.summary === "string" && entry.summary) {
-    return { role: "branchSummary", summary: entry.summary, fromId: String(entry.fromId), timestamp: ms };
-  }
-  return undefined;
-}
-
-function carriesContext(type: string): boolean {
-  return type === "message" || type === "custom_message" || type === "branch_summary";
+  return piEntryMessage(entry)?.agent;
 }
 
 /**

@@ -3,11 +3,11 @@ import type { AgentMessage, LlmMessage } from "../model/messages";
 import type { SessionReader } from "../../session-reader";
 import type { ModelRef } from "../../../compaction/summary-model";
 import { toLlmMessage } from "./convert";
+import { carriesContext, piEntryMessage, type SourceKind } from "./entry-message";
 
 export type { ModelRef } from "../../../compaction/summary-model";
 
-/** Where a context message came from. */
-export type SourceKind = "message" | "compaction-summary" | "retained-tail" | "branch-summary" | "custom-message";
+export type { SourceKind } from "./entry-message";
 
 export interface ContextPart {
   /** The entry that produced it (for a retained tail message: the compaction). */
@@ -32,37 +32,6 @@ export interface SessionContext {
    * sent); pi's context-size estimate walks this list.
    */
   agent: Array<Omit<ContextPart, "llm">>;
-}
-
-function ms(timestamp: string): number {
-  return new Date(timestamp).getTime();
-}
-
-/** pi's buildSessionContext + convertToLlm for one entry, or undefined if it carries nothing. */
-function entryMessage(entry: SessionEntry): { agent: AgentMessage; kind: SourceKind } | undefined {
-  switch (entry.type) {
-    case "message":
-      return { agent: entry.message as AgentMessage, kind: "message" };
-    case "custom_message": {
-      const e = entry as SessionEntry & { customType: string; content: never; display: boolean; details?: unknown };
-      return {
-        agent: { role: "custom", customType: e.customType, content: e.content, display: e.display, details: e.details, timestamp: ms(e.timestamp) },
-        kind: "custom-message",
-      };
-    }
-    case "branch_summary": {
-      const e = entry as SessionEntry & { summary?: string; fromId: string };
-      if (!e.summary) return undefined;
-      return { agent: { role: "branchSummary", summary: e.summary, fromId: e.fromId, timestamp: ms(e.timestamp) }, kind: "branch-summary" };
-    }
-    default:
-      return undefined;
-  }
-}
-
-/** Entry types that can put something into the context. */
-function mayCarry(type: string): boolean {
-  return type === "message" || type === "custom_message" || type === "branch_summary";
 }
 
 /**
@@ -102,8 +71,8 @@ export function buildContext(session: SessionReader, leafId?: string | null): Se
   };
   const emit = (k: number) => {
     const i = path[k];
-    if (!mayCarry(t.typeAt(i))) return;
-    const got = entryMessage(session.entryAt(i) as SessionEntry);
+    if (!carriesContext(t.typeAt(i))) return;
+    const got = piEntryMessage(session.entryAt(i) as SessionEntry);
     if (got) push(t.idAt(i), got.kind, got.agent);
   };
 
@@ -114,12 +83,7 @@ export function buildContext(session: SessionReader, leafId?: string | null): Se
   }
   const compaction = session.entryAt(path[compactionAt]) as CompactionEntry;
   ctx.compactionId = compaction.id;
-  push(compaction.id, "compaction-summary", {
-    role: "compactionSummary",
-    summary: compaction.summary,
-    tokensBefore: compaction.tokensBefore,
-    timestamp: ms(compaction.timestamp),
-  });
+  push(compaction.id, "compaction-summary", (piEntryMessage(compaction, { compactions: true }) as { agent: AgentMessage }).agent);
   if (Array.isArray(compaction.retainedTail)) {
     for (const m of compaction.retainedTail) push(compaction.id, "retained-tail", m);
   } else {
