@@ -14,9 +14,9 @@ export type RowFilter = "user" | "default" | "all";
 
 export type TokenSource = "recorded" | "exact" | "estimate";
 
-/** Token kinds the bars stack, in drawing order. */
-export const TOKEN_KINDS = ["summary", "user", "assistant", "thinking", "toolCall", "toolResult", "image", "custom", "bash"] as const;
-export type TokenKind = (typeof TOKEN_KINDS)[number];
+/** Token kinds the bars stack, in drawing order: the core's one vocabulary. */
+export { TOKEN_KINDS, type TokenKind } from "./core/tokens/token-vocabulary";
+import type { TokenKind } from "./core/tokens/token-vocabulary";
 
 /** One visible row of the entry tree. */
 export interface Row {

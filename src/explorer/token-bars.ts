@@ -3,19 +3,7 @@ import { buildContext } from "../core/formats/pi/context/build-context";
 import type { Session } from "../core/formats/pi/pi-session";
 import type { EntryTokens } from "../core/formats/pi/tokens/entry-tokens";
 import { contextShares, leafTokens, type LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
-import type { TokenKind as CoreKind } from "../core/formats/pi/tokens/token-kinds";
 
-const KIND: Record<CoreKind, TokenKind> = {
-  user: "user",
-  assistantText: "assistant",
-  thinking: "thinking",
-  toolCalls: "toolCall",
-  toolResults: "toolResult",
-  images: "image",
-  summaries: "summary",
-  custom: "custom",
-  bash: "bash",
-};
 
 /** How many other branches get a bar besides the default and the selected leaf. */
 const OTHER_BRANCHES = 6;
@@ -40,7 +28,7 @@ export function tokenBars(session: Session, table: readonly EntryTokens[], selec
     const shares = contextShares(session, table, ctx, lt.contextTokens);
     const byKind: Partial<Record<TokenKind, number>> = {};
     for (const part of shares.parts) {
-      for (const [k, n] of Object.entries(part.byKind) as Array<[CoreKind, number]>) if (n) byKind[KIND[k]] = (byKind[KIND[k]] ?? 0) + n;
+      for (const [k, n] of Object.entries(part.byKind) as Array<[TokenKind, number]>) if (n) byKind[k] = (byKind[k] ?? 0) + n;
     }
     const label = tree.labels.get(id);
     return {

@@ -27,6 +27,8 @@ describe("ase tokens", () => {
     for (const e of j.entries) for (const k of ["kind", "estimate", "exact", "calibrated"]) assert.ok(k in e, k);
     assert.deepEqual(Object.keys(j.branches[0]).slice(0, 2), ["leafId", "fromId"]);
     assert.ok("tokens" in j.branches[0] && "byKind" in j.branches[0]);
+    // The JSON keeps the per-kind names it was published with (it is only ever extended).
+    assert.deepEqual(Object.keys(j.branches[0].byKind as object), ["user", "assistantText", "thinking", "toolCalls", "toolResults", "images", "summaries", "custom", "bash"]);
     assert.deepEqual(j.budget.parts.map((p) => p.name), ["system", "summary", "injected", "recent", "current"]);
     for (const p of j.budget.parts) assert.ok("allocated" in p && "used" in p);
     assert.equal(j.contextTokens, 120 + 2);

@@ -10,7 +10,8 @@ import { instantLeafBar, leafTokens } from "../../src/core/formats/pi/tokens/lea
 import { estimateTextTokens } from "../../src/core/tokens/estimate";
 import { estimateMessageTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
 import { TokenCache } from "../../src/core/tokens/token-cache";
-import { sumCounts, TOKEN_KINDS } from "../../src/core/formats/pi/tokens/token-kinds";
+import { sumCounts } from "../../src/core/formats/pi/tokens/token-kinds";
+import { COUNT_ORDER } from "../../src/core/formats/pi/tokens/token-kinds";
 import { tokenReport } from "../../src/core/formats/pi/tokens/token-report";
 import type { AgentMessage } from "../../src/core/formats/pi/model/messages";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
@@ -73,7 +74,7 @@ describe("token accounting on the real pi sessions", () => {
       assert.equal(sumCounts(b.byKind), b.tokens);
       assert.equal(b.path.tokens, report.entries.reduce((a, e) => a + e.estimate, 0));
       assert.equal(b.entries, session.metas.length);
-      for (const k of TOKEN_KINDS) assert.equal(b.byKind[k], report.entries.reduce((a, e) => a + e.estimateByKind[k], 0), k);
+      for (const k of COUNT_ORDER) assert.equal(b.byKind[k], report.entries.reduce((a, e) => a + e.estimateByKind[k], 0), k);
       for (const br of report.branches) assert.equal(sumCounts(br.byKind), br.tokens);
       assert.equal(report.budget.parts.reduce((a, p) => a + p.used, 0), report.leaf.contextTokens);
       assert.equal(report.budget.parts.reduce((a, p) => a + p.allocated, 0), report.leaf.threshold);
@@ -112,7 +113,7 @@ describe("token accounting on small built sessions", () => {
     assert.deepEqual(br.map((b) => [b.leafId, b.fromId, b.entries]), [["a0000003", "a0000002", 1], ["a0000005", "a0000002", 2]]);
     assert.equal(br[0].tokens, 100);
     assert.equal(br[0].path.tokens, 100 + 100 + 10);
-    assert.deepEqual([br[1].byKind.user, br[1].byKind.thinking, br[1].byKind.assistantText], [60, 20, 2]);
+    assert.deepEqual([br[1].byKind.user, br[1].byKind.thinking, br[1].byKind.assistant], [60, 20, 2]);
     const sub = subtreeTotals(session, report.entries, 1, "estimate");
     assert.equal(sub.entries, 4);
     assert.equal(sub.tokens, 10 + 100 + 60 + 22);
@@ -153,11 +154,11 @@ describe("token accounting on small built sessions", () => {
     const report = await tokenReport(session, { exact: true });
     const [u, t] = report.entries;
     assert.equal(u.pi, 1);
-    assert.equal(u.estimateByKind.images, 1200);
-    assert.equal(u.exactByKind?.images, 1200);
+    assert.equal(u.estimateByKind.image, 1200);
+    assert.equal(u.exactByKind?.image, 1200);
     assert.equal(t.pi, 1200);
-    assert.equal(t.estimateByKind.images, 1200);
-    assert.equal(t.estimateByKind.toolResults, 0, "base64 data is never counted as text");
+    assert.equal(t.estimateByKind.image, 1200);
+    assert.equal(t.estimateByKind.toolResult, 0, "base64 data is never counted as text");
   });
 
   it("CJK text is estimated per character, far closer to the tokenizer than chars/4", async () => {

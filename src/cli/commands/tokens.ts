@@ -9,7 +9,7 @@ import { leafTokenSummary } from "../../core/tokens/format-tokens";
 import type { AccuracyReport } from "../../core/formats/pi/tokens/accuracy";
 import type { Fit } from "../../core/formats/pi/tokens/calibration";
 import { tokenCacheFile } from "../../core/tokens/token-cache";
-import { TOKEN_KINDS } from "../../core/formats/pi/tokens/token-kinds";
+import { COUNT_ORDER, type KindCounts, type TokenKind } from "../../core/formats/pi/tokens/token-kinds";
 import { type TokenReport, tokenReport } from "../../core/formats/pi/tokens/token-report";
 import { type AnthropicCount, countWithAnthropic } from "../../core/formats/pi/tokens/anthropic-count";
 import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
@@ -38,6 +38,16 @@ function parseAllocation(value: string | undefined): BudgetAllocation | undefine
   return Object.fromEntries(BUDGET_PARTS.map((k, i) => [k, nums[i]])) as BudgetAllocation;
 }
 
+/**
+ * `ase tokens --json` named its per-kind keys before the one vocabulary existed; its JSON
+ * is only ever extended, so those names stay there.
+ */
+const JSON_KIND_NAMES: Record<TokenKind, string> = { user: "user", assistant: "assistantText", thinking: "thinking", toolCall: "toolCalls", toolResult: "toolResults", image: "images", summary: "summaries", custom: "custom", bash: "bash" };
+
+function jsonKinds(c: KindCounts): Record<string, number> {
+  return Object.fromEntries(COUNT_ORDER.map((k) => [JSON_KIND_NAMES[k], c[k]]));
+}
+
 /** The stable JSON interface of `ase tokens --json` (documented in the issue; only ever extended). */
 export function tokensJson(r: TokenReport, system: SystemPrompt | undefined): unknown {
   return {
@@ -61,7 +71,7 @@ export function tokensJson(r: TokenReport, system: SystemPrompt | undefined): un
       ...(e.exact !== undefined ? { exact: e.exact } : {}),
       ...(e.calibrated !== undefined ? { calibrated: e.calibrated } : {}),
     })),
-    branches: r.branches.map((b) => ({ leafId: b.leafId, fromId: b.fromId, entries: b.entries, tokens: b.tokens, byKind: b.byKind, path: b.path })),
+    branches: r.branches.map((b) => ({ leafId: b.leafId, fromId: b.fromId, entries: b.entries, tokens: b.tokens, byKind: jsonKinds(b.byKind), path: b.path })),
     budget: {
       total: r.budget.total,
       contextTokens: r.budget.contextTokens,
@@ -105,7 +115,7 @@ function text(r: TokenReport, path: string, system: SystemPrompt | undefined): s
   }
   out.push("", `branches (${r.branches.length}):`);
   for (const b of r.branches) {
-    const kinds = TOKEN_KINDS.filter((k) => b.byKind[k]).map((k) => `${k} ${humanTokens(b.byKind[k])}`).join(", ");
+    const kinds = COUNT_ORDER.filter((k) => b.byKind[k]).map((k) => `${k} ${humanTokens(b.byKind[k])}`).join(", ");
     out.push(`  ${safeText(b.leafId)} from ${b.fromId ? safeText(b.fromId) : "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
   }
   out.push("", `entries (${r.entries.length}): id kind recorded(in+cacheRead+cacheWrite/out) estimate exact calibrated`);

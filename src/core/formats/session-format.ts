@@ -1,4 +1,5 @@
 import type { SessionScanner } from "../store/discover";
+import type { TokenKind } from "../tokens/token-vocabulary";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
@@ -20,8 +21,8 @@ export interface FirstLines {
   objects: unknown[];
 }
 
-/** Token kinds a context part counts under (the bars' one vocabulary). */
-export type PartKind = "summary" | "user" | "assistant" | "thinking" | "toolCall" | "toolResult" | "image" | "custom" | "bash";
+/** What a context part counts as: the one token vocabulary (src/core/tokens/token-vocabulary.ts). */
+export type PartKind = TokenKind;
 
 /** One message of a context, with the entry it came from. */
 export interface ContextMessage {

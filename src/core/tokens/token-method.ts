@@ -1,5 +1,6 @@
 import type { EntryTokens } from "../formats/pi/tokens/entry-tokens";
-import { emptyCounts, type KindCounts, TOKEN_KINDS } from "../formats/pi/tokens/token-kinds";
+import { emptyCounts, type KindCounts } from "../formats/pi/tokens/token-kinds";
+import { COUNT_ORDER } from "../formats/pi/tokens/token-kinds";
 
 /**
  * Which per-entry figure an aggregate uses. "best" = calibrated, else exact, else the
@@ -17,7 +18,7 @@ export interface Figured {
 
 function scaled(byKind: KindCounts, factor: number): KindCounts {
   const out = emptyCounts();
-  for (const k of TOKEN_KINDS) out[k] = byKind[k] * factor;
+  for (const k of COUNT_ORDER) out[k] = byKind[k] * factor;
   return out;
 }
 
@@ -38,15 +39,15 @@ export function figureOf(e: EntryTokens, method: TokenMethod): Figured {
 /** Rounds kind counts so they sum exactly to the rounded total (largest remainder). */
 export function roundCounts(c: KindCounts): { tokens: number; byKind: KindCounts } {
   let total = 0;
-  for (const k of TOKEN_KINDS) total += c[k];
+  for (const k of COUNT_ORDER) total += c[k];
   const target = Math.round(total);
   const out = emptyCounts();
   let sum = 0;
-  for (const k of TOKEN_KINDS) {
+  for (const k of COUNT_ORDER) {
     out[k] = Math.floor(c[k]);
     sum += out[k];
   }
-  const order = [...TOKEN_KINDS].sort((a, b) => c[b] - Math.floor(c[b]) - (c[a] - Math.floor(c[a])));
+  const order = [...COUNT_ORDER].sort((a, b) => c[b] - Math.floor(c[b]) - (c[a] - Math.floor(c[a])));
   for (let n = 0; sum < target && n < order.length; n++, sum++) out[order[n]]++;
   return { tokens: sum, byKind: out };
 }

@@ -7,7 +7,7 @@ import type { FormatContext, PartKind, SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
-import { piIndexHooks } from "./index-hooks";
+import { isPiHeader, piIndexHooks } from "./index-hooks";
 import { Session } from "./pi-session";
 
 function asPi(session: SessionReader): Session {
@@ -30,8 +30,7 @@ export const piFormat: SessionFormat = {
   id: "pi",
   agent: "pi",
   detect(first) {
-    const o = first.objects.find((x) => x !== undefined) as Record<string, unknown> | undefined;
-    return !!o && typeof o === "object" && o.type === "session" && typeof o.id === "string";
+    return isPiHeader(first.objects.find((x) => x !== undefined));
   },
   index: piIndexHooks,
   load: (path, opts) => Session.load(path, opts),

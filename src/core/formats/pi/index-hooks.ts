@@ -134,17 +134,20 @@ function migrate(obj: Record<string, unknown>, meta: EntryMeta, version: number)
 
 const EXPECTED = '{"type":"session","id":"..."}';
 
+/** pi's one header check: an object with "type":"session" and a string id (detection, listing and loading all ask this). */
+export function isPiHeader(obj: unknown): obj is Record<string, unknown> & { type: "session"; id: string } {
+  return !!obj && typeof obj === "object" && !Array.isArray(obj) && (obj as Record<string, unknown>).type === "session" && typeof (obj as Record<string, unknown>).id === "string";
+}
+
 /** pi's lines: a header first, then entries (v1 without ids, v2 without the custom role). */
 export const piIndexHooks: IndexHooks = {
   formatId: "pi",
   agent: "pi",
   header: {
     accept(obj, lineNo) {
-      const h = obj as Record<string, unknown>;
-      const isObject = !!obj && typeof obj === "object" && !Array.isArray(obj);
       // The first line that parses must be the header (pi: otherwise not a session).
-      if (!isObject || h.type !== "session" || typeof h.id !== "string") return `first line is not a session header (line ${lineNo} is ${jsonKind(obj)}; expected ${EXPECTED})`;
-      return { version: typeof h.version === "number" ? h.version : 1 };
+      if (!isPiHeader(obj)) return `first line is not a session header (line ${lineNo} is ${jsonKind(obj)}; expected ${EXPECTED})`;
+      return { version: typeof obj.version === "number" ? obj.version : 1 };
     },
     missing(hadBadLines, lines) {
       const what = hadBadLines ? `no JSON line in ${lines} line(s)` : `only blank lines in ${lines} line(s)`;
@@ -152,7 +155,7 @@ export const piIndexHooks: IndexHooks = {
     },
     isRepeat: (e) => e.type === "session",
     positional: (version) => version < 2,
-    splittable: (h) => h.type === "session" && typeof h.id === "string" && typeof h.version === "number" && h.version >= 2,
+    splittable: (h) => isPiHeader(h) && typeof h.version === "number" && h.version >= 2,
   },
   identify,
   fill,

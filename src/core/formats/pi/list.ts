@@ -1,3 +1,4 @@
+import { isPiHeader } from "./index-hooks";
 import { listWith, type ListOptions, type ListResult, type SessionScanner } from "../../store/discover";
 
 function textOf(content: unknown): string {
@@ -19,7 +20,7 @@ export const piScanner: SessionScanner = {
   head(objects, size) {
     const header = objects[0];
     if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
-    if (header.type !== "session" || typeof header.id !== "string") throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
+    if (!isPiHeader(header)) throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
     let firstMessage = "";
     for (const obj of objects.slice(1)) {
       const m = obj.message as { role?: string; content?: unknown } | undefined;

@@ -1,7 +1,8 @@
 import type { Session } from "../pi-session";
 import type { EntryTokens } from "./entry-tokens";
 import { figureOf, roundCounts, type TokenMethod } from "../../../tokens/token-method";
-import { addCounts, emptyCounts, type KindCounts, TOKEN_KINDS } from "./token-kinds";
+import { addCounts, emptyCounts, type KindCounts } from "./token-kinds";
+import { COUNT_ORDER } from "./token-kinds";
 
 /** Token totals of a run of entries, split by kind; `tokens` = sum of `byKind`. */
 export interface TokenTotals {
@@ -23,11 +24,11 @@ export interface BranchTokens extends TokenTotals {
   path: TokenTotals;
 }
 
-const K = TOKEN_KINDS.length;
+const K = COUNT_ORDER.length;
 
 function totalsFrom(acc: Float64Array, at: number, minus: number | undefined, entries: number): TokenTotals {
   const c = emptyCounts();
-  TOKEN_KINDS.forEach((k, j) => {
+  COUNT_ORDER.forEach((k, j) => {
     c[k] = acc[at * K + j] - (minus === undefined ? 0 : acc[minus * K + j]);
   });
   return { entries, ...roundCounts(c) };
@@ -49,7 +50,7 @@ export function branchTotals(session: Session, table: readonly EntryTokens[], me
     const i = stack.pop() as number;
     const p = tree.parent[i];
     const own = figureOf(table[i], method).byKind;
-    TOKEN_KINDS.forEach((k, j) => {
+    COUNT_ORDER.forEach((k, j) => {
       acc[i * K + j] = (p >= 0 ? acc[p * K + j] : 0) + own[k];
     });
     if (p >= 0) {

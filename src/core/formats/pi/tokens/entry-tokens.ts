@@ -128,8 +128,8 @@ async function countEntry(obj: Record<string, unknown>, counter: BpeCounter | un
     }
   }
   // No offline tokenizer sizes images (Claude bills by pixels); both figures use pi's 1,200.
-  e.images += pieces.images * IMAGE_TOKENS;
-  if (x) x.images += pieces.images * IMAGE_TOKENS;
+  e.image += pieces.images * IMAGE_TOKENS;
+  if (x) x.image += pieces.images * IMAGE_TOKENS;
   return { e, x, f };
 }
 

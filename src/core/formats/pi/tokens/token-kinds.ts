@@ -7,51 +7,42 @@ import {
 } from "../context/convert";
 import type { BashExecutionMessage } from "../model/messages";
 import { estimateTextTokens, IMAGE_TOKENS } from "../../../tokens/estimate";
+import type { TokenKind } from "../../../tokens/token-vocabulary";
 
 /**
- * What a token bar is split into. One fixed list so every total (entry, branch,
- * subtree, budget) can be drawn with the same legend.
+ * The one token vocabulary in the order pi's counts are stored (the token cache keeps
+ * per-kind counts as arrays in this order, so it never changes).
  */
-export const TOKEN_KINDS = [
-  "user",
-  "assistantText",
-  "thinking",
-  "toolCalls",
-  "toolResults",
-  "images",
-  "summaries",
-  "custom",
-  "bash",
-] as const;
+export const COUNT_ORDER: readonly TokenKind[] = ["user", "assistant", "thinking", "toolCall", "toolResult", "image", "summary", "custom", "bash"];
 
-export type TokenKind = (typeof TOKEN_KINDS)[number];
+export type { TokenKind };
 
 /** Tokens per kind; every kind is always present (0 when absent) so consumers never test for undefined. */
 export type KindCounts = Record<TokenKind, number>;
 
 export function emptyCounts(): KindCounts {
-  return { user: 0, assistantText: 0, thinking: 0, toolCalls: 0, toolResults: 0, images: 0, summaries: 0, custom: 0, bash: 0 };
+  return { user: 0, assistant: 0, thinking: 0, toolCall: 0, toolResult: 0, image: 0, summary: 0, custom: 0, bash: 0 };
 }
 
 export function addCounts(into: KindCounts, from: KindCounts, factor = 1): KindCounts {
-  for (const k of TOKEN_KINDS) into[k] += from[k] * factor;
+  for (const k of COUNT_ORDER) into[k] += from[k] * factor;
   return into;
 }
 
 export function sumCounts(c: KindCounts): number {
   let s = 0;
-  for (const k of TOKEN_KINDS) s += c[k];
+  for (const k of COUNT_ORDER) s += c[k];
   return s;
 }
 
 /** Packs counts into a fixed-order array (the cache stores this compact form). */
 export function countsToArray(c: KindCounts): number[] {
-  return TOKEN_KINDS.map((k) => c[k]);
+  return COUNT_ORDER.map((k) => c[k]);
 }
 
 export function countsFromArray(a: ArrayLike<number>): KindCounts {
   const c = emptyCounts();
-  for (let i = 0; i < TOKEN_KINDS.length; i++) c[TOKEN_KINDS[i]] = a[i] ?? 0;
+  for (let i = 0; i < COUNT_ORDER.length; i++) c[COUNT_ORDER[i]] = a[i] ?? 0;
   return c;
 }
 
@@ -64,7 +55,7 @@ export interface TextPiece {
 /** The content an entry puts into the context: text pieces plus a number of images. */
 export interface ContentPieces {
   texts: TextPiece[];
-  /** Images count under kind "images" (base64 data is never tokenized as text). */
+  /** Images count under kind "image" (base64 data is never tokenized as text). */
   images: number;
 }
 
@@ -92,14 +83,14 @@ export function messagePieces(m: Obj, out: ContentPieces = { texts: [], images: 
     case "assistant":
       for (const b of Array.isArray(m.content) ? (m.content as Obj[]) : []) {
         if (!b || typeof b !== "object") continue;
-        if (b.type === "text" && typeof b.text === "string") out.texts.push({ kind: "assistantText", text: b.text });
+        if (b.type === "text" && typeof b.text === "string") out.texts.push({ kind: "assistant", text: b.text });
         else if (b.type === "thinking" && typeof b.thinking === "string") out.texts.push({ kind: "thinking", text: b.thinking });
         // Same text pi's estimate measures for a call: the name plus the JSON arguments.
-        else if (b.type === "toolCall") out.texts.push({ kind: "toolCalls", text: String(b.name ?? "") + (JSON.stringify(b.arguments ?? {}) ?? "") });
+        else if (b.type === "toolCall") out.texts.push({ kind: "toolCall", text: String(b.name ?? "") + (JSON.stringify(b.arguments ?? {}) ?? "") });
       }
       break;
     case "toolResult":
-      blocks(m.content, "toolResults", out);
+      blocks(m.content, "toolResult", out);
       break;
     case "custom":
     case "hookMessage": // v1/v2 files: same role under its old name
@@ -110,10 +101,10 @@ export function messagePieces(m: Obj, out: ContentPieces = { texts: [], images: 
       if (!m.excludeFromContext) out.texts.push({ kind: "bash", text: bashExecutionText(m as unknown as BashExecutionMessage) });
       break;
     case "branchSummary":
-      if (typeof m.summary === "string" && m.summary) out.texts.push({ kind: "summaries", text: BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX });
+      if (typeof m.summary === "string" && m.summary) out.texts.push({ kind: "summary", text: BRANCH_SUMMARY_PREFIX + m.summary + BRANCH_SUMMARY_SUFFIX });
       break;
     case "compactionSummary":
-      if (typeof m.summary === "string") out.texts.push({ kind: "summaries", text: COMPACTION_SUMMARY_PREFIX + m.summary + COMPACTION_SUMMARY_SUFFIX });
+      if (typeof m.summary === "string") out.texts.push({ kind: "summary", text: COMPACTION_SUMMARY_PREFIX + m.summary + COMPACTION_SUMMARY_SUFFIX });
       break;
   }
   return out;
@@ -151,9 +142,9 @@ export function primaryKind(type: string, role: string | undefined): TokenKind |
       case "user":
         return "user";
       case "assistant":
-        return "assistantText";
+        return "assistant";
       case "toolResult":
-        return "toolResults";
+        return "toolResult";
       case "bashExecution":
         return "bash";
       case "custom":
@@ -162,7 +153,7 @@ export function primaryKind(type: string, role: string | undefined): TokenKind |
         return undefined;
     }
   }
-  if (type === "compaction" || type === "branch_summary") return "summaries";
+  if (type === "compaction" || type === "branch_summary") return "summary";
   if (type === "custom_message") return "custom";
   return undefined;
 }
