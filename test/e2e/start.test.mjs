@@ -138,7 +138,7 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
-    await check('the Sessions view lists the demo projects and sessions', async () => {
+    await check('the Sessions view lists the demo projects and sessions, pi\'s and clawdcode\'s', async () => {
       // The extension shows its view itself when a workspace lists sessions to open;
       // click the activity-bar icon only if it did not (a click on the active one hides it).
       const title = page.locator('.sidebar .composite.title', { hasText: 'Agent Sessions' });
@@ -152,7 +152,8 @@ try {
       await until('the demo projects and sessions in the Sessions view', async () => {
         texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
         const all = texts.join(' | ');
-        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME].every((t) => all.includes(t));
+        // pi's sessions and the clawdcode store's (its agent named on its row), grouped by project.
+        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME, 'ClawdCode ·'].every((t) => all.includes(t));
       }, { ms: 20_000, everyMs: 300, describe: () => `rows: ${JSON.stringify(texts)}` });
       // Let the explorer finish painting before the picture is taken.
       await sleep(1_500);
