@@ -1,4 +1,5 @@
 import type { FileActivity } from "../session-format";
+import { FileTally } from "../file-tally";
 import type { SessionReader } from "../session-reader";
 import type { ClawdcodeLine } from "./lines";
 import { toolKind, toolPaths } from "./tool-files";
@@ -9,32 +10,22 @@ import { toolKind, toolPaths } from "./tool-files";
  * summary (compactMetadata.filesIncluded) as read "from summary". Only those lines are read.
  */
 export function clawdcodeFiles(session: SessionReader, positions: readonly number[]): FileActivity[] {
-  const byPath = new Map<string, FileActivity>();
-  const touch = (path: string, entryId: string): FileActivity => {
-    let a = byPath.get(path);
-    if (!a) {
-      a = { path, read: 0, written: 0, edited: 0, fromSummary: [], firstEntryId: entryId };
-      byPath.set(path, a);
-    }
-    return a;
-  };
+  const tally = new FileTally();
   for (const i of positions) {
     const type = session.table.typeAt(i);
     if (type === "tool_use") {
       const line = session.entryAt(i) as unknown as ClawdcodeLine;
       const kind = toolKind(line.tool?.name);
       if (!kind) continue;
-      for (const p of toolPaths(line.tool?.input)) touch(p, line.uuid)[kind]++;
+      for (const p of toolPaths(line.tool?.input)) tally.touch(p, line.uuid)[kind]++;
     } else if (type === "system" && session.table.rare.get(i)?.tokensBefore !== undefined) {
       const line = session.entryAt(i) as unknown as ClawdcodeLine;
       const files = line.compactMetadata?.filesIncluded;
       if (!Array.isArray(files)) continue;
       for (const f of files) {
-        if (typeof f !== "string" || !f) continue;
-        const a = touch(f, line.uuid);
-        if (!a.fromSummary.includes("read")) a.fromSummary.push("read");
+        if (typeof f === "string" && f) tally.fromSummary(f, line.uuid, "read");
       }
     }
   }
-  return [...byPath.values()];
+  return tally.list();
 }

@@ -1,3 +1,4 @@
+import { FileTally } from "../file-tally";
 import type { FileActivity } from "../session-format";
 import type { Session } from "./pi-session";
 
@@ -14,15 +15,7 @@ const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read",
  * are read from disk.
  */
 export function fileActivity(session: Session, positions: readonly number[]): FileActivity[] {
-  const byPath = new Map<string, FileActivity>();
-  const touch = (path: string, entryId: string): FileActivity => {
-    let a = byPath.get(path);
-    if (!a) {
-      a = { path, read: 0, written: 0, edited: 0, fromSummary: [], firstEntryId: entryId };
-      byPath.set(path, a);
-    }
-    return a;
-  };
+  const tally = new FileTally();
   for (const i of positions) {
     const meta = session.metas[i];
     if (meta.type === "message" && meta.role === "assistant" && meta.toolCalls) {
@@ -33,7 +26,7 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
         const kind = TOOL_KIND[String(b.name)];
         const args = b.arguments as Record<string, unknown> | undefined;
         if (!kind || !args || typeof args.path !== "string" || !args.path) continue;
-        touch(args.path, meta.id)[kind]++;
+        tally.touch(args.path, meta.id)[kind]++;
       }
     } else if (meta.type === "compaction" || meta.type === "branch_summary") {
       const entry = session.entryAt(i) as { details?: unknown; fromHook?: boolean };
@@ -42,14 +35,12 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
       for (const [list, kind] of [[d.readFiles, "read"], [d.modifiedFiles, "modified"]] as const) {
         if (!Array.isArray(list)) continue;
         for (const f of list) {
-          if (typeof f !== "string") continue;
-          const a = touch(f, meta.id);
-          if (!a.fromSummary.includes(kind)) a.fromSummary.push(kind);
+          if (typeof f === "string") tally.fromSummary(f, meta.id, kind);
         }
       }
     }
   }
-  return [...byPath.values()];
+  return tally.list();
 }
 
 /** pi's lists: modified = written or edited; read = read and not modified; both sorted. */

@@ -1,5 +1,6 @@
 import type { FileActivity } from "../session-format";
 import type { SessionReader } from "../session-reader";
+import { FileTally } from "../file-tally";
 import { parseToolCall } from "./line";
 
 /**
@@ -18,7 +19,7 @@ function pathArg(input: unknown): string | undefined {
 
 /** Files read, written and edited by the tool calls at these positions, in the order first touched. */
 export function seed000Files(session: SessionReader, positions: readonly number[]): FileActivity[] {
-  const byPath = new Map<string, FileActivity>();
+  const tally = new FileTally();
   for (const i of positions) {
     const meta = session.metas[i];
     if (meta.type !== "tool_call") continue;
@@ -27,12 +28,7 @@ export function seed000Files(session: SessionReader, positions: readonly number[
     const kind = call && FILE_TOOLS[call.name];
     const path = call && pathArg(call.input);
     if (!kind || !path) continue;
-    let a = byPath.get(path);
-    if (!a) {
-      a = { path, read: 0, written: 0, edited: 0, fromSummary: [], firstEntryId: meta.id };
-      byPath.set(path, a);
-    }
-    a[kind]++;
+    tally.touch(path, meta.id)[kind]++;
   }
-  return [...byPath.values()];
+  return tally.list();
 }
