@@ -17,7 +17,7 @@ const tsc = [process.execPath, binOf("typescript", "tsc")];
 const layers = [
   { name: "typecheck", cmd: [...tsc, "--noEmit", "-p", "."], counts: false },
   { name: "typecheck webview", cmd: [...tsc, "--noEmit", "-p", "webview"], counts: false },
-  { name: "core, compaction, CLI (mocha)", cmd: ["npm", "run", "--silent", "test:core"] },
+  { name: "core, formats, explorer, compaction, CLI (mocha)", cmd: ["npm", "run", "--silent", "test:core"] },
   { name: "set-up: code-server, Node 24, Chromium", cmd: ["node", "scripts/e2e/setup-vscode.mjs"], counts: false },
   { name: "webview (Chromium)", cmd: ["node", "test/webview/run.mjs"] },
   { name: "extension host (real VS Code)", cmd: ["node", "test/extension/run.mjs"] },

@@ -46,3 +46,21 @@ export function needFixtures(ctx: Mocha.Context): void {
 after(function () {
   if (notRun) console.log(`\n  NOTE: ${notRun} test(s) NOT RUN: real pi fixtures not found at ${FIXTURE_DIR} (set ASE_FIXTURES or clone with ../shared beside the project)\n`);
 });
+
+/**
+ * A guard for tests that read one folder of ../shared: `need(ctx, ...files)` lets the
+ * test run when the files are there, fails it under CI (CI always has ../shared), and
+ * otherwise skips it and counts it, so the run ends saying plainly how many did not run.
+ */
+export function sharedFolderGuard(label: string, dir: string, envVar: string): (ctx: Mocha.Context, ...files: string[]) => void {
+  let skipped = 0;
+  after(function () {
+    if (skipped) console.log(`\n  NOTE: ${skipped} ${label} test(s) NOT RUN: fixtures not found at ${dir} (set ${envVar} or clone with ../shared beside the project)\n`);
+  });
+  return (ctx, ...files) => {
+    if (files.every((f) => existsSync(join(dir, f)))) return;
+    if (process.env.CI) throw new Error(`${label} fixtures missing at ${dir} (CI must have ../shared)`);
+    skipped++;
+    ctx.skip();
+  };
+}

@@ -1,3 +1,4 @@
+import { sharedFolderGuard } from "../../helpers/fixtures";
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -75,16 +76,6 @@ export function jsonl(records: Raw[]): string {
 /** The seed-002 fixtures and goldens in ../shared (never copied into the project). */
 export const SEED_002_DIR = resolve(process.env.ASE_SEED_002 ?? join(process.cwd(), "..", "shared", "fixtures", "seed-002"));
 
-let notRun = 0;
-
 /** Call at the top of a test that needs ../shared/fixtures/seed-002: NOT RUN when absent, a failure in CI. */
-export function needSeed002(ctx: Mocha.Context): void {
-  if (existsSync(join(SEED_002_DIR, "branches.golden.json"))) return;
-  if (process.env.CI) throw new Error(`seed-002 fixtures missing at ${SEED_002_DIR} (CI must have ../shared)`);
-  notRun++;
-  ctx.skip();
-}
-
-after(function () {
-  if (notRun) console.log(`\n  NOTE: ${notRun} test(s) NOT RUN: seed-002 fixtures not found at ${SEED_002_DIR} (set ASE_SEED_002 or clone with ../shared beside the project)\n`);
-});
+const needSeed002Files = sharedFolderGuard("seed-002", SEED_002_DIR, "ASE_SEED_002");
+export const needSeed002 = (ctx: Mocha.Context): void => needSeed002Files(ctx, "branches.golden.json");

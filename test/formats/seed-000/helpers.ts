@@ -1,3 +1,4 @@
+import { sharedFolderGuard } from "../../helpers/fixtures";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { MemorySession } from "../../../src/core/formats/memory-session";
@@ -41,16 +42,5 @@ export const OWN_FIXTURES = resolve(process.cwd(), "test", "fixtures", "seed-000
 /** The shared seed-000 fixtures and goldens (../shared, never copied into the project). */
 export const SHARED_FIXTURES = resolve(process.env.ASE_SEED_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "seed-000"));
 
-let notRun = 0;
-
 /** Call at the top of a test that reads ../shared: NOT RUN when missing, a failure under CI. */
-export function needSeedFixtures(ctx: Mocha.Context, ...names: string[]): void {
-  if (names.every((n) => existsSync(join(SHARED_FIXTURES, n)))) return;
-  if (process.env.CI) throw new Error(`seed-000 fixtures missing at ${SHARED_FIXTURES} (CI must have ../shared)`);
-  notRun++;
-  ctx.skip();
-}
-
-after(function () {
-  if (notRun) console.log(`\n  NOTE: ${notRun} seed-000 test(s) NOT RUN: shared fixtures not found at ${SHARED_FIXTURES} (set ASE_SEED_FIXTURES or clone with ../shared beside the project)\n`);
-});
+export const needSeedFixtures = sharedFolderGuard("seed-000", SHARED_FIXTURES, "ASE_SEED_FIXTURES");
