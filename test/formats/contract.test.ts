@@ -45,6 +45,9 @@ function records(file: string, f: SessionFormat): { recs: Array<Record<string, u
   return { recs: objs.slice(1), firstLine: 1, version: got.version };
 }
 
+/** The identity fields of each format's lines, to make a new line from an old one. */
+const ID_FIELDS: Record<string, [string, string]> = { pi: ["id", "parentId"], "seed-000": ["id", "parentId"], clawdcode: ["uuid", "parentUuid"] };
+
 describe("format contract: every registered format on its own fixtures", () => {
   it("every format has fixtures in the repo", () => {
     for (const f of FORMATS) assert.ok(fixturesOf(f).length > 0, `no fixtures in test/fixtures/${f.id}/`);
@@ -144,6 +147,32 @@ describe("format contract: every registered format on its own fixtures", () => {
           assert.match(bad.message, new RegExp(`^line ${lines + 1}: `));
           const clean = await openSession(file);
           assert.equal(s.metas.length, clean.metas.length);
+        });
+
+        it(`${name}: append: a new line on the default leaf becomes the new default leaf; a used id or an unknown parent appends nothing`, async () => {
+          if (!f.writer?.append) {
+            assert.equal(f.writer?.append, undefined);
+            return;
+          }
+          const fields = ID_FIELDS[f.id];
+          assert.ok(fields, `the contract test needs ${f.id}'s identity fields`);
+          const dir = tempDir();
+          const copy = join(dir, basename(file));
+          copyFileSync(file, copy);
+          const s = await openSession(copy);
+          const leaf = f.defaultLeaf(s);
+          const leafId = s.metas[leaf].id;
+          const fresh = { ...structuredClone(s.entryAt(leaf)), [fields[0]]: "contract-new-1", [fields[1]]: leafId };
+          await f.writer.append(s, [fresh]);
+          const again = await openSession(copy);
+          assert.deepEqual(again.problems, []);
+          assert.equal(again.metas.length, s.metas.length);
+          assert.equal(again.metas[f.defaultLeaf(again)].id, "contract-new-1");
+          assert.equal(again.metas[f.defaultLeaf(again)].parentId, leafId);
+          const bytes = readFileSync(copy);
+          await assert.rejects(f.writer.append(again, [fresh]), /already used/);
+          await assert.rejects(f.writer.append(again, [{ ...fresh, [fields[0]]: "contract-new-2", [fields[1]]: "no-such-entry" }]), /parent/);
+          assert.ok(readFileSync(copy).equals(bytes), "a refused append writes nothing");
         });
 
         it(`${name}: a fork at every entry is a new file of the same format with the same context there; the source is untouched`, async function () {

@@ -99,6 +99,11 @@ export interface FormatWriter {
   readonly capabilities: WriteCapabilities;
   /** Why this very file cannot be written (an old version), if it cannot. */
   refuses?(session: SessionReader): string | undefined;
+  /**
+   * Appends whole lines in the format's own shape, all or nothing (see append-records.ts);
+   * left out where the agent's design writes nothing but what it writes itself.
+   */
+  append?(session: SessionReader, records: ReadonlyArray<Record<string, unknown>>): Promise<void>;
   /** The format's compaction, when it has one (capabilities.compact). */
   readonly compaction?: FormatCompaction;
   /** A new file holding the path root..entry, written atomically; the source is not touched. */

@@ -7,6 +7,8 @@ import { describeClawdcode } from "./describe";
 import { detectClawdcode } from "./detect";
 import { CLAWDCODE_ROOT_HELP, clawdcodeRoot, clawdcodeScanner } from "./discover";
 import { clawdcodeFiles } from "./files";
+import { appendRecords } from "../append-records";
+import type { JsonlSession } from "../../store/session";
 import { clawdcodeCompaction } from "./compaction-hook";
 import { forkClawdcode } from "./fork";
 import { clawdcodeIndexHooks } from "./index-hooks";
@@ -37,6 +39,7 @@ export const clawdcodeFormat: SessionFormat = {
   writer: {
     capabilities: { fork: true, label: false, compact: true, why: "clawdcode lines have no labels" },
     compaction: clawdcodeCompaction,
+    append: (session, records) => appendRecords(session as JsonlSession, records),
     fork: forkClawdcode,
   },
 };

@@ -1,4 +1,5 @@
 import { buildContext, type ContextPart } from "./context/build-context";
+import { appendRecords } from "../append-records";
 import { fileActivity } from "./file-ops";
 import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
@@ -60,5 +61,6 @@ export const piFormat: SessionFormat = {
       return undefined;
     },
     fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
+    append: (session, records) => appendRecords(asPi(session), records),
   },
 };

@@ -107,4 +107,5 @@ function endsWithNewline(path: string, size: number): boolean {
 export const seed000Writer: FormatWriter = {
   capabilities: SEED000_CAPABILITIES,
   fork: forkSeed000,
+  append: (session, records) => appendSeed000Entries(session as JsonlSession, records as unknown as Seed000Line[]),
 };
