@@ -95,7 +95,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     try {
       const res = await listAllSessions({ dirs, cacheDir: this.cacheDir });
       this.groups = res.projects;
-      roots = res.roots.map((r) => r.root);
+      // The folder holding the project folders too (clawdcode's <root>/projects), so a new project shows at once.
+      roots = res.roots.flatMap((r) => [r.root, formatById(r.agent).discovery?.scanner.projectsDir(r.root) ?? r.root]);
       for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
       this.log.info(`listed ${this.allSessions().length} sessions under ${res.roots.map((r) => `${r.root} (${r.agent}: ${r.sessions})`).join(", ")} (${res.stats.fromCache} from cache)`);
     } catch (err) {
