@@ -198,6 +198,17 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     const file = await resolveFile(deps, t, "Compact Session");
     if (!file) return undefined;
     if (args) {
+      // Another format compacts its own way (no strategies); one without compaction is refused by name.
+      const other = await formatCompaction(deps, file);
+      if (other) {
+        if (args.dryRun) {
+          const f = formatOf(other.s);
+          return other.compaction.dryRun(other.s, args.leafId === undefined ? f.defaultLeaf(other.s) : other.s.requireIndex(args.leafId));
+        }
+        return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Compacting ${other.agent} session`, cancellable: true }, (p, token) =>
+          compactOtherFormat(deps, file, args.leafId, args.instructions, p, token),
+        );
+      }
       return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Compacting session", cancellable: true }, (p, token) => compact(deps, file, args, p, token));
     }
     return compactInteractive(deps, file);
