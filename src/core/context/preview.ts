@@ -4,6 +4,7 @@ import { formatOf } from "../formats/registry";
 import type { FormatContext, SessionFormat } from "../formats/session-format";
 import type { SessionReader } from "../formats/session-reader";
 import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
+import { clipText, visibleText } from "../util/visible-text";
 import { renderFormatContext } from "./format-context";
 
 /** How a preview shows the request: pi's message list (the agent's own messages for other formats), the Anthropic body, or XML. */
@@ -60,6 +61,7 @@ function shrink(f: SessionFormat, ctx: FormatContext, strategy: string): { ctx: 
   const plan = strategies.plan(strategy, messages);
   const notes = [`Strategy: ${strategy} (dry run: nothing called). ${plan.applies ? `keeps ${plan.kept.length}, summarizes ${plan.summarized.length}, drops ${plan.dropped.length} of ${messages.length} messages` : `changes nothing: ${plan.why ?? "below its limits"}`}.`];
   if (!plan.applies) return { ctx, notes };
+  notes.push(`Kept: ${keptRanges(plan.kept, ctx.messages)}${plan.reasons ? ` (${reasonCounts(plan.reasons)})` : ""}.`);
   const placeholder = plan.summarized.length ? `(the agent's summary of ${plan.summarized.length} messages, made by its LLM when the context is sent)` : undefined;
   const out = strategies.apply(plan, messages, placeholder);
   const kept = plan.kept.map((k) => ctx.messages[k]);
@@ -74,4 +76,28 @@ function shrink(f: SessionFormat, ctx: FormatContext, strategy: string): { ctx: 
   };
   if (placeholder) notes.push("The summary message holds a placeholder: the real one is the agent's LLM's.");
   return { ctx: shaped, notes };
+}
+
+/** Most ranges a preview lists before it says how many more there are. */
+const MAX_RANGES = 12;
+
+/** The kept messages as 1-based ranges with the entry ids at their ends: "#23-#72 (s22..s71)". */
+function keptRanges(kept: readonly number[], messages: FormatContext["messages"]): string {
+  const ranges: Array<[number, number]> = [];
+  for (const k of kept) {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === k - 1) last[1] = k;
+    else ranges.push([k, k]);
+  }
+  const id = (k: number) => visibleText(clipText(messages[k]?.entryId ?? "?", 40));
+  const shown = ranges.slice(0, MAX_RANGES).map(([a, b]) => (a === b ? `#${a + 1} (${id(a)})` : `#${a + 1}-#${b + 1} (${id(a)}..${id(b)})`));
+  const more = ranges.length - shown.length;
+  return `${shown.join(", ")}${more > 0 ? `, and ${more} more range(s)` : ""}`;
+}
+
+/** How many kept messages each reason kept: "tool-use 12, long 4". */
+function reasonCounts(reasons: ReadonlyMap<number, string>): string {
+  const n = new Map<string, number>();
+  for (const r of reasons.values()) n.set(r, (n.get(r) ?? 0) + 1);
+  return [...n].map(([r, c]) => `${r} ${c}`).join(", ");
 }
