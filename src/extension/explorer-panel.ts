@@ -10,7 +10,7 @@ import { clipText, visibleText } from "../core/util/visible-text";
 import { LiveTail } from "../explorer/live-tail";
 import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";
 import type { CountExact } from "../explorer/exact-counting";
-import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type WebviewToHost } from "../protocol";
+import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type SessionInfoView, type WebviewToHost } from "../protocol";
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
@@ -63,6 +63,8 @@ export class ExplorerPanel extends Disposable {
     inits: number; rowRequests: number; rowsServed: number; changes: number; reloads: number; errors: number; barUpdates: number; loadFailures: number;
     /** A large session's first part, shown while the rest was read. */
     firstLook?: { entries: number; bytes: number; ms: number };
+    /** The last notice the panel showed (a refused action says why here). */
+    lastNotice?: string;
   } = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0, loadFailures: 0 };
 
   constructor(
@@ -107,6 +109,11 @@ export class ExplorerPanel extends Disposable {
   /** The loaded session (the freshest copy of the file while the panel is open). */
   get session(): JsonlSession | undefined {
     return this.controller?.session as JsonlSession | undefined;
+  }
+
+  /** The session header the webview is sent (agent, format, unavailable actions), for the extension tests. */
+  sessionInfo(): SessionInfoView | undefined {
+    return this.controller?.info();
   }
 
   /** Resolves once the whole session is loaded (or failed to load). */
@@ -278,6 +285,7 @@ export class ExplorerPanel extends Disposable {
     if (msg.type === "init") this.stats.inits++;
     else if (msg.type === "sessionChanged") this.stats.changes++;
     else if (msg.type === "bars") this.stats.barUpdates++;
+    else if (msg.type === "notice") this.stats.lastNotice = msg.text;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
   }
 

@@ -11,6 +11,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "bdd", timeout: Math.round(60_000 * scale), color: false, reporter: "spec" });
   mocha.suite.emit("pre-require", globalThis, "extension-tests", mocha);
   require("./extension.test");
+  require("./formats.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The extension-host test layer: builds the extension and its in-host mocha suite, makes
-// a throwaway pi agent dir and workspace, and runs the suite inside a real VS Code
+// a throwaway pi agent dir, ClawdCode store and workspace, and runs the suite inside a real VS Code
 // (code-server) through scripts/e2e/run-extension-tests.mjs. Exit code = the suite's.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -20,8 +20,11 @@ if (r.status !== 0) process.exit(1);
 
 const work = mkdtempSync(join(tmpdir(), "ase-ext-test-"));
 const agentDir = join(work, "agent");
+// A throwaway ClawdCode store (seed 002): the formats suite copies its fixtures in.
+const clawdcodeDir = join(work, "clawdcode");
 const workspace = join(work, "workspace");
 mkdirSync(join(agentDir, "sessions"), { recursive: true });
+mkdirSync(join(clawdcodeDir, "projects"), { recursive: true });
 mkdirSync(workspace, { recursive: true });
 mkdirSync(join(work, "tmp"), { recursive: true });
 mkdirSync(join(root, "test-artifacts", "e2e"), { recursive: true });
@@ -31,6 +34,7 @@ r = run(process.execPath, [
   "--tests", join(root, "out", "test-ext", "index.js"),
   "--workspace", workspace,
   "--env", `PI_CODING_AGENT_DIR=${agentDir}`,
+  "--env", `CLAWDCODE_DIR=${clawdcodeDir}`,
   "--env", `TMPDIR=${join(work, "tmp")}`,
   "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
   "--timeout", "600",
