@@ -12,6 +12,7 @@ import { FIRST_LOOK_MIN_BYTES, FIRST_PART_BYTES } from "../../src/core/store/fir
 import { OPEN_ON_START, sessionsToOpen } from "../../src/extension/open-on-start";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
+import { until, WAIT_SCALE } from "./until";
 
 const EXT_ID = "agent-session-explorer.agent-session-explorer";
 const agentDir = process.env.PI_CODING_AGENT_DIR as string;
@@ -33,20 +34,6 @@ function activationLogLine(logDir: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** ASE_E2E_WAIT_SCALE: the one setting that stretches every e2e wait (scripts/e2e/waits.mjs). */
-const WAIT_SCALE = Number(process.env.ASE_E2E_WAIT_SCALE) > 0 ? Number(process.env.ASE_E2E_WAIT_SCALE) : 1;
-
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, baseMs = 10_000): Promise<T> {
-  const ms = Math.round(baseMs * WAIT_SCALE);
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** A long enough session to compact: turns with tool calls on files. */

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -11,6 +11,8 @@ import type { ExtensionApi } from "../../src/extension/extension";
 import type { EntryAction, Row } from "../../src/protocol";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { header, user, writeSession } from "../helpers/session-builder";
+import { longSeed000 } from "./long-seed000";
+import { until } from "./until";
 
 /**
  * The two formats beside pi (seed-000 and the "clawdcode" store of seed 002) in the real
@@ -22,19 +24,7 @@ import { header, user, writeSession } from "../helpers/session-builder";
 const EXT_ID = "agent-session-explorer.agent-session-explorer";
 const agentDir = process.env.PI_CODING_AGENT_DIR as string;
 const clawdDir = process.env.CLAWDCODE_DIR as string;
-const WAIT_SCALE = Number(process.env.ASE_E2E_WAIT_SCALE) > 0 ? Number(process.env.ASE_E2E_WAIT_SCALE) : 1;
 const FAKE_SUMMARY = "## Goal\nSummary written by the fake server for the clawdcode suite.";
-
-async function until<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, baseMs = 10_000): Promise<T> {
-  const ms = Math.round(baseMs * WAIT_SCALE);
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The store folder of a cwd: only "/" becomes "-" (claude-code-format.md 15.2). */
 const storeFolder = (cwd: string) => join(clawdDir, "projects", cwd.replace(/\//g, "-"));
@@ -46,37 +36,6 @@ const post = (panel: ExplorerPanel, m: unknown) => (panel as unknown as { onMess
 function defaultContext(s: SessionReader): unknown[] {
   const f = formatOf(s);
   return f.context(s, f.defaultLeaf(s)).messages.map((m) => m.message);
-}
-
-/** A seed-000 line (15.1). */
-function seedLine(id: string, parentId: string | null, type: string, content: string, t: number, metadata?: Record<string, unknown>): Record<string, unknown> {
-  return { id, parentId, timestamp: 1767268800000 + t * 1000, type, content, ...(metadata ? { metadata } : {}) };
-}
-
-/**
- * A seed-000 session past both strategy gates: 72 messages (> 50 kept) and about 250k
- * estimated tokens (> the 180k limit), made of short user/assistant turns, a tool call
- * and result every fifth turn, and four very long answers (smart keeps those).
- */
-function longSeed000(path: string): { ids: string[] } {
-  const lines: Array<Record<string, unknown>> = [];
-  let parent: string | null = null;
-  const add = (type: string, content: string, metadata?: Record<string, unknown>) => {
-    const id = `s${String(lines.length + 1).padStart(3, "0")}`;
-    lines.push(seedLine(id, parent, type, content, lines.length, metadata));
-    parent = id;
-  };
-  const long = "the lexer reads one character at a time and emits tokens; ".repeat(4300);
-  for (let t = 0; t < 30; t++) {
-    add("user", `question ${t}`, t === 0 ? { cwd: "/work/long-demo" } : undefined);
-    if (t % 5 === 0) {
-      add("tool_call", JSON.stringify({ name: "read_file", input: { path: `src/part${t}.ts` } }));
-      add("tool_result", `export const part${t} = ${t};`);
-    }
-    add("assistant", t % 8 === 3 ? `answer ${t}: ${long}` : `answer ${t}`, { model: "claude-sonnet-4-5" });
-  }
-  writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-  return { ids: lines.map((l) => l.id as string) };
 }
 
 interface FormatCase {
