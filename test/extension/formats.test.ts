@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
@@ -25,6 +25,19 @@ const EXT_ID = "agent-session-explorer.agent-session-explorer";
 const agentDir = process.env.PI_CODING_AGENT_DIR as string;
 const clawdDir = process.env.CLAWDCODE_DIR as string;
 const FAKE_SUMMARY = "## Goal\nSummary written by the fake server for the clawdcode suite.";
+
+let sharedNotRun = 0;
+
+/**
+ * The seed fixtures in ../shared beside the extension (never copied into the project):
+ * a test that needs them is NOT RUN (and said so) when they are missing, a failure under CI.
+ */
+function needShared(ctx: Mocha.Context, shared: string, ...paths: string[]): void {
+  if (paths.every((p) => existsSync(join(shared, p)))) return;
+  if (process.env.CI) throw new Error(`seed fixtures missing under ${shared} (CI must have ../shared)`);
+  sharedNotRun++;
+  ctx.skip();
+}
 
 /** The store folder of a cwd: only "/" becomes "-" (claude-code-format.md 15.2). */
 const storeFolder = (cwd: string) => join(clawdDir, "projects", cwd.replace(/\//g, "-"));
@@ -141,6 +154,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
       if (panel) panel.panel.dispose();
     }
     await fake?.close();
+    if (sharedNotRun) console.log(`\n  NOTE: ${sharedNotRun} formats test(s) NOT RUN: ../shared/fixtures (seed-000, seed-002) not found beside the extension\n`);
   });
 
   it("the sessions view lists the clawdcode store beside pi's sessions: project from the lines, agent named, fork and compact offered, not label", async () => {
@@ -404,6 +418,41 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
       const project = projects.find((p) => p.kind === "project" && p.group.cwd === "/home/ana/app");
       return project && (await api.sessionsView.getChildren(project)).some((n) => n.kind === "session" && n.session.path === forked);
     }, 5_000);
+  });
+
+  it("the shared seed fixtures (../shared): each native preview in the host equals its golden; the seed-002 store is listed", async function () {
+    // ../shared beside the project (the extension runs from the project folder).
+    const shared = join(fixtures, "..", "..", "..", "shared", "fixtures");
+    const seed = ["branches", "long-strategies"];
+    const store = ["5e5a0002-aaaa-4aaa-8aaa-000000000001.jsonl", "5e5a0002-bbbb-4bbb-8bbb-000000000002.jsonl"];
+    needShared(this, shared, ...seed.flatMap((n) => [`seed-000/${n}.jsonl`, `seed-000/${n}.golden.json`]), "seed-002/branches.golden.json", "seed-002/compaction-orphan.golden.json", ...store.map((f) => `seed-002/-home-dev-demo/${f}`));
+    const cases: Array<{ file: string; golden: string }> = [];
+    for (const n of seed) {
+      const to = join(work, `shared-${n}.jsonl`);
+      copyFileSync(join(shared, "seed-000", `${n}.jsonl`), to);
+      cases.push({ file: to, golden: join(shared, "seed-000", `${n}.golden.json`) });
+    }
+    mkdirSync(storeFolder("/home/dev/demo"), { recursive: true });
+    for (const g of ["branches", "compaction-orphan"]) {
+      const golden = join(shared, "seed-002", `${g}.golden.json`);
+      const rel = (JSON.parse(readFileSync(golden, "utf8")) as { file: string }).file;
+      const to = join(clawdDir, "projects", rel);
+      copyFileSync(join(shared, "seed-002", rel), to);
+      cases.push({ file: to, golden });
+    }
+    for (const c of cases) {
+      const golden = JSON.parse(readFileSync(c.golden, "utf8")) as { defaultLeaf: string; context: { messages: unknown[] } };
+      const res = (await vscode.commands.executeCommand("agentSessions.previewContext", vscode.Uri.file(c.file), undefined, "pi", "none")) as { request: { messages: unknown[] } };
+      assert.deepEqual(res.request.messages, golden.context.messages, c.file);
+      const panel = await open(c.file);
+      assert.equal(panel.sessionInfo()?.defaultLeafId, golden.defaultLeaf, c.file);
+      assert.deepEqual(panel.session?.problems.map((p) => p.message), [], c.file);
+    }
+    await api.sessionsView.refresh();
+    const projects = await api.sessionsView.getChildren();
+    const demo = projects.find((p) => p.kind === "project" && p.group.cwd === "/home/dev/demo");
+    assert.ok(demo, "the seed-002 store's project is not listed");
+    assert.equal((await api.sessionsView.getChildren(demo)).length, 2);
   });
 
   it("the clawdcode fixture's compact boundary is a compaction row, its summary a summary row", async () => {
