@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { detectFormat, formatOf, openSession, readFirstLines } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/formats/session-reader";
-import { projectDirName } from "../../src/core/store/sessions-dir";
+import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import type { ExplorerPanel } from "../../src/extension/explorer-panel";
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { EntryAction, Row } from "../../src/protocol";
