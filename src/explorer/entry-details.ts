@@ -50,7 +50,8 @@ export function entryDetails(session: SessionReader, i: number, fullBlock?: numb
     line: meta.line,
     label: session.tree.labels.get(meta.id),
     meta: view.meta,
-    blocks: view.blocks.map((b, k) => displayBlock(b, fullBlock === k)),
+    // A format may know an entry failed without its blocks saying so (seed-000's "Error:" results).
+    blocks: view.blocks.map((b, k) => displayBlock(d.isError && b.kind === "toolResult" ? { ...b, isError: true } : b, fullBlock === k)),
   };
   if (view.compaction) out.compaction = view.compaction;
   return out;

@@ -1,3 +1,4 @@
+import { offers, whyNotOffered } from "../core/formats/capabilities";
 import { formatOf } from "../core/formats/registry";
 import type { SessionFormat } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -149,19 +150,16 @@ export class RowView {
 }
 
 /** Actions that write to the session file itself (a fork writes a new file). */
-const WRITES_FILE: readonly EntryAction[] = ["continue", "label", "compact"];
+const WRITES_FILE = ["continue", "label", "compact"] as const;
 
 /** Why each action is not offered on this session (the format cannot, the file is too old, the workspace is untrusted). */
 export function unavailableActions(s: SessionReader, trusted: boolean): Partial<Record<EntryAction, string>> {
   const f = formatOf(s);
-  const caps = f.writer?.capabilities;
-  const cannot = (what: string) => caps?.why ?? `${f.agent} sessions: ${what} is not offered (read-only format)`;
   const out: Partial<Record<EntryAction, string>> = {};
-  if (!caps?.fork) out.fork = cannot("fork");
-  const can: Record<string, boolean> = { continue: !!caps?.continue, label: !!caps?.label, compact: !!caps?.compact };
+  if (!offers(f, "fork")) out.fork = whyNotOffered(f, "fork");
   const refused = f.writer?.refuses?.(s);
   for (const a of WRITES_FILE) {
-    if (!can[a]) out[a] = cannot(a === "continue" ? "continuing with a branch summary" : a === "label" ? "labelling" : "compaction");
+    if (!offers(f, a)) out[a] = whyNotOffered(f, a);
     else if (refused) out[a] = refused;
     else if (!trusted) out[a] = "the workspace is not trusted (Restricted Mode): nothing is written";
   }

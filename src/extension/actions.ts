@@ -7,6 +7,7 @@ import { type CompactionStrategy, STRATEGIES } from "../core/formats/pi/compacti
 import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/formats/pi/store/append";
 import { Session } from "../core/formats/pi/pi-session";
+import { type WriteAction, whyNotOffered } from "../core/formats/capabilities";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -34,15 +35,18 @@ export async function piSession(deps: ActionDeps, file: string, what: string): P
   const s = await deps.session(file);
   if (s instanceof Session) return s;
   const f = formatOf(s);
-  throw new Error(`${what} is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+  throw new Error(`${what} is not offered for ${f.agent} sessions: ${whyNotOffered(f, ACTION_OF[what] ?? "label")}.`);
 }
+
+/** The write action each refusal speaks of. */
+const ACTION_OF: Record<string, WriteAction> = { Label: "label", "Continue From Entry": "continue", Compaction: "compact" };
 
 /** Fork at an entry: a new session file the agent can resume (written as the agent writes one). Returns its path. */
 export async function forkAt(deps: ActionDeps, file: string, entryId: string): Promise<string> {
   requireTrust("Fork");
   const s = await deps.session(file);
   const f = formatOf(s);
-  if (!f.writer?.capabilities.fork) throw new Error(`Fork is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+  if (!f.writer?.capabilities.fork) throw new Error(`Fork is not offered for ${f.agent} sessions: ${whyNotOffered(f, "fork")}.`);
   const res = f.writer.fork(s, entryId);
   deps.log.info(`forked ${file} at ${entryId} -> ${res.path}`);
   return res.path;
@@ -160,7 +164,7 @@ export async function formatCompaction(deps: ActionDeps, file: string): Promise<
   const s = await deps.session(file);
   if (s instanceof Session) return undefined;
   const f = formatOf(s);
-  if (!f.writer?.compaction) throw new Error(`Compaction is not offered for ${f.agent} sessions${f.writer?.capabilities.why ? `: ${f.writer.capabilities.why}` : ""}.`);
+  if (!f.writer?.compaction) throw new Error(`Compaction is not offered for ${f.agent} sessions: ${whyNotOffered(f, "compact")}.`);
   return { s, compaction: f.writer.compaction, agent: f.agent };
 }
 

@@ -107,7 +107,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     toolCall: CLAWD_ID(2),
     toolResult: CLAWD_ID(8),
     failedResult: CLAWD_ID(3),
-    callShows: [/"name": "bash"/, /npm run build/],
+    callShows: [/^bash \(/m, /npm run build/],
     errorShows: /exit 2: cannot find module \.\/config/,
     forkAt: CLAWD_ID(7),
     unavailable: ["label", "continue"],
@@ -210,15 +210,17 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
         assert.equal(byId.get(fc.failedResult)?.isError, true, "the failed tool result is marked");
         assert.ok(!byId.get(fc.toolResult)?.isError);
 
-        // Neither format has a details view of its own yet: the pane shows the record (as JSON).
+        // The pane shows a tool call as a toolCall block (titled by its tool) and a failed result as an error block.
         const call = await panel.answer({ type: "details", requestId: 0, id: fc.toolCall });
         assert.equal(call.kind, "tool-call");
         assert.equal(call.id, fc.toolCall);
-        const callText = call.blocks.map((b) => b.text ?? "").join("\n");
+        assert.deepEqual(call.blocks.map((b) => b.kind), ["toolCall"]);
+        const callText = call.blocks.map((b) => `${b.title ?? ""}\n${b.text ?? ""}`).join("\n");
         for (const re of fc.callShows) assert.match(callText, re);
         const result = await panel.answer({ type: "details", requestId: 0, id: fc.failedResult });
         assert.equal(result.kind, "tool-result");
         assert.equal(result.typeLabel, "tool_result");
+        assert.deepEqual(result.blocks.map((b) => [b.kind, b.isError]), [["toolResult", true]]);
         assert.match(result.blocks.map((b) => b.text ?? "").join("\n"), fc.errorShows);
         assert.ok(result.line > 0);
 
@@ -472,7 +474,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     const requests = fake.requests.length;
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand("agentSessions.compactSession", vscode.Uri.file(seed), { strategy: "summarize" })),
-      /Compaction is not offered for Seed 000 sessions: seed-000 files have no label or compaction lines/,
+      /Compaction is not offered for Seed 000 sessions: seed-000 sessions are never compacted in the file/,
     );
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand("agentSessions.compactSession", vscode.Uri.file(seed), { dryRun: true })),

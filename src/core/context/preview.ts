@@ -60,7 +60,12 @@ function shrink(f: SessionFormat, ctx: FormatContext, strategy: string): { ctx: 
   const messages = ctx.messages.map((m) => m.message);
   const plan = strategies.plan(strategy, messages);
   const notes = [`Strategy: ${strategy} (dry run: nothing called). ${plan.applies ? `keeps ${plan.kept.length}, summarizes ${plan.summarized.length}, drops ${plan.dropped.length} of ${messages.length} messages` : `changes nothing: ${plan.why ?? "below its limits"}`}.`];
-  if (!plan.applies) return { ctx, notes };
+  if (!plan.applies) {
+    // Under the agent's limit nothing changes; say what the strategy keeps once the limit is passed.
+    const over = strategies.plan(strategy, messages, { maxTokens: 0 });
+    if (over.applies) notes.push(`Over its limit it would keep ${keptRanges(over.kept, ctx.messages)}${over.summarized.length ? ` and summarize ${over.summarized.length}` : ""}${over.dropped.length ? `, dropping ${over.dropped.length}` : ""}.`);
+    return { ctx, notes };
+  }
   notes.push(`Kept: ${keptRanges(plan.kept, ctx.messages)}${plan.reasons ? ` (${reasonCounts(plan.reasons)})` : ""}.`);
   const placeholder = plan.summarized.length ? `(the agent's summary of ${plan.summarized.length} messages, made by its LLM when the context is sent)` : undefined;
   const out = strategies.apply(plan, messages, placeholder);

@@ -1,16 +1,17 @@
 import { appendLines, NothingWrittenError } from "../store/append-line";
 import type { JsonlSession } from "../store/session";
-import { formatOf } from "./registry";
+import type { SessionFormat } from "./session-format";
 
 /**
  * Appends whole lines in the format's own shape to a session file, all or nothing: each
  * record is read by the format's own index hooks first (it must be an entry, its id new,
  * its parent an entry of the session or an earlier record, null for a root), the file must
  * be as loaded (checked again under the lock), and a short write is undone. The session
- * is refreshed so it holds the new entries.
+ * is refreshed so it holds the new entries. `format` is the writer's own (the registry is
+ * not asked: the formats' folders never import it).
  */
-export async function appendRecords(session: JsonlSession, records: ReadonlyArray<Record<string, unknown>>): Promise<void> {
-  const format = formatOf(session);
+export async function appendRecords(session: JsonlSession, records: ReadonlyArray<Record<string, unknown>>, format: SessionFormat): Promise<void> {
+  if (session.formatId !== format.id) throw new Error(`nothing written: ${session.path} is read as ${session.formatId}, not ${format.id}`);
   const refused = format.writer?.refuses?.(session);
   if (refused) throw new Error(`nothing written: ${session.path}: ${refused}`);
   session.checkUnchanged();

@@ -32,3 +32,40 @@ export function jsonView(record: Record<string, unknown>, omit: readonly string[
   for (const [k, v] of Object.entries(record)) if (!omit.includes(k)) rest[k] = v;
   return { meta: [], blocks: [{ kind: "json", text: JSON.stringify(rest, null, 2) }] };
 }
+
+/** The blocks of a message in the Anthropic API's shape (text, thinking, tool_use, tool_result, image). */
+export function anthropicBlocks(content: unknown): EntryBlock[] {
+  if (typeof content === "string") return [{ kind: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  return (content as Array<Record<string, unknown>>).map((b): EntryBlock => {
+    switch (b?.type) {
+      case "text":
+        return { kind: "text", text: String(b.text ?? "") };
+      case "thinking":
+        return { kind: "thinking", text: String(b.thinking ?? "") };
+      case "tool_use":
+        return { kind: "toolCall", title: `${String(b.name ?? "?")} (${String(b.id ?? "")})`, text: JSON.stringify(b.input ?? {}, null, 2) };
+      case "tool_result": {
+        const body = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? (b.content as Array<Record<string, unknown>>).map((c) => (typeof c?.text === "string" ? c.text : JSON.stringify(c))).join("\n") : JSON.stringify(b.content ?? "");
+        return { kind: "toolResult", title: `result of ${String(b.tool_use_id ?? "?")}`, text: body, ...(b.is_error ? { isError: true } : {}) };
+      }
+      case "image": {
+        const src = (b.source ?? {}) as Record<string, unknown>;
+        return { kind: "image", image: { data: src.data ?? b.data, mimeType: src.media_type ?? b.mimeType } };
+      }
+      default:
+        return { kind: "json", text: JSON.stringify(b, null, 2) };
+    }
+  });
+}
+
+/**
+ * An entry that stands for one Anthropic-shaped message: the message's blocks, then the
+ * rest of its record (metadata, usage) as pairs where short and as JSON otherwise.
+ */
+export function messageEntryView(record: Record<string, unknown>, message: { role?: unknown; content?: unknown } | undefined, meta: Array<[string, unknown]>): EntryView {
+  const view: EntryView = { meta: [], blocks: message ? anthropicBlocks(message.content) : [] };
+  for (const [k, v] of meta) addPair(view, k, v);
+  if (!message) view.blocks = jsonView(record, []).blocks;
+  return view;
+}

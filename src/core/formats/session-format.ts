@@ -71,8 +71,10 @@ export interface WriteCapabilities {
   compact: boolean;
   /** Continue from an earlier entry with a branch summary (pi's /tree navigation). */
   continue?: boolean;
-  /** Shown where an action is not offered. */
+  /** Shown where an action is not offered (unless `reasons` names that action). */
   why?: string;
+  /** Why each action this format does not offer is not offered, where it differs from `why`. */
+  reasons?: Partial<Record<"fork" | "label" | "compact" | "continue", string>>;
 }
 
 /** What a compaction reports while it runs. */

@@ -4,6 +4,7 @@ import type { SessionReader } from "../session-reader";
 import { clawdcodeCompactThreshold } from "./compaction-plan";
 import { clawdcodeContext } from "./context";
 import { describeClawdcode } from "./describe";
+import { clawdcodeDetails } from "./details";
 import { detectClawdcode } from "./detect";
 import { CLAWDCODE_ROOT_HELP, clawdcodeRoot, clawdcodeScanner } from "./discover";
 import { clawdcodeFiles } from "./files";
@@ -29,6 +30,7 @@ export const clawdcodeFormat: SessionFormat = {
   defaultLeaf: (session: SessionReader) => session.metas.length - 1,
   describe: describeClawdcode,
   context: clawdcodeContext,
+  details: clawdcodeDetails,
   files: clawdcodeFiles,
   compactThreshold: clawdcodeCompactThreshold,
   discovery: {
@@ -37,9 +39,15 @@ export const clawdcodeFormat: SessionFormat = {
     rootHelp: CLAWDCODE_ROOT_HELP,
   },
   writer: {
-    capabilities: { fork: true, label: false, compact: true, why: "clawdcode lines have no labels" },
+    capabilities: {
+      fork: true,
+      label: false,
+      compact: true,
+      why: "clawdcode lines have no labels",
+      reasons: { continue: "the clawdcode design has no branch summaries: fork the session to go on from an earlier entry" },
+    },
     compaction: clawdcodeCompaction,
-    append: (session, records) => appendRecords(session as JsonlSession, records),
+    append: (session, records) => appendRecords(session as JsonlSession, records, clawdcodeFormat),
     fork: forkClawdcode,
   },
 };

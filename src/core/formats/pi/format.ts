@@ -61,6 +61,6 @@ export const piFormat: SessionFormat = {
       return undefined;
     },
     fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
-    append: (session, records) => appendRecords(asPi(session), records),
+    append: (session, records) => appendRecords(asPi(session), records, piFormat),
   },
 };

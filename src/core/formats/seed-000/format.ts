@@ -7,6 +7,7 @@ import { SEED000_ID, seed000IndexHooks } from "./index-hooks";
 import { isSeed000Type, looksLikeSeed000, type Seed000Type } from "./line";
 import { seed000Strategies } from "./context-strategies";
 import { seed000Files } from "./files";
+import { messageEntryView } from "../entry-view";
 import { entryToMessage, PART_KIND } from "./messages";
 import { DEFAULT_MAX_TOKENS } from "./strategies";
 import { seed000Writer } from "./writer";
@@ -76,6 +77,19 @@ export const seed000Format: SessionFormat = {
       return { entryId: session.metas[i].id, kind: PART_KIND[e.type as Seed000Type], message: entryToMessage(e) };
     });
     return { leafId: session.metas[leaf].id, messages };
+  },
+
+  details(session, i) {
+    const e = session.entryAt(i);
+    const meta = (e.metadata ?? {}) as Record<string, unknown>;
+    const usage = meta.usage as Record<string, unknown> | undefined;
+    return messageEntryView(e, entryToMessage(e), [
+      ["line", session.metas[i].line],
+      ["time", typeof e.timestamp === "number" ? new Date(e.timestamp).toISOString() : e.timestamp],
+      ["parent", e.parentId],
+      ["model", meta.model],
+      ["usage", usage ? `input ${Number(usage.input_tokens ?? 0)}, output ${Number(usage.output_tokens ?? 0)}` : undefined],
+    ]);
   },
 
   files: seed000Files,

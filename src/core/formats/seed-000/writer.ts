@@ -14,6 +14,11 @@ export const SEED000_CAPABILITIES: WriteCapabilities = {
   label: false,
   compact: false,
   why: "seed-000 files have no label or compaction lines; its strategies (truncate, compress, smart) shape the context sent, they write nothing",
+  reasons: {
+    label: "seed-000 files have no label lines",
+    compact: "seed-000 sessions are never compacted in the file: the agent shrinks the context it sends (truncate, compress, smart; see Preview Context)",
+    continue: "seed-000 files have no branch summaries: fork the session to go on from an earlier entry",
+  },
 };
 
 /** `<source name>-fork-<8 hex>.jsonl`: a fresh name beside the source, never an existing one. */
