@@ -58,6 +58,8 @@ export interface SessionScanner {
   projectsDir(root: string): string;
   /** Facts from the parsed objects of the head, in order; throws (saying why) when the file is not a session of this format. */
   head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
+  /** Which .jsonl file names are sessions (default: all); e.g. Claude Code's sub-agent files are not. */
+  accepts?(name: string): boolean;
   /** Lines that are not entries at the start of a file (pi's header: 1). */
   readonly headerLines: number;
   /** Bytes a renaming line must hold (a fast pre-check), and the name it sets, if any. */
@@ -85,7 +87,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   const next: CacheFile = { version: CACHE_VERSION, records: {} };
   const skipped: ListResult["skipped"] = [];
   const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
-  const files = await sessionFiles(sessionsDir);
+  const files = await sessionFiles(sessionsDir, scanner.accepts);
   const summaries: SessionSummary[] = [];
   // A few files at a time: enough to overlap I/O without thousands of open handles.
   const queue = [...files];
@@ -120,7 +122,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   return { projects: group(summaries), skipped, stats };
 }
 
-async function sessionFiles(root: string): Promise<string[]> {
+async function sessionFiles(root: string, accepts?: (name: string) => boolean): Promise<string[]> {
   let dirents;
   try {
     dirents = await readdir(root, { withFileTypes: true });
@@ -132,7 +134,7 @@ async function sessionFiles(root: string): Promise<string[]> {
   cleanStaleTemps(root);
   const out: string[] = [];
   // Regular files and links (checked by stat later); FIFOs, sockets and devices never.
-  const candidate = (d: { name: string; isFile(): boolean; isSymbolicLink(): boolean }) => d.name.endsWith(".jsonl") && (d.isFile() || d.isSymbolicLink());
+  const candidate = (d: { name: string; isFile(): boolean; isSymbolicLink(): boolean }) => d.name.endsWith(".jsonl") && (d.isFile() || d.isSymbolicLink()) && (!accepts || accepts(d.name));
   for (const d of dirents) {
     const p = join(root, d.name);
     if (d.isDirectory()) {

@@ -1,0 +1,77 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { HeadFacts, SessionScanner } from "../../store/discover";
+
+/** Where Claude Code keeps its transcripts: an explicit folder, else $CLAUDE_CONFIG_DIR, else ~/.claude (doc section 1). */
+export function claudeCodeRoot(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (explicit) return explicit;
+  if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
+  return join(env.HOME || homedir(), ".claude");
+}
+
+export const CLAUDE_CODE_ROOT_HELP = "$CLAUDE_CONFIG_DIR, else ~/.claude (transcripts under projects/)";
+
+/** Text of a user message's content: a string, or its text blocks (tool results are not prompts). */
+function promptText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return (content as Array<Record<string, unknown>>)
+    .filter((b) => b && b.type === "text" && typeof b.text === "string")
+    .map((b) => b.text as string)
+    .join(" ");
+}
+
+/** Text Claude Code writes into user lines itself: command echoes, caveats, reminders. */
+const GENERATED = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|system-reminder|bash-input|bash-stdout|bash-stderr)>/;
+
+/**
+ * The first prompt a person typed: a user line in the main chain (not a sub-agent's),
+ * not written by the CLI itself (isMeta, command echoes), not a compact summary.
+ */
+export function firstRealPrompt(objects: ReadonlyArray<Record<string, unknown>>): string {
+  for (const o of objects) {
+    if (o.type !== "user" || o.isSidechain || o.isMeta || o.isCompactSummary) continue;
+    const text = promptText((o.message as { content?: unknown } | undefined)?.content).replace(/\s+/g, " ").trim();
+    if (text && !GENERATED.test(text)) return text.slice(0, 200);
+  }
+  return "";
+}
+
+/** A title line's title: a custom title (the user's /rename) or the AI's. */
+function titleOf(o: Record<string, unknown>): string | undefined {
+  const t = o.type === "custom-title" ? o.customTitle : o.type === "ai-title" ? o.aiTitle : undefined;
+  return typeof t === "string" && t.trim() ? t.trim().slice(0, 200) : undefined;
+}
+
+/**
+ * Claude Code's store: <root>/projects/<escaped cwd>/<sessionId>.jsonl. The project is the
+ * cwd the lines name (the escaped folder name loses characters and can collide); the
+ * title is the latest custom or AI title, else the first real prompt. Sub-agent files
+ * (agent-*.jsonl beside the sessions, <sessionId>/subagents/) are not sessions of their own.
+ */
+export const claudeCodeScanner: SessionScanner = {
+  formatId: "claude-code",
+  projectsDir: (root) => join(root, "projects"),
+  accepts: (name) => !name.startsWith("agent-"),
+  headerLines: 0,
+  nameMarker: Buffer.from('-title"'),
+  nameOf: titleOf,
+  head(objects, size): HeadFacts {
+    if (size === 0) throw new Error("not a Claude Code session: the file is empty");
+    const conv = objects.find((o) => typeof o.uuid === "string" && typeof o.sessionId === "string");
+    if (!conv) throw new Error("not a Claude Code session: no line with a uuid and a sessionId in the first 256 KiB");
+    const cwd = objects.find((o) => typeof o.cwd === "string" && o.cwd)?.cwd as string | undefined;
+    let name: string | undefined;
+    for (const o of objects) name = titleOf(o) ?? name;
+    const forkedFrom = (conv.forkedFrom as { sessionId?: unknown } | undefined)?.sessionId;
+    return {
+      id: conv.sessionId as string,
+      // A /branch copy names the session it came from (an id: Claude Code keeps no path).
+      ...(typeof forkedFrom === "string" ? { parentSession: forkedFrom } : {}),
+      cwd: cwd ?? "",
+      created: typeof conv.timestamp === "string" ? conv.timestamp : "",
+      firstMessage: firstRealPrompt(objects),
+      ...(name ? { name } : {}),
+    };
+  },
+};

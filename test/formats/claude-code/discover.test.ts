@@ -1,0 +1,74 @@
+import { strict as assert } from "node:assert";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { claudeCodeRoot, claudeCodeScanner, firstRealPrompt } from "../../../src/core/formats/claude-code/discover";
+import { listWith } from "../../../src/core/store/discover";
+import { tempDir } from "../../helpers/session-builder";
+
+type Raw = Record<string, unknown>;
+const jsonl = (lines: Raw[]) => lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+
+function conv(sessionId: string, cwd: string, n: number, type: string, message: Raw, extra: Raw = {}): Raw {
+  return { parentUuid: n > 1 ? `u-${sessionId}-${n - 1}` : null, isSidechain: false, userType: "external", cwd, sessionId, version: "2.1.90", gitBranch: "main", type, message, uuid: `u-${sessionId}-${n}`, timestamp: `2026-03-01T10:00:0${n}.000Z`, ...extra };
+}
+
+describe("Claude Code discovery: <root>/projects/<escaped cwd>/<sessionId>.jsonl", () => {
+  it("the root: an explicit folder, else $CLAUDE_CONFIG_DIR, else ~/.claude", () => {
+    assert.equal(claudeCodeRoot("/x", { CLAUDE_CONFIG_DIR: "/y", HOME: "/h" }), "/x");
+    assert.equal(claudeCodeRoot(undefined, { CLAUDE_CONFIG_DIR: "/y", HOME: "/h" }), "/y");
+    assert.equal(claudeCodeRoot(undefined, { HOME: "/h" }), "/h/.claude");
+  });
+
+  it("the first real prompt skips meta lines, command echoes, compact summaries, sub-agent lines and tool results", () => {
+    const u = (content: unknown, extra: Raw = {}) => ({ type: "user", message: { role: "user", content }, ...extra });
+    assert.equal(
+      firstRealPrompt([
+        { type: "summary", summary: "x" },
+        u("<local-command-caveat>Caveat: ...</local-command-caveat>", { isMeta: true }),
+        u("<command-name>/clear</command-name>"),
+        u([{ type: "tool_result", tool_use_id: "t", content: "out" }]),
+        u("summary of earlier work", { isCompactSummary: true }),
+        u("sub-agent prompt", { isSidechain: true }),
+        u([{ type: "text", text: "Fix   the\nlogin bug" }]),
+      ]),
+      "Fix the login bug",
+    );
+  });
+
+  it("lists sessions by the cwd their lines name, titled by the latest title line or the first real prompt; sub-agent files and junk are not sessions", async () => {
+    const root = tempDir();
+    const proj = join(root, "projects", "-srv-a-b");
+    mkdirSync(join(proj, "s1", "subagents"), { recursive: true });
+    const s1 = [
+      { type: "summary", summary: "Old title", leafUuid: "u-s1-1" },
+      { type: "file-history-snapshot", messageId: "u-s1-1", snapshot: {}, isSnapshotUpdate: false },
+      conv("s1", "/srv/a.b", 1, "user", { role: "user", content: "<command-name>/clear</command-name>" }, { isMeta: true }),
+      conv("s1", "/srv/a.b", 2, "user", { role: "user", content: "Why does the build fail?" }),
+      conv("s1", "/srv/a.b", 3, "assistant", { id: "msg_1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "Let me look." }] }),
+      { type: "ai-title", aiTitle: "Build failure", sessionId: "s1" },
+      { type: "custom-title", customTitle: "Fix the build", sessionId: "s1" },
+    ];
+    writeFileSync(join(proj, "s1.jsonl"), jsonl(s1));
+    writeFileSync(join(proj, "agent-1234.jsonl"), jsonl([conv("s1", "/srv/a.b", 1, "user", { role: "user", content: "sub-agent" }, { isSidechain: true, agentId: "1234" })]));
+    writeFileSync(join(proj, "s1", "subagents", "agent-abcd.jsonl"), jsonl([conv("s1", "/srv/a.b", 1, "user", { role: "user", content: "nested sub-agent" }, { isSidechain: true })]));
+    writeFileSync(join(proj, "s2.jsonl"), jsonl([conv("s2", "/srv/a.b", 1, "user", { role: "user", content: "Add a test" }, { forkedFrom: { sessionId: "s1", messageUuid: "u-s1-2" } })]));
+    writeFileSync(join(proj, "empty.jsonl"), "");
+    writeFileSync(join(proj, "notes.jsonl"), "not json\n{\"type\":\"summary\",\"summary\":\"only metadata\"}\n");
+    const res = await listWith(claudeCodeScanner, root);
+    assert.equal(res.projects.length, 1);
+    assert.equal(res.projects[0].cwd, "/srv/a.b", "the cwd of the lines, not the escaped folder name");
+    const byId = new Map(res.projects[0].sessions.map((s) => [s.id, s]));
+    assert.deepEqual([...byId.keys()].sort(), ["s1", "s2"]);
+    const a = byId.get("s1");
+    assert.equal(a?.agent, "claude-code");
+    assert.equal(a?.name, "Fix the build", "the latest title line");
+    assert.equal(a?.firstMessage, "Why does the build fail?");
+    assert.equal(a?.created, "2026-03-01T10:00:01.000Z");
+    assert.equal(byId.get("s2")?.parentSession, "s1", "a /branch copy names the session it came from");
+    assert.equal(byId.get("s2")?.name, undefined);
+    const skipped = Object.fromEntries(res.skipped.map((s) => [s.path.split("/").pop(), s.reason]));
+    assert.deepEqual(Object.keys(skipped).sort(), ["empty.jsonl", "notes.jsonl"]);
+    assert.match(skipped["empty.jsonl"], /empty/);
+    assert.match(skipped["notes.jsonl"], /no line with a uuid and a sessionId/);
+  });
+});
