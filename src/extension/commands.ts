@@ -31,6 +31,7 @@ function fileOf(t: Target): string | undefined {
   if (typeof t === "string") return t;
   if (t instanceof vscode.Uri) return t.fsPath;
   if (typeof t === "object" && "kind" in t && t.kind === "session") return t.session.path;
+  if (typeof t === "object" && "kind" in t && t.kind === "subagent") return t.sub.path;
   if (typeof t === "object" && "fsPath" in t) return (t as unknown as vscode.Uri).fsPath;
   return undefined;
 }

@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { type ProjectGroup, type SessionSummary } from "../core/store/discover";
+import { type ProjectGroup, type SessionSummary, type SubagentSummary } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
 import { formatById } from "../core/formats/registry";
 import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
@@ -10,7 +10,7 @@ import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";
 
-type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary };
+type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary } | { kind: "subagent"; sub: SubagentSummary; session: SessionSummary };
 
 const home = (p: string) => p.replace(/^~(?=$|\/)/, homedir());
 
@@ -51,6 +51,22 @@ export function contextValue(s: SessionSummary): string {
   if (caps?.compact && !old) v += ".compact";
   if (caps?.label && !old) v += ".label";
   return v;
+}
+
+/** A sub-agent's transcript under its session: what it was asked, opened in the explorer like any session. */
+function subagentItem(a: SubagentSummary): vscode.TreeItem {
+  const what = visibleText(clipText(a.description ?? `agent ${a.agentId}`, 300));
+  const item = new vscode.TreeItem(clipText(what, 80), vscode.TreeItemCollapsibleState.None);
+  item.id = `subagent:${a.path}`;
+  item.description = `sub-agent${a.agentType ? ` (${visibleText(clipText(a.agentType, 60))})` : ""} · ${relative(a.mtimeMs)} · ${size(a.size)}`;
+  item.iconPath = new vscode.ThemeIcon("hubot");
+  item.resourceUri = vscode.Uri.file(a.path);
+  item.contextValue = "subagent";
+  const tip = new vscode.MarkdownString();
+  tip.appendText(`${what}\n\n${visibleText(a.path)}\nsub-agent ${visibleText(a.agentId)}, ${size(a.size)}`);
+  item.tooltip = tip;
+  item.command = { command: "agentSessions.openSession", title: "Open Sub-agent Transcript", arguments: [vscode.Uri.file(a.path)] };
+  return item;
 }
 
 /** Projects (cwd) -> sessions, newest first, with a filter. */
@@ -150,10 +166,12 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     if (node.kind === "project") {
       return node.group.sessions.filter((s) => this.matches(s, node.group.cwd)).map((session) => ({ kind: "session", session }));
     }
+    if (node.kind === "session") return (node.session.subagents ?? []).map((sub) => ({ kind: "subagent", sub, session: node.session }));
     return [];
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === "subagent") return subagentItem(node.sub);
     if (node.kind === "project") {
       const item = new vscode.TreeItem(node.group.cwd ? visibleText(clipText(node.group.cwd, 300)) : "(no working directory)", vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = new vscode.ThemeIcon("folder");
@@ -165,7 +183,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const s = node.session;
     // Names and paths are session text: hidden characters shown as marks (⟨U+202E⟩), one line.
     const title = visibleText(clipText((s.name ?? s.firstMessage) || "(no messages)", 300));
-    const item = new vscode.TreeItem(clipText(title, 80), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(clipText(title, 80), s.subagents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
     const agent = formatById(s.agent).agent;
     item.description = `${agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;

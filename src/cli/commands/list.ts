@@ -69,6 +69,10 @@ export const listCommand: CliCommand = {
         const agent = several || s.agent !== "pi" ? ` [${safeText(s.agent)}]` : "";
         io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}${agent}  ${safeText(clipText(title, 80))}\n`);
         io.out(`            ${safeText(s.path)}\n`);
+        for (const a of s.subagents ?? []) {
+          io.out(`            ↳ sub-agent ${safeText(clipText(a.description ?? a.agentId, 80))}${a.agentType ? ` (${safeText(a.agentType)})` : ""}  ${humanBytes(a.size)}\n`);
+          io.out(`              ${safeText(a.path)}\n`);
+        }
       }
     }
     for (const s of res.skipped) io.err(`skipped ${safeText(s.path)}: ${safeText(s.reason)}\n`);

@@ -20,6 +20,19 @@ export interface SessionSummary {
   entryCount: number;
   size: number;
   mtimeMs: number;
+  /** Sub-agent transcripts in files of their own (formats that have them). */
+  subagents?: SubagentSummary[];
+}
+
+/** A sub-agent's transcript, listed under the session that started it. */
+export interface SubagentSummary {
+  path: string;
+  agentId: string;
+  /** What it was asked to do, when its agent recorded it. */
+  description?: string;
+  agentType?: string;
+  size: number;
+  mtimeMs: number;
 }
 
 export interface ProjectGroup {
@@ -60,6 +73,8 @@ export interface SessionScanner {
   head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
   /** Which .jsonl file names are sessions (default: all); e.g. Claude Code's sub-agent files are not. */
   accepts?(name: string): boolean;
+  /** Sub-agent files that belong to a session (read fresh each listing: a few directory reads). */
+  subagents?(sessionPath: string, session: SessionSummary): Promise<SubagentSummary[]>;
   /** Lines that are not entries at the start of a file (pi's header: 1). */
   readonly headerLines: number;
   /** Bytes a renaming line must hold (a fast pre-check), and the name it sets, if any. */
@@ -119,6 +134,12 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   if (opts.cacheFile) saveCache(opts.cacheFile, next);
+  if (scanner.subagents) {
+    for (const s of summaries) {
+      const subs = await scanner.subagents(s.path, s).catch(() => []);
+      if (subs.length) s.subagents = subs;
+    }
+  }
   return { projects: group(summaries), skipped, stats };
 }
 

@@ -72,3 +72,26 @@ describe("Claude Code discovery: <root>/projects/<escaped cwd>/<sessionId>.jsonl
     assert.match(skipped["notes.jsonl"], /no line with a uuid and a sessionId/);
   });
 });
+
+describe("Claude Code discovery: sub-agents listed under their session", () => {
+  it("2.1.x <sessionId>/subagents/ (with meta.json, nested folders) and ~2.0.x agent-*.jsonl beside the session naming it", async () => {
+    const root = tempDir();
+    const proj = join(root, "projects", "-home-ana-app");
+    mkdirSync(join(proj, "s1", "subagents", "workflows", "w1"), { recursive: true });
+    writeFileSync(join(proj, "s1.jsonl"), jsonl([conv("s1", "/home/ana/app", 1, "user", { role: "user", content: "Research two libraries" })]));
+    writeFileSync(join(proj, "s2.jsonl"), jsonl([conv("s2", "/home/ana/app", 1, "user", { role: "user", content: "Another session" })]));
+    const sub = (sessionId: string, agentId: string) => jsonl([conv(sessionId, "/home/ana/app", 1, "user", { role: "user", content: "sub task" }, { isSidechain: true, agentId })]);
+    writeFileSync(join(proj, "s1", "subagents", "agent-a1.jsonl"), sub("s1", "a1"));
+    writeFileSync(join(proj, "s1", "subagents", "agent-a1.meta.json"), JSON.stringify({ agentType: "general-purpose", description: "Compare the libraries" }));
+    writeFileSync(join(proj, "s1", "subagents", "workflows", "w1", "agent-a2.jsonl"), sub("s1", "a2"));
+    writeFileSync(join(proj, "agent-b1.jsonl"), sub("s2", "b1"));
+    writeFileSync(join(proj, "agent-b2.jsonl"), "not json\n");
+    const res = await listWith(claudeCodeScanner, root);
+    const byId = new Map(res.projects[0].sessions.map((s) => [s.id, s]));
+    const s1 = byId.get("s1")?.subagents ?? [];
+    assert.deepEqual(s1.map((a) => [a.agentId, a.description, a.agentType]), [["a1", "Compare the libraries", "general-purpose"], ["a2", undefined, undefined]]);
+    assert.ok(s1.every((a) => a.size > 0 && a.path.endsWith(".jsonl")));
+    assert.deepEqual(byId.get("s2")?.subagents?.map((a) => a.agentId), ["b1"], "a file beside the sessions goes to the session its lines name; junk to none");
+    assert.equal(res.projects[0].sessions.length, 2, "sub-agent files are not sessions");
+  });
+});

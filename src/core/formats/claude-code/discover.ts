@@ -1,6 +1,7 @@
+import { open, readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import type { HeadFacts, SessionScanner } from "../../store/discover";
+import { basename, dirname, join } from "node:path";
+import type { HeadFacts, SessionScanner, SubagentSummary } from "../../store/discover";
 
 /** Where Claude Code keeps its transcripts: an explicit folder, else $CLAUDE_CONFIG_DIR, else ~/.claude (doc section 1). */
 export function claudeCodeRoot(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -43,6 +44,68 @@ function titleOf(o: Record<string, unknown>): string | undefined {
   return typeof t === "string" && t.trim() ? t.trim().slice(0, 200) : undefined;
 }
 
+/** agent-<id>.jsonl -> <id>. */
+function agentIdOf(name: string): string {
+  return name.replace(/^agent-/, "").replace(/\.jsonl$/, "");
+}
+
+async function summary(path: string, meta?: { agentType?: unknown; description?: unknown }): Promise<SubagentSummary> {
+  const st = await stat(path);
+  const out: SubagentSummary = { path, agentId: agentIdOf(basename(path)), size: st.size, mtimeMs: st.mtimeMs };
+  if (typeof meta?.description === "string" && meta.description.trim()) out.description = meta.description.trim().slice(0, 200);
+  if (typeof meta?.agentType === "string") out.agentType = meta.agentType;
+  return out;
+}
+
+/** 2.1.x: <project>/<sessionId>/subagents/**\/agent-*.jsonl, each with an optional agent-*.meta.json. */
+async function nestedSubagents(dir: string): Promise<SubagentSummary[]> {
+  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  const out: SubagentSummary[] = [];
+  for (const rel of names.map(String).filter((n) => basename(n).startsWith("agent-") && n.endsWith(".jsonl")).sort()) {
+    const path = join(dir, rel);
+    const meta = await readFile(path.replace(/\.jsonl$/, ".meta.json"), "utf8").then((t) => JSON.parse(t) as Record<string, unknown>, () => undefined);
+    out.push(await summary(path, meta));
+  }
+  return out;
+}
+
+/** The sessionId on the first line of a file (a 2.0.x sub-agent file names its parent session there). */
+async function firstSessionId(path: string): Promise<string | undefined> {
+  const fh = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(16 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const line = buf.toString("utf8", 0, bytesRead).split("\n")[0];
+    const o = JSON.parse(line) as { sessionId?: unknown };
+    return typeof o.sessionId === "string" ? o.sessionId : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Parent session of each 2.0.x sub-agent file, by path, kept while the file is unchanged: a project's files are read once, not once per session. */
+const parentOf = new Map<string, { mtimeMs: number; sessionId: string | undefined }>();
+
+/** ~2.0.x: agent-*.jsonl beside the sessions, each naming its parent session on its lines. */
+async function besideSubagents(projectDir: string, sessionId: string): Promise<SubagentSummary[]> {
+  const names = (await readdir(projectDir).catch(() => [] as string[])).filter((n) => n.startsWith("agent-") && n.endsWith(".jsonl")).sort();
+  const out: SubagentSummary[] = [];
+  for (const n of names) {
+    const path = join(projectDir, n);
+    const st = await stat(path).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    let known = parentOf.get(path);
+    if (!known || known.mtimeMs !== st.mtimeMs) {
+      known = { mtimeMs: st.mtimeMs, sessionId: await firstSessionId(path) };
+      parentOf.set(path, known);
+    }
+    if (known.sessionId === sessionId) out.push(await summary(path));
+  }
+  return out;
+}
+
 /**
  * Claude Code's store: <root>/projects/<escaped cwd>/<sessionId>.jsonl. The project is the
  * cwd the lines name (the escaped folder name loses characters and can collide); the
@@ -56,6 +119,10 @@ export const claudeCodeScanner: SessionScanner = {
   headerLines: 0,
   nameMarker: Buffer.from('-title"'),
   nameOf: titleOf,
+  async subagents(sessionPath, session) {
+    const dir = dirname(sessionPath);
+    return [...(await nestedSubagents(join(dir, session.id, "subagents"))), ...(await besideSubagents(dir, session.id))];
+  },
   head(objects, size): HeadFacts {
     if (size === 0) throw new Error("not a Claude Code session: the file is empty");
     const conv = objects.find((o) => typeof o.uuid === "string" && typeof o.sessionId === "string");
