@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
+import { benchClaudeCode } from "./claude-code";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchStartup } from "./startup";
@@ -57,6 +58,9 @@ function synthetic(sizeMb: number): string {
 }
 
 const SIZES = (process.env.ASE_BENCH_SIZES ?? "25,100,400").split(",").map(Number);
+/** Issue 15: Claude Code transcripts of 100 and 400 MB. */
+const CLAUDE_CODE_SIZES = (process.env.ASE_BENCH_CLAUDE_CODE_SIZES ?? "100,400").split(",").map(Number);
+const CLAUDE_CODE_FIXTURES = join(FIXTURES, "..", "claude-code");
 
 /** Runs per mode and size; interleaved, so drift on a shared machine hits every mode alike. */
 const LOAD_RUNS = Number(process.env.ASE_BENCH_RUNS ?? 5);
@@ -201,7 +205,7 @@ function benchList(files: string[]): void {
   rmSync(cache, { recursive: true, force: true });
 }
 
-/** `npm run bench -- startup` or `npm run bench -- versus-pi`: only that section. */
+/** `npm run bench -- startup`, `-- versus-pi` or `-- claude-code`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -219,7 +223,14 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi; none runs everything)`);
+  if (ONLY === "claude-code") {
+    console.log("\n# Claude Code transcripts (built from the real fixtures)");
+    await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -242,6 +253,8 @@ async function main(): Promise<void> {
   benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   console.log("\n# Tokens");
   await benchTokens((line) => console.log(line));
+  console.log("\n# Claude Code transcripts (built from the real fixtures)");
+  await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }
