@@ -2,6 +2,7 @@ import { type CliCommand, CliError, type CliIO } from "./cli-error";
 import { branchCommand } from "./commands/branch";
 import { compactCommand } from "./commands/compact";
 import { contextCommand } from "./commands/context";
+import { costCommand } from "./commands/cost";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
@@ -10,7 +11,7 @@ import { treeCommand } from "./commands/tree";
 import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
-const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, compactCommand, branchCommand];
+const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

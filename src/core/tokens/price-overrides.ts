@@ -1,0 +1,48 @@
+import type { ModelPrice, PriceOverrides } from "./prices";
+
+/** The four figures an override must give, USD per million tokens. */
+export const PRICE_FIELDS = ["input", "output", "cacheWrite", "cacheRead"] as const;
+
+/** Overrides that passed, and one plain line per entry (or field) that did not. */
+export interface ValidatedPrices {
+  prices: PriceOverrides;
+  problems: string[];
+}
+
+function quoted(key: string): string {
+  const short = key.length > 60 ? `${key.slice(0, 60)}...` : key;
+  return JSON.stringify(short);
+}
+
+/**
+ * Reads the `agentSessions.modelPrices` setting: `{ "<model or prefix>": {input, output,
+ * cacheWrite, cacheRead} }`. An entry missing a figure, or with one that is not a
+ * number >= 0, is left out and reported (a missing cache price is not guessed from the
+ * input price); unknown fields are reported and ignored. Never throws.
+ */
+export function validatePriceOverrides(raw: unknown, where = "agentSessions.modelPrices"): ValidatedPrices {
+  const prices: Record<string, ModelPrice> = {};
+  const problems: string[] = [];
+  if (raw === undefined || raw === null) return { prices, problems };
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    problems.push(`${where}: expected an object of model ids to prices, got ${Array.isArray(raw) ? "an array" : typeof raw}`);
+    return { prices, problems };
+  }
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const name = `${where}[${quoted(key)}]`;
+    if (!value || typeof value !== "object" || Array.isArray(value)) {
+      problems.push(`${name}: expected {input, output, cacheWrite, cacheRead} in USD per million tokens`);
+      continue;
+    }
+    const v = value as Record<string, unknown>;
+    const bad = PRICE_FIELDS.filter((f) => typeof v[f] !== "number" || !Number.isFinite(v[f]) || (v[f] as number) < 0);
+    if (bad.length) {
+      problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number >= 0`)).join(", ")}; entry ignored`);
+      continue;
+    }
+    const extra = Object.keys(v).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
+    if (extra.length) problems.push(`${name}: unknown field(s) ${extra.map(quoted).join(", ")} ignored`);
+    prices[key.trim().toLowerCase()] = { input: v.input as number, output: v.output as number, cacheWrite: v.cacheWrite as number, cacheRead: v.cacheRead as number };
+  }
+  return { prices, problems };
+}

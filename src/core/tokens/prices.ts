@@ -1,0 +1,150 @@
+/** USD per million tokens. `cacheWrite` is the 5-minute cache write (the default TTL). */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+/** Prices by model id or id prefix (the `agentSessions.modelPrices` setting, once validated). */
+export type PriceOverrides = Readonly<Record<string, ModelPrice>>;
+
+const OPUS_LEGACY: ModelPrice = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 };
+const OPUS_45: ModelPrice = { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 };
+const SONNET: ModelPrice = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
+const HAIKU_45: ModelPrice = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 };
+const HAIKU_35: ModelPrice = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 };
+const HAIKU_3: ModelPrice = { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 };
+
+/**
+ * Anthropic's list prices (standard tier, 5-minute cache writes), from the "Model
+ * pricing" table of https://platform.claude.com/docs/en/about-claude/pricing (Claude
+ * Sonnet 3.5 from the same table at docs.anthropic.com/en/docs/about-claude/pricing
+ * before it was retired), as read on 2026-11-23.
+ *
+ * Not modelled: 1-hour cache writes (2x input; the index keeps one cache-write figure,
+ * so every write is priced at the 5-minute rate), batch discounts, and the long-context
+ * rate some models charge above 200K input tokens. A model not listed here has no price:
+ * its cost is reported as unpriced, never guessed.
+ *
+ * Keys are family prefixes matched at a version boundary (see `tableKeyMatches`):
+ * "claude-opus-4" prices "claude-opus-4-20250514" but not "claude-opus-4-9", a newer
+ * model whose price this table cannot know.
+ */
+export const KNOWN_PRICES: Readonly<Record<string, ModelPrice>> = {
+  "claude-opus-4": OPUS_LEGACY,
+  "claude-opus-4-0": OPUS_LEGACY,
+  "claude-opus-4-1": OPUS_LEGACY,
+  "claude-opus-4-5": OPUS_45,
+  "claude-opus-4-6": OPUS_45,
+  "claude-opus-4-7": OPUS_45,
+  "claude-opus-4-8": OPUS_45,
+  "claude-sonnet-4": SONNET,
+  "claude-sonnet-4-0": SONNET,
+  "claude-sonnet-4-5": SONNET,
+  "claude-sonnet-4-6": SONNET,
+  "claude-haiku-4-5": HAIKU_45,
+  "claude-3-7-sonnet": SONNET,
+  "claude-3-5-sonnet": SONNET,
+  "claude-3-5-haiku": HAIKU_35,
+  "claude-3-opus": OPUS_LEGACY,
+  "claude-3-haiku": HAIKU_3,
+};
+
+/** What a model's price was found as. */
+export interface PriceLookup {
+  price: ModelPrice;
+  source: "override" | "table";
+  /** The key that matched (an exact id or a prefix). */
+  key: string;
+}
+
+/**
+ * The id as the tables know it: lower case, without a provider prefix
+ * ("anthropic/claude-...", OpenRouter style) or Bedrock's ("us.anthropic.claude-...").
+ */
+export function bareModelId(modelId: string): string {
+  const id = modelId.trim().toLowerCase();
+  const afterSlash = id.slice(id.lastIndexOf("/") + 1);
+  const bedrock = afterSlash.lastIndexOf("anthropic.");
+  return bedrock >= 0 ? afterSlash.slice(bedrock + "anthropic.".length) : afterSlash;
+}
+
+/**
+ * A table key matches the id itself, or the id followed by anything but another version
+ * number: a date ("-20250514"), a tag ("-latest", "@20250514", "[1m]") all match; "-9"
+ * or ".9" (a minor version the table has not seen) does not.
+ */
+export function tableKeyMatches(key: string, id: string): boolean {
+  if (!id.startsWith(key)) return false;
+  const rest = id.slice(key.length);
+  return !/^[-.]\d{1,2}(?!\d)/.test(rest);
+}
+
+function longestKey(keys: readonly string[], id: string, matches: (key: string, id: string) => boolean): string | undefined {
+  let best: string | undefined;
+  for (const key of keys) if (matches(key, id) && (best === undefined || key.length > best.length)) best = key;
+  return best;
+}
+
+/**
+ * The price of a model. Overrides (exact id or plain prefix, as the user wrote them;
+ * "" matches every model) beat the table; the table matches family prefixes at a version
+ * boundary. Undefined: no price (an unknown model, or no model named).
+ */
+export function priceFor(modelId: string | undefined, overrides: PriceOverrides = {}): PriceLookup | undefined {
+  if (modelId === undefined) {
+    const any = overrides[""];
+    return any ? { price: any, source: "override", key: "" } : undefined;
+  }
+  const full = modelId.trim().toLowerCase();
+  const bare = bareModelId(modelId);
+  const overrideKeys = Object.keys(overrides);
+  for (const candidate of [full, bare]) {
+    const key = longestKey(overrideKeys, candidate, (k, id) => id.startsWith(k.toLowerCase()));
+    if (key !== undefined) return { price: overrides[key], source: "override", key };
+  }
+  const key = longestKey(Object.keys(KNOWN_PRICES), bare, tableKeyMatches);
+  return key === undefined ? undefined : { price: KNOWN_PRICES[key], source: "table", key };
+}
+
+/** Tokens of one step, as the index records them. */
+export interface TokenFigures {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** USD of a step's tokens at a price. */
+export function priceTokens(t: TokenFigures, p: ModelPrice): number {
+  return (t.input * p.input + t.output * p.output + t.cacheWrite * p.cacheWrite + t.cacheRead * p.cacheRead) / 1_000_000;
+}
+
+/** Where a step's cost came from: the agent's own record, our price table, or nowhere. */
+export type CostSource = "recorded" | "priced" | "none";
+
+export interface StepCost {
+  usd: number;
+  source: CostSource;
+  /** For "priced": the table key or override that matched. */
+  priceKey?: string;
+  priceSource?: PriceLookup["source"];
+}
+
+/** Usage as the index keeps it; `cost` is what the agent recorded, in USD. */
+export interface UsageWithCost extends TokenFigures {
+  cost?: number;
+}
+
+/**
+ * The cost of one step: the recorded cost when the usage carries one (pi's
+ * `usage.cost.total`), else its tokens at the model's price, else none (usd 0, and the
+ * caller says how many tokens went unpriced).
+ */
+export function costOf(usage: UsageWithCost, model: string | undefined, overrides: PriceOverrides = {}): StepCost {
+  if (typeof usage.cost === "number" && Number.isFinite(usage.cost)) return { usd: usage.cost, source: "recorded" };
+  const p = priceFor(model, overrides);
+  if (!p) return { usd: 0, source: "none" };
+  return { usd: priceTokens(usage, p.price), source: "priced", priceKey: p.key, priceSource: p.source };
+}

@@ -1,0 +1,197 @@
+import type { RecordedUsage } from "../store/entry-meta";
+import type { SessionReader } from "../formats/session-reader";
+import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from "./prices";
+
+/**
+ * What a format can tell the cost pass that the index does not keep. The index has no
+ * message ids, so a response written as several lines (Claude Code writes one line per
+ * content block, each repeating the response's usage) would be counted once per line.
+ * A format fills `responseId` (Claude Code: `message.id`) to have it counted once; until
+ * it does, every entry holding usage is one step. The lead can add the same optional
+ * member to SessionFormat: sessionCost reads it from the format it is given.
+ */
+export interface CostHooks {
+  /** The id of the API response entry i belongs to, when the format knows one. */
+  responseId?(session: SessionReader, i: number): string | undefined;
+}
+
+export interface SessionCostOptions extends CostHooks {
+  /** Validated `agentSessions.modelPrices` (see price-overrides.ts). */
+  prices?: PriceOverrides;
+}
+
+/** Sums over a set of steps, split by where each cost came from. */
+export interface CostSum {
+  usd: number;
+  recordedUsd: number;
+  pricedUsd: number;
+  steps: number;
+  recordedSteps: number;
+  pricedSteps: number;
+  /** Steps with tokens but neither a recorded cost nor a price: left out of `usd`. */
+  unpricedSteps: number;
+  tokens: TokenFigures;
+  /** input + output + cache tokens of the unpriced steps. */
+  unpricedTokens: number;
+}
+
+/** One assistant step: one response, counted at its first entry. */
+export interface CostStep {
+  index: number;
+  entryId: string;
+  model?: string;
+  /** UTC day of the entry, YYYY-MM-DD, or "unknown". */
+  day: string;
+  usage: RecordedUsage;
+  cost: StepCost;
+  /** Lines of the same response whose repeated usage was not counted again. */
+  repeats: number;
+}
+
+export interface BranchCost extends CostSum {
+  leaf: number;
+  leafId: string;
+}
+
+export interface SessionCost {
+  total: CostSum;
+  /** By the model id as recorded ("(unknown)" where no entry on the way names one), most expensive first. */
+  byModel: Array<CostSum & { model: string }>;
+  /** By UTC day, oldest first. */
+  byDay: Array<CostSum & { day: string }>;
+  /** Every leaf's path root..leaf, in file order of the leaves. */
+  byBranch: BranchCost[];
+  steps: CostStep[];
+  /** Models (as recorded) with steps that could not be priced. */
+  unpricedModels: string[];
+  /** How repeated lines of one response were told apart: by the format's hook, or not at all. */
+  dedupe: "response-id" | "per-entry";
+}
+
+export function emptySum(): CostSum {
+  return { usd: 0, recordedUsd: 0, pricedUsd: 0, steps: 0, recordedSteps: 0, pricedSteps: 0, unpricedSteps: 0, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, unpricedTokens: 0 };
+}
+
+function tokenTotal(u: TokenFigures): number {
+  return u.input + u.output + u.cacheRead + u.cacheWrite;
+}
+
+/** Adds (sign 1) or takes away (sign -1) one step. */
+function addStep(s: CostSum, step: CostStep, sign = 1): void {
+  const c = step.cost;
+  s.steps += sign;
+  s.usd += sign * c.usd;
+  if (c.source === "recorded") {
+    s.recordedSteps += sign;
+    s.recordedUsd += sign * c.usd;
+  } else if (c.source === "priced") {
+    s.pricedSteps += sign;
+    s.pricedUsd += sign * c.usd;
+  } else {
+    s.unpricedSteps += sign;
+    s.unpricedTokens += sign * tokenTotal(step.usage);
+  }
+  s.tokens.input += sign * step.usage.input;
+  s.tokens.output += sign * step.usage.output;
+  s.tokens.cacheRead += sign * step.usage.cacheRead;
+  s.tokens.cacheWrite += sign * step.usage.cacheWrite;
+}
+
+function copySum(s: CostSum): CostSum {
+  return { ...s, tokens: { ...s.tokens } };
+}
+
+function dayOf(time: number): string {
+  return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : "unknown";
+}
+
+/** The model of entry i: its own, else the nearest entry above it that names one. */
+function modelFor(session: SessionReader, i: number): string | undefined {
+  for (let cur = i; cur >= 0; cur = session.tree.parent[cur]) {
+    const m = session.table.modelAt(cur);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/**
+ * The steps of a session, in file order. A step is an entry with usage that holds
+ * tokens (or a recorded cost). Lines of one response (same responseId) are one step,
+ * placed at the first of them (on every path that reaches the response) with the usage
+ * of the last (output_tokens grows while a response streams).
+ */
+export function costSteps(session: SessionReader, opts: SessionCostOptions = {}): CostStep[] {
+  const t = session.table;
+  const steps: CostStep[] = [];
+  const byResponse = new Map<string, CostStep>();
+  for (let i = 0; i < session.metas.length; i++) {
+    const u = t.getUsage(i);
+    if (!u) continue;
+    if (tokenTotal(u) <= 0 && !(typeof u.cost === "number" && u.cost > 0)) continue;
+    const rid = opts.responseId?.(session, i);
+    const seen = rid !== undefined ? byResponse.get(rid) : undefined;
+    if (seen) {
+      seen.usage = u;
+      seen.repeats++;
+      continue;
+    }
+    const model = modelFor(session, i);
+    const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), usage: u, cost: { usd: 0, source: "none" }, repeats: 0 };
+    steps.push(step);
+    if (rid !== undefined) byResponse.set(rid, step);
+  }
+  for (const s of steps) s.cost = costOf(s.usage, s.model, opts.prices);
+  return steps;
+}
+
+/** Sums per leaf path in one depth-first walk (adding a step on the way down, taking it away on the way back). */
+function branchSums(session: SessionReader, steps: readonly CostStep[]): BranchCost[] {
+  const tree = session.tree;
+  const at = new Map<number, CostStep>();
+  for (const s of steps) at.set(s.index, s);
+  const found = new Map<number, CostSum>();
+  const running = emptySum();
+  const stack: Array<{ node: number; exit: boolean }> = tree.roots().reverse().map((node) => ({ node, exit: false }));
+  while (stack.length) {
+    const { node, exit } = stack.pop() as { node: number; exit: boolean };
+    const step = at.get(node);
+    if (exit) {
+      if (step) addStep(running, step, -1);
+      continue;
+    }
+    if (step) addStep(running, step);
+    const kids = tree.children(node);
+    if (kids.length === 0) found.set(node, copySum(running));
+    stack.push({ node, exit: true });
+    for (let k = kids.length - 1; k >= 0; k--) stack.push({ node: kids[k], exit: false });
+  }
+  return [...found.keys()].sort((a, b) => a - b).map((leaf) => ({ leaf, leafId: session.metas[leaf].id, ...(found.get(leaf) as CostSum) }));
+}
+
+function groupBy<K extends string>(steps: readonly CostStep[], keyOf: (s: CostStep) => string, name: K): Array<CostSum & Record<K, string>> {
+  const groups = new Map<string, CostSum>();
+  for (const s of steps) {
+    const key = keyOf(s);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = emptySum()));
+    addStep(g, s);
+  }
+  return [...groups].map(([key, sum]) => ({ [name]: key, ...sum }) as CostSum & Record<K, string>);
+}
+
+/**
+ * The cost of a session of any format: in total, per branch (each leaf's path), per
+ * model and per UTC day, each split into recorded, priced and unpriced. `format` may
+ * carry the CostHooks (opts win over it).
+ */
+export function sessionCost(session: SessionReader, format: object, opts: SessionCostOptions = {}): SessionCost {
+  const hooks = format as CostHooks;
+  const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
+  const steps = costSteps(session, { ...opts, responseId });
+  const total = emptySum();
+  for (const s of steps) addStep(total, s);
+  const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
+  const byDay = groupBy(steps, (s) => s.day, "day").sort((a, b) => a.day.localeCompare(b.day));
+  const unpricedModels = byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model);
+  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry" };
+}
