@@ -1,0 +1,107 @@
+import { strict as assert } from "node:assert";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { main } from "../../src/cli/main";
+import { assistant as seedAssistant, user as seedUser } from "../formats/seed-000/helpers";
+import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: "/" });
+  return { code, out: out.join(""), err: err.join("") };
+}
+
+function paid(id: string, parent: string, usd: number, model = "claude-sonnet-4-5") {
+  return assistant(id, parent, "ok", { model, usage: { input: 100, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: 110, cost: { total: usd } } });
+}
+
+/** pi: u1 - a1 ($0.10) - u2 - a2 ($0.20); a1 - u3 - a3 ($0.05). */
+function piFile(): string {
+  return writeSession([header(), user("40000001", null, "hi"), paid("40000002", "40000001", 0.1), user("40000003", "40000002", "more"), paid("40000004", "40000003", 0.2, "claude-opus-4-5"), user("40000005", "40000002", "other"), paid("40000006", "40000005", 0.05)]);
+}
+
+/** seed-000: one priced step (1M input on Sonnet: $3) and one of a model without a price. */
+function seedFile(): string {
+  return writeSession([
+    seedUser("u1", null, "q"),
+    seedAssistant("a1", "u1", "a", { model: "claude-sonnet-4-5", usage: { input_tokens: 1_000_000, output_tokens: 0 } }),
+    seedUser("u2", "a1", "q2"),
+    seedAssistant("a2", "u2", "b", { model: "local-llama", usage: { input_tokens: 2000, output_tokens: 100 } }),
+  ]);
+}
+
+describe("ase cost", () => {
+  it("prints the total with its split, and per branch the default leaf starred", async () => {
+    const r = await run(["cost", piFile(), "--by", "branch"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\(pi session\)/);
+    assert.match(r.out, /^total \$0\.3500 {2}3 step\(s\): 3 recorded \$0\.3500, 0 priced \$0\.0000, 0 unpriced$/m);
+    assert.match(r.out, /^ {2}40000004 +\$0\.3000 /m);
+    assert.match(r.out, /^\* 40000006 +\$0\.1500 /m);
+  });
+
+  it("--by model and --by day group the same steps", async () => {
+    const file = piFile();
+    const m = await run(["cost", file, "--by", "model"]);
+    assert.equal(m.code, 0, m.err);
+    assert.match(m.out, /^claude-opus-4-5 +\$0\.2000 +1 step/m);
+    assert.match(m.out, /^claude-sonnet-4-5 +\$0\.1500 +2 step/m);
+    const d = await run(["cost", file, "--by", "day"]);
+    assert.match(d.out, /^\d{4}-\d\d-\d\d +\$0\.3500 /m);
+  });
+
+  it("says what is left out of the total when a model has no price", async () => {
+    const r = await run(["cost", seedFile()]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\(Seed 000 session\)/);
+    assert.match(r.out, /^total \$3\.0000 {2}2 step\(s\): 0 recorded \$0\.0000, 1 priced \$3\.0000, 1 unpriced$/m);
+    assert.match(r.out, /not in the total: 2\.1k tokens of local-llama/);
+  });
+
+  it("--prices FILE prices more models; its bad entries are warnings on stderr", async () => {
+    const file = seedFile();
+    const prices = join(tempDir(), "prices.json");
+    writeFileSync(prices, JSON.stringify({ "local-": { input: 1, output: 10, cacheWrite: 0, cacheRead: 0 }, broken: { input: 1 } }));
+    const r = await run(["cost", file, "--prices", prices, "--json"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /^warning: --prices .*prices\.json\["broken"\]: output missing/m);
+    const j = JSON.parse(r.out);
+    assert.equal(j.total.unpricedSteps, 0);
+    assert.ok(Math.abs(j.total.usd - (3 + (2000 + 100 * 10) / 1e6)) < 1e-12);
+  });
+
+  it("--json has the stable shape: every grouping and the steps", async () => {
+    const r = await run(["cost", piFile(), "--json"]);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(j), ["file", "format", "currency", "total", "byModel", "byDay", "unpricedModels", "dedupe", "byBranch", "steps"]);
+    assert.equal(j.format, "pi");
+    assert.equal(j.currency, "USD");
+    for (const k of ["usd", "recordedUsd", "pricedUsd", "steps", "recordedSteps", "pricedSteps", "unpricedSteps", "tokens", "unpricedTokens"]) assert.ok(k in j.total, k);
+    assert.deepEqual(j.byBranch.map((b: { leafId: string; default: boolean }) => [b.leafId, b.default]), [["40000004", false], ["40000006", true]]);
+    assert.deepEqual(j.steps[0], { entryId: "40000002", model: "claude-sonnet-4-5", day: j.steps[0].day, usd: 0.1, source: "recorded" });
+  });
+
+  it("errors are one line on stderr with exit 2, nothing on stdout and nothing written", async () => {
+    const file = piFile();
+    const dir = dirname(file);
+    const before = readFileSync(file);
+    const notJson = join(tempDir(), "p.json");
+    writeFileSync(notJson, "{ nope");
+    for (const args of [["cost"], ["cost", file, file], ["cost", file, "--by", "week"], ["cost", file, "--by"], ["cost", file, "--nope"], ["cost", "/no/such.jsonl"], ["cost", file, "--prices", "/no/such.json"], ["cost", file, "--prices", notJson]]) {
+      const r = await run(args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.equal(r.out, "");
+      assert.equal(r.err.trim().split("\n").length, 1, r.err);
+      assert.match(r.err, /^ase cost: /);
+    }
+    assert.deepEqual(readFileSync(file), before);
+    assert.deepEqual(readdirSync(dir), ["session.jsonl"]);
+  });
+
+  it("is listed in --help", async () => {
+    const r = await run(["--help"]);
+    assert.match(r.out, /ase cost <file> \[--by branch\|model\|day\]/);
+  });
+});
