@@ -1,4 +1,7 @@
 import { strict as assert } from "node:assert";
+import { openSession } from "../../src/core/formats/registry";
+import { costSteps } from "../../src/core/tokens/session-cost";
+import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { validatePriceOverrides } from "../../src/core/tokens/price-overrides";
 import { bareModelId, costOf, KNOWN_PRICES, priceFor, priceTokens } from "../../src/core/tokens/prices";
 
@@ -135,4 +138,27 @@ describe("price overrides (agentSessions.modelPrices)", () => {
     assert.equal(v.problems.length, 1);
     assert.ok(v.problems[0].length < 200, v.problems[0]);
   });
+});
+
+describe("the price table against pi's recorded costs", () => {
+  // pi records what each call cost by its own price list; our table, applied to the same
+  // tokens, must give the same figure (Opus 4.5 and Sonnet 4.5, cache reads and writes).
+  for (const name of REAL_SESSIONS) {
+    it(`${name}: every recorded step priced from its tokens gives the cost pi recorded`, async function () {
+      needFixtures(this);
+      const s = await openSession(fixture(`${name}.jsonl`));
+      const steps = costSteps(s);
+      assert.ok(steps.length > 100, `${steps.length} steps`);
+      let cacheSteps = 0;
+      for (const st of steps) {
+        const { cost, ...tokens } = st.usage;
+        assert.equal(typeof cost, "number", st.entryId);
+        const priced = costOf(tokens, st.model);
+        assert.equal(priced.source, "priced", `${st.entryId}: ${st.model}`);
+        assert.ok(Math.abs(priced.usd - (cost as number)) < 1e-9, `${st.entryId} (${st.model}): priced ${priced.usd}, recorded ${cost}`);
+        if (tokens.cacheRead > 0 && tokens.cacheWrite > 0) cacheSteps++;
+      }
+      assert.ok(cacheSteps > 0, "no step with both cache reads and writes");
+    });
+  }
 });
