@@ -42,6 +42,7 @@ describe("model prices", () => {
       close(p.cacheWrite, p.input * 1.25);
       close(p.cacheRead, p.input * 0.1);
     }
+    for (const p of Object.values(KNOWN_PRICES)) close(p.cacheWrite1h as number, p.input * 2);
   });
 
   it("strips provider prefixes and case", () => {
@@ -71,6 +72,17 @@ describe("model prices", () => {
     const p = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
     close(priceTokens({ input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0 }, p), 3);
     close(priceTokens({ input: 1000, output: 2000, cacheRead: 10_000, cacheWrite: 4000 }, p), (3000 + 30000 + 3000 + 15000) / 1e6);
+  });
+
+  it("prices the 1-hour part of the cache writes at its own rate, where it is known", () => {
+    const sonnet = priceFor("claude-sonnet-4-5")?.price;
+    assert.ok(sonnet);
+    close(priceTokens({ input: 0, output: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 400 }, sonnet), (600 * 3.75 + 400 * 6) / 1e6);
+    // Never more 1-hour writes than writes; none given: all at the 5-minute rate.
+    close(priceTokens({ input: 0, output: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 5000 }, sonnet), (1000 * 6) / 1e6);
+    close(priceTokens({ input: 0, output: 0, cacheRead: 0, cacheWrite: 1000 }, sonnet), (1000 * 3.75) / 1e6);
+    // A price without a 1-hour rate prices those writes as any other write.
+    close(priceTokens({ input: 0, output: 0, cacheRead: 0, cacheWrite: 1000, cacheWrite1h: 400 }, { input: 1, output: 1, cacheWrite: 2, cacheRead: 0 }), 2000 / 1e6);
   });
 });
 
@@ -120,6 +132,14 @@ describe("price overrides (agentSessions.modelPrices)", () => {
     assert.ok(v.problems.some((p) => p.includes('"nan"')));
     assert.ok(v.problems.some((p) => p.includes('"flat"') && p.includes("expected {input, output, cacheWrite, cacheRead}")));
     assert.ok(v.problems.every((p) => p.startsWith("agentSessions.modelPrices[")));
+  });
+
+  it("takes an optional cacheWrite1h; a bad one is reported and the entry kept without it", () => {
+    const v = validatePriceOverrides({ a: { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1, cacheWrite1h: 2 }, b: { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1, cacheWrite1h: "2" } });
+    assert.equal(v.prices.a.cacheWrite1h, 2);
+    assert.deepEqual(v.prices.b, { input: 1, output: 2, cacheWrite: 1.25, cacheRead: 0.1 });
+    assert.deepEqual(v.problems.length, 1);
+    assert.match(v.problems[0], /\["b"\]: cacheWrite1h is not a number >= 0/);
   });
 
   it("reports a setting that is not an object, and accepts an absent one", () => {

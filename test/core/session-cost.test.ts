@@ -65,6 +65,17 @@ describe("session cost: pi (recorded cost)", () => {
     close(c.byDay[1].usd, 0.25);
   });
 
+  it("prices 1-hour cache writes at their rate when the format's hook gives them", () => {
+    const tokens = { input: 10, output: 0, cacheRead: 0, cacheWrite: 1000 };
+    const noCost = (id: string, parent: string) => piAssistant(id, parent, "ok", { model: "claude-opus-4-5", usage: { ...tokens, totalTokens: 1010 } });
+    const s2 = pi([piUser("u1", null, "hi"), noCost("a1", "u1"), piUser("u2", "a1", "more"), noCost("a2", "u2")]);
+    const plain = sessionCost(s2, piFormat);
+    close(plain.total.usd, 2 * (10 * 5 + 1000 * 6.25) / 1e6, "5-minute");
+    const hooked = sessionCost(s2, piFormat, { cacheWrite1h: (s, i) => (s.metas[i].id === "a2" ? 1000 : undefined) });
+    close(hooked.total.usd, (10 * 5 + 1000 * 6.25) / 1e6 + (10 * 5 + 1000 * 10) / 1e6, "one step at the 1-hour rate");
+    assert.deepEqual(hooked.steps.map((x) => x.usage.cacheWrite1h), [undefined, 1000]);
+  });
+
   it("counts nothing for entries without tokens or cost (aborted or synthetic turns)", () => {
     const z = pi([piUser("u1", null, "hi"), piAssistant("a1", "u1", "", { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { total: 0 } } })]);
     const zc = sessionCost(z, piFormat);

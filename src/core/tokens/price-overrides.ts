@@ -16,7 +16,7 @@ function quoted(key: string): string {
 
 /**
  * Reads the `agentSessions.modelPrices` setting: `{ "<model or prefix>": {input, output,
- * cacheWrite, cacheRead} }`. An entry missing a figure, or with one that is not a
+ * cacheWrite, cacheRead, cacheWrite1h?} }`. An entry missing a figure, or with one that is not a
  * number >= 0, is left out and reported (a missing cache price is not guessed from the
  * input price); unknown fields are reported and ignored. Never throws.
  */
@@ -40,9 +40,14 @@ export function validatePriceOverrides(raw: unknown, where = "agentSessions.mode
       problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number >= 0`)).join(", ")}; entry ignored`);
       continue;
     }
-    const extra = Object.keys(v).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f));
+    const price: ModelPrice = { input: v.input as number, output: v.output as number, cacheWrite: v.cacheWrite as number, cacheRead: v.cacheRead as number };
+    if (v.cacheWrite1h !== undefined) {
+      if (typeof v.cacheWrite1h === "number" && Number.isFinite(v.cacheWrite1h) && v.cacheWrite1h >= 0) price.cacheWrite1h = v.cacheWrite1h;
+      else problems.push(`${name}: cacheWrite1h is not a number >= 0; 1-hour cache writes priced as cacheWrite`);
+    }
+    const extra = Object.keys(v).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f) && f !== "cacheWrite1h");
     if (extra.length) problems.push(`${name}: unknown field(s) ${extra.map(quoted).join(", ")} ignored`);
-    prices[key.trim().toLowerCase()] = { input: v.input as number, output: v.output as number, cacheWrite: v.cacheWrite as number, cacheRead: v.cacheRead as number };
+    prices[key.trim().toLowerCase()] = price;
   }
   return { prices, problems };
 }

@@ -4,27 +4,30 @@ export interface ModelPrice {
   output: number;
   cacheWrite: number;
   cacheRead: number;
+  /** The 1-hour cache write; left out (an override may): such writes are priced as `cacheWrite`. */
+  cacheWrite1h?: number;
 }
 
 /** Prices by model id or id prefix (the `agentSessions.modelPrices` setting, once validated). */
 export type PriceOverrides = Readonly<Record<string, ModelPrice>>;
 
-const OPUS_LEGACY: ModelPrice = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5 };
-const OPUS_45: ModelPrice = { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5 };
-const SONNET: ModelPrice = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 };
-const HAIKU_45: ModelPrice = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1 };
-const HAIKU_35: ModelPrice = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08 };
-const HAIKU_3: ModelPrice = { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03 };
+const OPUS_LEGACY: ModelPrice = { input: 15, output: 75, cacheWrite: 18.75, cacheRead: 1.5, cacheWrite1h: 30 };
+const OPUS_45: ModelPrice = { input: 5, output: 25, cacheWrite: 6.25, cacheRead: 0.5, cacheWrite1h: 10 };
+const SONNET: ModelPrice = { input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3, cacheWrite1h: 6 };
+const HAIKU_45: ModelPrice = { input: 1, output: 5, cacheWrite: 1.25, cacheRead: 0.1, cacheWrite1h: 2 };
+const HAIKU_35: ModelPrice = { input: 0.8, output: 4, cacheWrite: 1, cacheRead: 0.08, cacheWrite1h: 1.6 };
+const HAIKU_3: ModelPrice = { input: 0.25, output: 1.25, cacheWrite: 0.3, cacheRead: 0.03, cacheWrite1h: 0.5 };
 
 /**
- * Anthropic's list prices (standard tier, 5-minute cache writes), from the "Model
+ * Anthropic's list prices (standard tier), from the "Model
  * pricing" table of https://platform.claude.com/docs/en/about-claude/pricing (Claude
  * Sonnet 3.5 from the same table at docs.anthropic.com/en/docs/about-claude/pricing
  * before it was retired), as read on 2026-11-23.
  *
- * Not modelled: 1-hour cache writes (2x input; the index keeps one cache-write figure,
- * so every write is priced at the 5-minute rate), batch discounts, and the long-context
- * rate some models charge above 200K input tokens. A model not listed here has no price:
+ * 1-hour cache writes are priced at their own rate only where the format says how many
+ * of a step's cache writes had that TTL (CostHooks.cacheWrite1h; the index keeps one
+ * cache-write figure); the rest at the 5-minute rate. Not modelled: batch discounts,
+ * and the long-context rate some models charge above 200K input tokens. A model not listed here has no price:
  * its cost is reported as unpriced, never guessed.
  *
  * Keys are family prefixes matched at a version boundary (see `tableKeyMatches`):
@@ -114,11 +117,15 @@ export interface TokenFigures {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** The part of `cacheWrite` written with the 1-hour TTL, where the format knows it. */
+  cacheWrite1h?: number;
 }
 
 /** USD of a step's tokens at a price. */
 export function priceTokens(t: TokenFigures, p: ModelPrice): number {
-  return (t.input * p.input + t.output * p.output + t.cacheWrite * p.cacheWrite + t.cacheRead * p.cacheRead) / 1_000_000;
+  const long = Math.min(Math.max(t.cacheWrite1h ?? 0, 0), t.cacheWrite);
+  const writes = (t.cacheWrite - long) * p.cacheWrite + long * (p.cacheWrite1h ?? p.cacheWrite);
+  return (t.input * p.input + t.output * p.output + writes + t.cacheRead * p.cacheRead) / 1_000_000;
 }
 
 /** Where a step's cost came from: the agent's own record, our price table, or nowhere. */

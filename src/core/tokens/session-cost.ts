@@ -13,6 +13,12 @@ import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from ".
 export interface CostHooks {
   /** The id of the API response entry i belongs to, when the format knows one. */
   responseId?(session: SessionReader, i: number): string | undefined;
+  /**
+   * How many of entry i's cache-write tokens were written with the 1-hour TTL (Claude
+   * Code: `usage.cache_creation.ephemeral_1h_input_tokens`), priced at that rate; left
+   * out, every cache write is priced at the 5-minute rate.
+   */
+  cacheWrite1h?(session: SessionReader, i: number): number | undefined;
 }
 
 export interface SessionCostOptions extends CostHooks {
@@ -42,7 +48,8 @@ export interface CostStep {
   model?: string;
   /** UTC day of the entry, YYYY-MM-DD, or "unknown". */
   day: string;
-  usage: RecordedUsage;
+  /** As recorded, plus the 1-hour part of the cache writes where the format's hook gave it. */
+  usage: RecordedUsage & Pick<TokenFigures, "cacheWrite1h">;
   cost: StepCost;
   /** Lines of the same response whose repeated usage was not counted again. */
   repeats: number;
@@ -125,16 +132,20 @@ export function costSteps(session: SessionReader, opts: SessionCostOptions = {})
   const steps: CostStep[] = [];
   const byResponse = new Map<string, CostStep>();
   for (let i = 0; i < session.metas.length; i++) {
-    const u = t.getUsage(i);
+    const u: CostStep["usage"] | undefined = t.getUsage(i);
     if (!u) continue;
     if (tokenTotal(u) <= 0 && !(typeof u.cost === "number" && u.cost > 0)) continue;
     const rid = opts.responseId?.(session, i);
     const seen = rid !== undefined ? byResponse.get(rid) : undefined;
     if (seen) {
+      const long = opts.cacheWrite1h?.(session, i);
+      if (long !== undefined && long > 0) u.cacheWrite1h = long;
       seen.usage = u;
       seen.repeats++;
       continue;
     }
+    const long = opts.cacheWrite1h?.(session, i);
+    if (long !== undefined && long > 0) u.cacheWrite1h = long;
     const model = modelFor(session, i);
     const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), usage: u, cost: { usd: 0, source: "none" }, repeats: 0 };
     steps.push(step);
@@ -187,7 +198,8 @@ function groupBy<K extends string>(steps: readonly CostStep[], keyOf: (s: CostSt
 export function sessionCost(session: SessionReader, format: object, opts: SessionCostOptions = {}): SessionCost {
   const hooks = format as CostHooks;
   const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
-  const steps = costSteps(session, { ...opts, responseId });
+  const cacheWrite1h = opts.cacheWrite1h ?? (typeof hooks.cacheWrite1h === "function" ? hooks.cacheWrite1h.bind(format) : undefined);
+  const steps = costSteps(session, { ...opts, responseId, cacheWrite1h });
   const total = emptySum();
   for (const s of steps) addStep(total, s);
   const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
