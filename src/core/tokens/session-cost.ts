@@ -195,8 +195,8 @@ function groupBy<K extends string>(steps: readonly CostStep[], keyOf: (s: CostSt
  * model and per UTC day, each split into recorded, priced and unpriced. `format` may
  * carry the CostHooks (opts win over it).
  */
-export function sessionCost(session: SessionReader, format: object, opts: SessionCostOptions = {}): SessionCost {
-  const hooks = format as CostHooks;
+export function sessionCost(session: SessionReader, format: { readonly id: string } & CostHooks, opts: SessionCostOptions = {}): SessionCost {
+  const hooks: CostHooks = format;
   const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
   const cacheWrite1h = opts.cacheWrite1h ?? (typeof hooks.cacheWrite1h === "function" ? hooks.cacheWrite1h.bind(format) : undefined);
   const steps = costSteps(session, { ...opts, responseId, cacheWrite1h });
