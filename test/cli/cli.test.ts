@@ -43,7 +43,7 @@ describe("ase CLI", () => {
       // Nothing of a file that is not a session is echoed (it may be any file on the machine).
       [["tree", notJson], /not a pi session file: first line is not a session header \(no JSON line in 2 line\(s\); expected \{"type":"session",\.\.\.\}\)$/],
       [["context", file, "--leaf", "zzzz"], /no entry with id "zzzz"/],
-      [["context", file, "--format", "html"], /--format must be native, pi, anthropic or xml/],
+      [["context", file, "--format", "html"], /--format must be native, pi, anthropic, xml or chain/],
       [["tree", file, "--bogus"], /Unknown option '--bogus'/],
       [["fork", file], /missing --at ID/],
       [["fork", file, "--at", "nope"], /no entry with id "nope"/],

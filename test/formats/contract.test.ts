@@ -31,8 +31,9 @@ function fixturesOf(f: SessionFormat): string[] {
   return out.sort();
 }
 
-function pathIds(s: SessionReader, leaf: number): Set<string> {
-  return new Set(leaf < 0 ? [] : s.tree.path(leaf).map((i) => s.metas[i].id));
+/** The entries the format loads for a leaf: its chain when it has one, else the tree's path. */
+function loadedPath(f: SessionFormat, s: SessionReader, leaf: number): number[] {
+  return leaf < 0 ? [] : f.chain ? f.chain(s, leaf) : s.tree.path(leaf);
 }
 
 /** The file's lines as records, for the in-memory reader (a header line is left to it as a line number). */
@@ -90,15 +91,16 @@ describe("format contract: every registered format on its own fixtures", () => {
           }
         });
 
-        it(`${name}: the context of every leaf comes from entries on its path, in path order`, async () => {
+        it(`${name}: the context of every leaf comes from entries on its path (the format's chain, if it has one), in that order`, async () => {
           const s = await openSession(file);
           const leaf = f.defaultLeaf(s);
           assert.ok(leaf >= 0 && leaf < s.metas.length, "default leaf in range");
           for (let i = 0; i < s.metas.length; i++) {
             const ctx = f.context(s, i);
             assert.equal(ctx.leafId, s.metas[i].id);
-            const ids = pathIds(s, i);
-            const order = s.tree.path(i).map((k) => s.metas[k].id);
+            const order = loadedPath(f, s, i).map((k) => s.metas[k].id);
+            const ids = new Set(order);
+            if (f.chain) assert.deepEqual([...new Set(f.chain(s, i))].length, order.length, `leaf ${s.metas[i].id}: an entry twice in its chain`);
             let last = -1;
             for (const m of ctx.messages) {
               assert.ok(ids.has(m.entryId), `leaf ${s.metas[i].id}: message from ${m.entryId}, not on the path`);

@@ -2,6 +2,7 @@ import { buildContext } from "../../core/formats/pi/context/build-context";
 import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
 import { Session } from "../../core/formats/pi/pi-session";
 import { formatOf } from "../../core/formats/registry";
+import type { SessionReader } from "../../core/formats/session-reader";
 import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
 import { renderXml } from "../../core/formats/pi/context/render-xml";
 import { resolveSystemPrompt } from "../../core/formats/pi/context/system-prompt";
@@ -11,7 +12,14 @@ import { safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 import { STRATEGY_USAGE, strategyContext } from "./context-strategy";
 
-const usage = `ase context <file> [--leaf ID] [--format native|pi|anthropic|xml] [--system auto|FILE] [--max-tokens N] ${STRATEGY_USAGE}`;
+const usage = `ase context <file> [--leaf ID] [--format native|pi|anthropic|xml|chain] [--system auto|FILE] [--max-tokens N] ${STRATEGY_USAGE}`;
+
+/** The entries the agent loads for a leaf, `[{uuid, type}]` root first: the format's chain, else the tree's path. */
+function entryChain(session: SessionReader, leaf: number): Array<{ uuid: string; type: string }> {
+  const f = formatOf(session);
+  const positions = leaf < 0 ? [] : f.chain ? f.chain(session, leaf) : session.tree.path(leaf);
+  return positions.map((i) => ({ uuid: session.table.idAt(i), type: session.table.typeAt(i) }));
+}
 
 /** `auto` rebuilds pi's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
 function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | undefined {
@@ -46,7 +54,8 @@ export const contextCommand: CliCommand = {
       usage,
     );
     const format = values.format ?? "native";
-    if (!["native", "pi", "anthropic", "xml"].includes(format)) throw new CliError(`--format must be native, pi, anthropic or xml, got "${format}"`);
+    if (!["native", "pi", "anthropic", "xml", "chain"].includes(format)) throw new CliError(`--format must be native, pi, anthropic, xml or chain, got "${format}"`);
+    if (format === "chain" && Object.entries(values).some(([k, v]) => v !== undefined && !["leaf", "format"].includes(k))) throw new CliError("--format chain takes --leaf only");
     const maxTokens = intFlag(values["max-tokens"], "max-tokens");
     const strategy = values.strategy;
     if (strategy === undefined) {
@@ -58,6 +67,11 @@ export const contextCommand: CliCommand = {
     const keepRecent = intFlag(values["keep-recent"], "keep-recent");
     const loaded = await loadSession(onePositional(positionals, "session file", usage));
     const leaf = requireEntry(loaded, values.leaf, "leaf");
+    if (format === "chain") {
+      reportProblems(loaded, io.err);
+      io.out(`${JSON.stringify(entryChain(loaded, leaf), null, 2)}\n`);
+      return;
+    }
     if (strategy !== undefined) {
       reportProblems(loaded, io.err);
       const flags = { strategy, keepRecent, maxTokens, dryRun: values["dry-run"], model: values.model, timeout: values.timeout };

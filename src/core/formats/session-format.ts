@@ -176,6 +176,12 @@ export interface SessionFormat {
   describe(session: SessionReader, i: number): EntryDescription;
   /** Entry i for the detail pane; left out: its record as JSON. */
   details?(session: SessionReader, i: number): EntryView;
+  /**
+   * The entries the agent loads for a leaf, root first, when that is not the tree's path
+   * (Claude Code relinks compactions and recovers side-branch tool results): positions.
+   * Left out: the tree's path. `context` draws on exactly these entries.
+   */
+  chain?(session: SessionReader, leaf: number): number[];
   /** The agent's own message list for a leaf (-1: the empty context). */
   context(session: SessionReader, leaf: number): FormatContext;
   /**
