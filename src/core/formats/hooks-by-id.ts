@@ -1,4 +1,5 @@
 import type { IndexHooks } from "./index-hooks";
+import { claudeCodeIndexHooks } from "./claude-code/index-hooks";
 import { clawdcodeIndexHooks } from "./clawdcode/index-hooks";
 import { piIndexHooks } from "./pi/index-hooks";
 import { seed000IndexHooks } from "./seed-000/index-hooks";
@@ -13,6 +14,7 @@ const HOOKS: ReadonlyMap<string, IndexHooks> = new Map(
     piIndexHooks,
     seed000IndexHooks,
     clawdcodeIndexHooks,
+    claudeCodeIndexHooks,
   ].map((h) => [h.formatId, h]),
 );
 

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { clawdcodeFormat } from "./clawdcode/format";
+import { claudeCodeFormat } from "./claude-code/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "./session-format";
@@ -14,6 +15,7 @@ export const FORMATS: readonly SessionFormat[] = [
   piFormat,
   seed000Format,
   clawdcodeFormat,
+  claudeCodeFormat,
 ];
 
 const FALLBACK = piFormat;

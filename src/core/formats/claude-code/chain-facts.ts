@@ -1,0 +1,115 @@
+import type { SessionReader } from "../session-reader";
+import { answeredToolIds, asLine, blocksOf, calledToolIds, type ClaudeLine, isCompactBoundary, responseId, str } from "./lines";
+
+/** Flags of a line that decide whether it may end or join the main chain. */
+export const SIDECHAIN = 1;
+export const TEAM = 2;
+export const FORK_BRIEFING = 4;
+export const META = 8;
+/** Flags rows read (describe.ts), kept here so a row needs no read of its line. */
+export const TOOL_RESULT = 16;
+export const RESULT_ERROR = 32;
+export const COMPACT_SUMMARY = 64;
+
+/**
+ * What the chain builder needs of every entry, read once per session (and again after
+ * the session grows): parents as Claude Code's loader sees them (a compact boundary is a
+ * root, the compaction relinks of section 9 applied), flags, and what ties a line to an
+ * API response (its message.id, the tool calls it makes or answers).
+ */
+export interface ChainFacts {
+  readonly count: number;
+  /** Relinked parent position; -1 at a root or a broken link. */
+  readonly parent: Int32Array;
+  readonly flags: Uint8Array;
+  /** message.id of assistant lines. */
+  readonly response: ReadonlyArray<string | undefined>;
+  /** tool_use ids each assistant line calls / each user line answers. */
+  readonly calls: ReadonlyArray<readonly string[] | undefined>;
+  readonly answers: ReadonlyArray<readonly string[] | undefined>;
+  /** sourceToolAssistantUUID of tool-result lines, as a position. */
+  readonly source: Int32Array;
+  /** subtype of system lines. */
+  readonly subtype: ReadonlyArray<string | undefined>;
+}
+
+const cache = new WeakMap<SessionReader, ChainFacts>();
+
+function flagsOf(l: ClaudeLine): number {
+  let f = 0;
+  if (l.isSidechain === true) f |= SIDECHAIN;
+  if (str(l.teamName)) f |= TEAM;
+  if (l.type === "attachment" && l.attachment?.type === "fork_briefing") f |= FORK_BRIEFING;
+  if (l.isMeta === true) f |= META;
+  if (l.isCompactSummary === true) f |= COMPACT_SUMMARY;
+  const results = l.type === "user" ? blocksOf(l.message?.content).filter((b) => b.type === "tool_result") : [];
+  if (results.length) f |= TOOL_RESULT;
+  if (results.some((b) => b.is_error === true)) f |= RESULT_ERROR;
+  return f;
+}
+
+/** The facts of a session's entries (cached until the session holds more entries). */
+export function chainFacts(session: SessionReader): ChainFacts {
+  const n = session.metas.length;
+  const known = cache.get(session);
+  if (known && known.count === n) return known;
+  const pos = (id: unknown) => (typeof id === "string" ? (session.tree.indexOf(id) ?? -1) : -1);
+  const parent = new Int32Array(n);
+  const flags = new Uint8Array(n);
+  const source = new Int32Array(n).fill(-1);
+  const response: Array<string | undefined> = new Array(n);
+  const calls: Array<string[] | undefined> = new Array(n);
+  const answers: Array<string[] | undefined> = new Array(n);
+  const subtype: Array<string | undefined> = new Array(n);
+  const boundaries: ClaudeLine[] = [];
+  for (let i = 0; i < n; i++) {
+    const l = asLine(session.entryAt(i));
+    // On disk a boundary is a root; the tree hangs it under its logical parent for display only.
+    parent[i] = pos(l.parentUuid);
+    flags[i] = flagsOf(l);
+    response[i] = responseId(l);
+    const c = calledToolIds(l);
+    if (c.length) calls[i] = c;
+    const a = answeredToolIds(l);
+    if (a.length) {
+      answers[i] = a;
+      source[i] = pos(l.sourceToolAssistantUUID);
+    }
+    if (l.type === "system") subtype[i] = str(l.subtype);
+    if (isCompactBoundary(l) && l.compactMetadata) boundaries.push(l);
+  }
+  for (const b of boundaries) relink(b, parent, pos);
+  const facts: ChainFacts = { count: n, parent, flags, response, calls, answers, source, subtype };
+  cache.set(session, facts);
+  return facts;
+}
+
+/** Moves every line whose parent is `from` (but `except`) under `to`. */
+function moveChildren(parent: Int32Array, from: number, to: number, except: ReadonlySet<number>): void {
+  for (let i = 0; i < parent.length; i++) if (parent[i] === from && !except.has(i)) parent[i] = to;
+}
+
+/**
+ * Section 9's relinks for a partial compaction, skipped when a listed uuid is missing:
+ * preservedMessages (which supersedes the segment) chains its uuids under the anchor;
+ * preservedSegment puts its head under the anchor; either way the anchor's other children
+ * move under the last kept line.
+ */
+function relink(b: ClaudeLine, parent: Int32Array, pos: (id: unknown) => number): void {
+  const meta = b.compactMetadata;
+  const kept = meta?.preservedMessages;
+  if (kept && Array.isArray(kept.uuids) && kept.uuids.length) {
+    const anchor = pos(kept.anchorUuid);
+    const ids = kept.uuids.map(pos);
+    if (anchor < 0 || ids.some((x) => x < 0)) return;
+    ids.forEach((x, k) => (parent[x] = k === 0 ? anchor : ids[k - 1]));
+    moveChildren(parent, anchor, ids[ids.length - 1], new Set(ids));
+    return;
+  }
+  const seg = meta?.preservedSegment;
+  if (!seg) return;
+  const [head, anchor, tail] = [pos(seg.headUuid), pos(seg.anchorUuid), pos(seg.tailUuid)];
+  if (head < 0 || anchor < 0 || tail < 0) return;
+  parent[head] = anchor;
+  moveChildren(parent, anchor, tail, new Set([head]));
+}

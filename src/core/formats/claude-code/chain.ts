@@ -1,0 +1,128 @@
+import type { SessionReader } from "../session-reader";
+import { type ChainFacts, chainFacts, FORK_BRIEFING, META, SIDECHAIN, TEAM } from "./chain-facts";
+
+function isMessage(session: SessionReader, i: number): boolean {
+  const t = session.table.typeAt(i);
+  return t === "user" || t === "assistant";
+}
+
+/** The first user or assistant line at or above i (cycle-safe), or -1. */
+function nearestMessage(session: SessionReader, facts: ChainFacts, i: number): number {
+  const seen = new Set<number>();
+  for (let cur = i; cur >= 0 && !seen.has(cur); cur = facts.parent[cur]) {
+    if (isMessage(session, cur)) return cur;
+    seen.add(cur);
+  }
+  return -1;
+}
+
+/**
+ * The leaf Claude Code resumes when no message is named (section 10): lines that may end
+ * the main chain (not sidechain, not team traffic, not progress, not a fork briefing) and
+ * that no such line continues, newest in the file first; the first whose walk up reaches a
+ * user or assistant line gives that line. Failing that, the newest true leaf's nearest
+ * message, preferring lines that are not sidechain, team or meta. -1 for an empty session.
+ */
+export function claudeCodeDefaultLeaf(session: SessionReader): number {
+  const n = session.metas.length;
+  if (!n) return -1;
+  const facts = chainFacts(session);
+  const mayEnd = (i: number) => !(facts.flags[i] & (SIDECHAIN | TEAM | FORK_BRIEFING)) && session.table.typeAt(i) !== "progress";
+  const continued = new Uint8Array(n);
+  const hasChild = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = facts.parent[i];
+    if (p < 0) continue;
+    hasChild[p] = 1;
+    if (mayEnd(i)) continued[p] = 1;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    if (!mayEnd(i) || continued[i]) continue;
+    const m = nearestMessage(session, facts, i);
+    if (m >= 0) return m;
+  }
+  let fallback = -1;
+  for (let i = n - 1; i >= 0; i--) {
+    if (hasChild[i]) continue;
+    const m = nearestMessage(session, facts, i);
+    if (m < 0) continue;
+    if (!(facts.flags[m] & (SIDECHAIN | TEAM | META))) return m;
+    if (fallback < 0) fallback = m;
+  }
+  return fallback >= 0 ? fallback : n - 1;
+}
+
+/** Whether `anc` is on the (relinked) way up from i. */
+function isAncestor(facts: ChainFacts, anc: number, i: number): boolean {
+  const seen = new Set<number>();
+  for (let cur = facts.parent[i]; cur >= 0 && !seen.has(cur); cur = facts.parent[cur]) {
+    if (cur === anc) return true;
+    seen.add(cur);
+  }
+  return false;
+}
+
+/**
+ * The chain Claude Code loads for a leaf (sections 5, 10): the relinked parents walked
+ * from the leaf to its root (a compact boundary, or the line above a broken link), root
+ * first; then, for each API response on it, its fragments and tool results left on side
+ * branches (the older parallel-tool layout) go right after its last fragment on the
+ * chain, oldest first. Lines below the leaf are never added.
+ */
+export function claudeCodeChain(session: SessionReader, leaf: number): number[] {
+  if (leaf < 0) return [];
+  const facts = chainFacts(session);
+  const path: number[] = [];
+  const on = new Set<number>();
+  for (let cur = leaf; cur >= 0 && !on.has(cur); cur = facts.parent[cur]) {
+    path.push(cur);
+    on.add(cur);
+  }
+  path.reverse();
+  const lastFragment = new Map<string, number>();
+  path.forEach((i, k) => {
+    const r = facts.response[i];
+    if (r) lastFragment.set(r, k);
+  });
+  if (!lastFragment.size) return path;
+  const extra = new Map<number, number[]>();
+  const add = (i: number, at: number) => {
+    on.add(i);
+    const list = extra.get(at);
+    if (list) list.push(i);
+    else extra.set(at, [i]);
+  };
+  const offChain = (i: number) => !on.has(i) && !(facts.flags[i] & SIDECHAIN) && !isAncestor(facts, leaf, i) && i !== leaf;
+  // Fragments first: results are matched against every fragment of the response, recovered ones too.
+  const fragmentsOf = new Map<string, Set<number>>();
+  const callsOf = new Map<string, string>();
+  for (let i = 0; i < facts.count; i++) {
+    const r = facts.response[i];
+    if (!r || !lastFragment.has(r)) continue;
+    if (!on.has(i) && offChain(i)) add(i, lastFragment.get(r) as number);
+    if (!on.has(i)) continue;
+    let set = fragmentsOf.get(r);
+    if (!set) fragmentsOf.set(r, (set = new Set()));
+    set.add(i);
+    for (const c of facts.calls[i] ?? []) callsOf.set(c, r);
+  }
+  const responseOfFragment = new Map<number, string>();
+  for (const [r, set] of fragmentsOf) for (const i of set) responseOfFragment.set(i, r);
+  for (let i = 0; i < facts.count; i++) {
+    const a = facts.answers[i];
+    if (!a || !offChain(i)) continue;
+    const r = responseOfFragment.get(facts.parent[i]) ?? responseOfFragment.get(facts.source[i]) ?? a.map((id) => callsOf.get(id)).find((x) => x !== undefined);
+    if (r) add(i, lastFragment.get(r) as number);
+  }
+  const time = (i: number) => {
+    const t = session.table.times[i];
+    return Number.isNaN(t) ? 0 : t;
+  };
+  const out: number[] = [];
+  path.forEach((i, k) => {
+    out.push(i);
+    const list = extra.get(k);
+    if (list) out.push(...list.sort((x, y) => time(x) - time(y) || x - y));
+  });
+  return out;
+}

@@ -1,0 +1,42 @@
+import type { EntryDescription } from "../entry-kinds";
+import type { SessionReader } from "../session-reader";
+import { chainFacts, COMPACT_SUMMARY, META, RESULT_ERROR, SIDECHAIN, TOOL_RESULT } from "./chain-facts";
+import { SYNTHETIC_MODEL } from "./index-hooks";
+import { COMPACT_BOUNDARY } from "./lines";
+
+function describeLine(session: SessionReader, i: number, flags: number, subtype: string | undefined): EntryDescription {
+  const t = session.table;
+  switch (t.typeAt(i).split("/")[0]) {
+    case "user":
+      if (flags & COMPACT_SUMMARY) return { kind: "summary", label: "compact summary", visibility: "conversation" };
+      if (flags & TOOL_RESULT) return { kind: "tool-result", label: "tool_result", visibility: "conversation", ...(flags & RESULT_ERROR ? { isError: true } : {}) };
+      if (flags & META) return { kind: "injected", label: "user (meta)", visibility: "all" };
+      return { kind: "user", label: "user", visibility: "user" };
+    case "assistant":
+      if (t.modelAt(i) === SYNTHETIC_MODEL) return { kind: "assistant", label: "API error", visibility: "conversation", isError: true };
+      if (t.toolCalls[i]) return { kind: "tool-call", label: "tool_use", visibility: "conversation" };
+      return { kind: "assistant", label: t.preview(i).startsWith("(thinking") ? "thinking" : "assistant", visibility: "conversation" };
+    case "system":
+      if (subtype === COMPACT_BOUNDARY) return { kind: "compaction", label: COMPACT_BOUNDARY, visibility: "conversation" };
+      return { kind: "system", label: subtype ? `system/${subtype}` : "system", visibility: "all", ...(subtype === "api_error" ? { isError: true } : {}) };
+    case "attachment":
+      return { kind: "injected", label: t.typeAt(i), visibility: "all" };
+    case "progress":
+      return { kind: "info", label: "progress", visibility: "all" };
+    default:
+      return { kind: "other", label: t.typeAt(i), visibility: "all" };
+  }
+}
+
+/**
+ * Neutral kind and label of line i. Progress, attachments, meta user lines and system
+ * lines other than a compact boundary show under the "all" filter only; sub-agent lines
+ * written inline (isSidechain) too, labelled as such. Flags come from the chain facts,
+ * read once per session, so describing every row reads no line again.
+ */
+export function describeClaudeCode(session: SessionReader, i: number): EntryDescription {
+  const facts = chainFacts(session);
+  const d = describeLine(session, i, facts.flags[i], facts.subtype[i]);
+  if (facts.flags[i] & SIDECHAIN) return { ...d, label: `sidechain ${d.label}`, visibility: "all" };
+  return d;
+}

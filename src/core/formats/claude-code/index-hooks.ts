@@ -1,0 +1,155 @@
+import type { EntryTable } from "../../store/entry-table";
+import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
+import { parseIsoTime } from "../../util/iso-time";
+import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
+
+const PREVIEW_MAX = 100;
+/** The model name Claude Code gives its own API-error turns: no real response, no usage. */
+export const SYNTHETIC_MODEL = "<synthetic>";
+
+function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** What kind of value a field holds, never its content (lines are untrusted). */
+function kindOf(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "string" ? (v ? "a string" : "an empty string") : `a ${typeof v}`;
+}
+
+/** Whitespace runs collapsed, cut to PREVIEW_MAX with "..." (reads only the head of long texts). */
+export function previewOf(text: string): string {
+  const head = text.length > PREVIEW_MAX * 3 ? text.slice(0, PREVIEW_MAX * 3) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 3)}...` : flat;
+}
+
+/** One content block as a row shows it. */
+function blockPreview(b: Record<string, unknown>): string {
+  switch (b.type) {
+    case "text":
+      return asText(b.text);
+    case "thinking":
+      return `(thinking) ${asText(b.thinking)}`;
+    case "redacted_thinking":
+      return "(thinking, redacted)";
+    case "tool_use":
+    case "server_tool_use":
+      return `${asText(b.name)} ${asText(b.input)}`;
+    case "tool_result":
+      return `${b.is_error === true ? "error: " : ""}${typeof b.content === "string" ? b.content : contentText(b.content)}`;
+    case "image":
+      return "(image)";
+    default:
+      return `(${asText(b.type)})`;
+  }
+}
+
+/** The text a row shows for a line, before clipping. */
+function previewText(l: ClaudeLine): string {
+  switch (l.type) {
+    case "user":
+    case "assistant":
+      return blocksOf(l.message?.content).map(blockPreview).join(" ");
+    case "system":
+      if (isCompactBoundary(l)) return `compacted (${asText(l.compactMetadata?.trigger) || "?"})`;
+      return `${str(l.subtype) ? `${l.subtype}: ` : ""}${asText(l.content)}`;
+    case "attachment":
+      return asText(l.attachment?.type);
+    case "progress":
+      return asText(l.data?.type);
+    default:
+      return "";
+  }
+}
+
+/** Characters of a block as the model reads it. */
+function blockChars(b: Record<string, unknown>): number {
+  switch (b.type) {
+    case "text":
+      return asText(b.text).length;
+    case "thinking":
+      return asText(b.thinking).length;
+    case "tool_use":
+      return asText(b.name).length + asText(b.input).length;
+    case "tool_result":
+      return Array.isArray(b.content) ? blocksOf(b.content).reduce((n, x) => n + blockChars(x), 0) : asText(b.content).length;
+    case "image":
+      return IMAGE_CHARS;
+    default:
+      return asText(b).length;
+  }
+}
+
+/** chars/4 of what the line adds to the context: user and assistant content only. */
+function estimateOf(l: ClaudeLine): number {
+  if (l.type !== "user" && l.type !== "assistant") return 0;
+  return charsToTokens(blocksOf(l.message?.content).reduce((n, b) => n + blockChars(b), 0));
+}
+
+/**
+ * The line scanner's view of a Claude Code line (claude-code-format.md 2-4, 8). Only the
+ * five conversation types with a uuid are entries (as in Claude Code's loader); metadata
+ * lines (summary, custom-title, file-history-snapshot, queue-operation, ...) have no place
+ * in the tree and are not entries. System lines and attachments are indexed under their
+ * subtype ("system/turn_duration"), the names Claude Code's chain uses. A compact boundary, a root on disk, hangs in the tree
+ * under its logicalParentUuid so the whole session reads as one tree (the chain Claude
+ * Code resumes still starts at the boundary: chain.ts). Usage is kept once per response
+ * (message.id): on its latest fragment, whose output_tokens is the final count.
+ */
+export class ClaudeCodeIndexHooks implements IndexHooks {
+  readonly formatId = "claude-code";
+  readonly agent = "Claude Code";
+  /** Per table being filled: response id -> the entry holding its usage. */
+  private readonly usageAt = new WeakMap<EntryTable, Map<string, number>>();
+
+  identify(e: Record<string, unknown>): IndexedEntry | string | null {
+    if (!isConversationType(e.type)) return null;
+    if (typeof e.uuid !== "string" || !e.uuid) return `a Claude Code ${String(e.type)} line needs a string "uuid"; found ${kindOf(e.uuid)} (line skipped)`;
+    const l = asLine(e);
+    let parentId = typeof e.parentUuid === "string" && e.parentUuid ? e.parentUuid : null;
+    if (parentId === null && isCompactBoundary(l)) parentId = str(l.logicalParentUuid) ?? null;
+    const time = typeof e.timestamp === "string" ? parseIsoTime(e.timestamp) : Number.NaN;
+    return { id: e.uuid, parentId, type: indexType(l), time, preview: previewOf(previewText(l)), estimate: estimateOf(l) };
+  }
+
+  fill(t: EntryTable, i: number, e: Record<string, unknown>): void {
+    const l = asLine(e);
+    const role = l.type === "user" || l.type === "assistant" ? str(l.message?.role) : undefined;
+    t.setRole(i, role ?? String(l.type));
+    if (l.type === "assistant") this.fillAssistant(t, i, l);
+    else if (isCompactBoundary(l)) t.rareOf(i).tokensBefore = num(l.compactMetadata?.preTokens);
+  }
+
+  private fillAssistant(t: EntryTable, i: number, l: ClaudeLine): void {
+    const m = l.message;
+    if (!m || typeof m !== "object") return;
+    const model = str(m.model);
+    if (model) t.setModel(i, model);
+    const stop = str(m.stop_reason);
+    if (stop) t.setStopReason(i, stop);
+    const calls = calledToolIds(l).length;
+    if (calls) t.toolCalls[i] = calls;
+    const u = m.usage;
+    if (!u || typeof u !== "object" || model === SYNTHETIC_MODEL) return;
+    const id = responseId(l);
+    if (id) {
+      let seen = this.usageAt.get(t);
+      if (!seen) this.usageAt.set(t, (seen = new Map()));
+      const before = seen.get(id);
+      if (before !== undefined && before < i) t.setUsageFigures(before, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN);
+      seen.set(id, i);
+    }
+    t.setUsageFigures(i, num(u.input_tokens), num(u.output_tokens), num(u.cache_read_input_tokens), num(u.cache_creation_input_tokens), Number.NaN, Number.NaN);
+  }
+
+  /** The id a line claims (the reader checks a re-read line is still the one it indexed). */
+  idOf(e: Record<string, unknown>): unknown {
+    return e.uuid;
+  }
+}
+
+export const claudeCodeIndexHooks = new ClaudeCodeIndexHooks();

@@ -1,0 +1,128 @@
+import { strict as assert } from "node:assert";
+import { join } from "node:path";
+import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
+import { MISSING_RESULT } from "../../../src/core/formats/claude-code/messages";
+import { openSession } from "../../../src/core/formats/registry";
+import type { SessionReader } from "../../../src/core/formats/session-reader";
+
+/** Our own Claude Code fixtures (test/fixtures/claude-code, README there): every rule on a file. */
+const DIR = join(process.cwd(), "test", "fixtures", "claude-code");
+const u = (n: number) => `cc100000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+const v = (n: number) => `cc200000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+function chainIds(s: SessionReader, leafId: string): string[] {
+  return (f.chain?.(s, s.requireIndex(leafId)) ?? []).map((i) => s.metas[i].id);
+}
+const messagesAt = (s: SessionReader, leafId: string) => f.context(s, s.requireIndex(leafId)).messages.map((m) => m.message);
+
+describe("claude-code: our fixtures", () => {
+  describe("rewind-split-sidechain.jsonl", () => {
+    const load = () => openSession(join(DIR, "rewind-split-sidechain.jsonl"));
+
+    it("metadata lines (file-history-snapshot, summary, custom-title) are not entries; the conversation lines are, with no problem", async () => {
+      const s = await load();
+      assert.equal(s.formatId, "claude-code");
+      assert.deepEqual(s.problems, []);
+      assert.deepEqual(s.metas.map((m) => m.id), Array.from({ length: 18 }, (_, k) => u(k + 1)));
+      assert.equal(s.metas[7].type, "system/turn_duration");
+    });
+
+    it("the rewind written last wins; the trailing turn_duration, the progress side line and the inline sub-agent lines are not the leaf", async () => {
+      const s = await load();
+      assert.equal(s.metas[f.defaultLeaf(s)].id, u(15));
+      assert.deepEqual(chainIds(s, u(15)), [1, 2, 3, 4, 6, 7, 8, 12, 13, 14, 15].map(u));
+      // The rewound branch stays reachable, its own chain intact.
+      assert.deepEqual(chainIds(s, u(11)), [1, 2, 3, 4, 6, 7, 8, 9, 10, 11].map(u));
+    });
+
+    it("one response split over three lines is one assistant message; usage is counted once per response", async () => {
+      const s = await load();
+      const ctx = f.context(s, f.defaultLeaf(s));
+      assert.deepEqual(ctx.messages.map((m) => [m.entryId, m.kind]), [
+        [u(1), "user"],
+        [u(2), "assistant"],
+        [u(6), "toolResult"],
+        [u(7), "assistant"],
+        [u(12), "user"],
+        [u(13), "assistant"],
+        [u(14), "toolResult"],
+        [u(15), "assistant"],
+      ]);
+      const second = ctx.messages[1].message as { content: Array<{ type: string }> };
+      assert.deepEqual(second.content.map((b) => b.type), ["thinking", "text", "tool_use"]);
+      assert.equal(s.metas[1].usage, undefined);
+      assert.equal(s.metas[2].usage, undefined);
+      assert.deepEqual(s.metas[3].usage, { input: 10, output: 5, cacheRead: 1000, cacheWrite: 100 });
+      assert.equal(s.metas[3].model, "claude-sonnet-4-5-20250929");
+    });
+
+    it("the older branch's context ends with its failed tool result", async () => {
+      const s = await load();
+      const last = messagesAt(s, u(11)).at(-1);
+      assert.deepEqual(last, { role: "user", content: [{ tool_use_id: "toolu_02", type: "tool_result", content: "rm: permission denied", is_error: true }] });
+    });
+
+    it("rows: progress, system and sidechain lines under the 'all' filter; the failed result an error; the thinking fragment labelled", async () => {
+      const s = await load();
+      const d = (n: number) => f.describe(s, s.requireIndex(u(n)));
+      assert.deepEqual(d(5), { kind: "info", label: "progress", visibility: "all" });
+      assert.deepEqual(d(8), { kind: "system", label: "system/turn_duration", visibility: "all" });
+      assert.deepEqual(d(11), { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true });
+      assert.equal(d(2).label, "thinking");
+      assert.equal(d(4).kind, "tool-call");
+      assert.deepEqual(d(12), { kind: "user", label: "user", visibility: "user" });
+      assert.deepEqual(d(17), { kind: "user", label: "sidechain user", visibility: "all" });
+      assert.equal(d(18).visibility, "all");
+    });
+  });
+
+  describe("compaction-side-results.jsonl", () => {
+    const load = () => openSession(join(DIR, "compaction-side-results.jsonl"));
+
+    it("the boundary hangs under its logicalParentUuid in the tree, but the chain starts at it, the preserved segment relinked under the summary", async () => {
+      const s = await load();
+      assert.deepEqual(s.problems, []);
+      assert.equal(s.metas[s.tree.parent[s.requireIndex(v(9))]].id, v(8));
+      assert.equal(s.metas[f.defaultLeaf(s)].id, v(13));
+      assert.deepEqual(chainIds(s, v(13)), [9, 10, 7, 8, 11, 12, 13].map(v));
+      assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "compaction", label: "compact_boundary", visibility: "conversation" });
+      assert.deepEqual(f.describe(s, s.requireIndex(v(10))), { kind: "summary", label: "compact summary", visibility: "conversation" });
+      assert.equal(s.metas[s.requireIndex(v(9))].tokensBefore, 1234);
+    });
+
+    it("after the compaction: the summary and the kept prompt are one user message; the attachment sends nothing", async () => {
+      const s = await load();
+      const summary = "This session is being continued from a previous conversation that ran out of context. Summary: the user had a.txt and b.txt read.";
+      assert.deepEqual(messagesAt(s, v(13)), [
+        { role: "user", content: [{ type: "text", text: summary }, { type: "text", text: "Keep going" }] },
+        { role: "assistant", content: [{ type: "text", text: "Going on." }] },
+        { role: "user", content: "And now?" },
+        { role: "assistant", content: [{ type: "text", text: "Done." }] },
+      ]);
+      assert.equal(f.context(s, f.defaultLeaf(s)).messages[0].kind, "summary");
+    });
+
+    it("before it: the result left on a side branch is recovered after the response's last fragment; both results are one user message", async () => {
+      const s = await load();
+      assert.deepEqual(chainIds(s, v(6)), [1, 2, 3, 4, 5, 6].map(v));
+      const m = messagesAt(s, v(6));
+      assert.equal(m.length, 4);
+      assert.deepEqual((m[1] as { content: Array<{ id: string }> }).content.map((b) => b.id), ["toolu_0A", "toolu_0B"]);
+      assert.deepEqual((m[2] as { content: Array<{ tool_use_id: string }> }).content.map((b) => b.tool_use_id), ["toolu_0A", "toolu_0B"]);
+    });
+
+    it("a leaf inside the response: lines below it are never added; a call without its result gets Claude Code's synthetic error result", async () => {
+      const s = await load();
+      assert.deepEqual(chainIds(s, v(3)), [1, 2, 3, 4].map(v));
+      assert.deepEqual(messagesAt(s, v(3)).at(-1), {
+        role: "user",
+        content: [
+          { tool_use_id: "toolu_0A", type: "tool_result", content: "alpha" },
+          { type: "tool_result", tool_use_id: "toolu_0B", content: MISSING_RESULT, is_error: true },
+        ],
+      });
+      assert.deepEqual(chainIds(s, v(2)), [1, 2].map(v));
+      assert.deepEqual(messagesAt(s, v(2)).at(-1), { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_0A", content: MISSING_RESULT, is_error: true }] });
+    });
+  });
+});
