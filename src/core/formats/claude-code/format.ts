@@ -1,5 +1,6 @@
 import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
+import { branchClaudeCode } from "./branch";
 import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
@@ -8,8 +9,8 @@ import { claudeCodeIndexHooks } from "./index-hooks";
 import { claudeCodeInfo } from "./info";
 
 /**
- * Claude Code transcripts (claude-code-format.md). Read-only in this part: discovery,
- * titles, sub-agent files, token bars and fork come later. Its messages are Anthropic's
+ * Claude Code transcripts (claude-code-format.md). Reads, and forks as /branch does;
+ * discovery, titles, sub-agent files and token bars come later. Its messages are Anthropic's
  * {role, content} already, so it needs no `anthropic` rendering.
  */
 export const claudeCodeFormat: SessionFormat = {
@@ -23,4 +24,9 @@ export const claudeCodeFormat: SessionFormat = {
   describe: describeClaudeCode,
   context: claudeCodeContext,
   chain: claudeCodeChain,
+  // Claude Code appends its own lines; we only write a new file, as its /branch does.
+  writer: {
+    capabilities: { fork: true, label: false, compact: false, why: "Claude Code compacts and labels in its own session only" },
+    fork: branchClaudeCode,
+  },
 };

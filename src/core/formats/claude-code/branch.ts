@@ -1,0 +1,91 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { newSessionId } from "../../store/ids";
+import type { ForkResult } from "../session-format";
+import type { SessionReader } from "../session-reader";
+import { claudeCodeChain } from "./chain";
+import { claudeCodeInfo } from "./info";
+import { asLine, blocksOf, str } from "./lines";
+
+const CHUNK = 1 << 20;
+const TITLE_CHARS = 60;
+
+/**
+ * The session's title as Claude Code reads it: the last custom-title, else the last
+ * ai-title. Metadata lines are not entries, so the file is scanned once, in chunks, and
+ * only lines naming a title type are parsed.
+ */
+export function readTitle(path: string): string | undefined {
+  let custom: string | undefined;
+  let ai: string | undefined;
+  const take = (line: string) => {
+    if (!line.includes("-title")) return;
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      if (o.type === "custom-title" && str(o.customTitle)) custom = o.customTitle as string;
+      else if (o.type === "ai-title" && str(o.aiTitle)) ai = o.aiTitle as string;
+    } catch {
+      // A bad line names no title; the reader reports it.
+    }
+  };
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(CHUNK);
+    let rest = "";
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, CHUNK, pos);
+      if (n <= 0) break;
+      pos += n;
+      const lines = (rest + buf.toString("utf8", 0, n)).split("\n");
+      rest = lines.pop() ?? "";
+      for (const l of lines) take(l);
+    }
+    take(rest);
+  } finally {
+    closeSync(fd);
+  }
+  return custom ?? ai;
+}
+
+/** With no title: the first prompt of the branch, cut short (our choice; Claude Code's own is unknown). */
+function firstPrompt(records: ReadonlyArray<Record<string, unknown>>): string {
+  for (const r of records) {
+    const l = asLine(r);
+    if (l.type !== "user" || l.isMeta === true || l.isCompactSummary === true) continue;
+    const t = blocksOf(l.message?.content).find((b) => b.type === "text" && typeof b.text === "string");
+    if (t) return (t.text as string).replace(/\s+/g, " ").trim().slice(0, TITLE_CHARS);
+  }
+  return "conversation";
+}
+
+/**
+ * What Claude Code's `/branch` writes (claude-code-format.md 12), for the chain it loads
+ * at an entry: a new `<sessionId>.jsonl` beside the source (or in `opts.dir`) with the
+ * chain's lines, same uuids, parents rebuilt as one line in write order (a progress line
+ * is never a parent), the new sessionId, and `forkedFrom {sessionId, messageUuid}` on
+ * every line; then a custom-title "<title> (Branch)". File-history snapshots and other
+ * metadata lines are not copied. Written to a hidden temp file and linked into place:
+ * never half a file, never over an existing one; the source is only read.
+ */
+export function branchClaudeCode(session: SessionReader, entryId: string, opts: { dir?: string; now?: Date } = {}): ForkResult {
+  const at = session.requireIndex(entryId);
+  const source = claudeCodeInfo(session).id;
+  const sessionId = newSessionId();
+  const records: Array<Record<string, unknown>> = [];
+  let parent: string | null = null;
+  for (const i of claudeCodeChain(session, at)) {
+    const line = session.entryAt(i);
+    const uuid = session.table.idAt(i);
+    // Spread keeps the key order Claude Code wrote; forkedFrom goes last, as /branch adds it.
+    records.push({ ...line, parentUuid: parent, sessionId, forkedFrom: { sessionId: str(line.sessionId) ?? source, messageUuid: uuid } });
+    if (line.type !== "progress") parent = uuid;
+  }
+  const title = `${readTitle(session.path) ?? firstPrompt(records)} (Branch)`;
+  const text = [...records, { type: "custom-title", customTitle: title, sessionId }].map((r) => JSON.stringify(r)).join("\n");
+  const dir = opts.dir ?? dirname(resolve(session.path));
+  const target = join(dir, `${sessionId}.jsonl`);
+  cleanStaleTemps(dir);
+  writeNewFile(target, `${text}\n`, { replace: false });
+  return { path: target, sessionId, entryCount: records.length };
+}
