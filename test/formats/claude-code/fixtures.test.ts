@@ -79,10 +79,11 @@ describe("claude-code: our fixtures", () => {
   describe("compaction-side-results.jsonl", () => {
     const load = () => openSession(join(DIR, "compaction-side-results.jsonl"));
 
-    it("the boundary hangs under its logicalParentUuid in the tree, but the chain starts at it, the preserved segment relinked under the summary", async () => {
+    it("the chain starts at the boundary, the preserved segment relinked under the summary; in the tree the boundary of a partial compaction stays a root, as on disk", async () => {
       const s = await load();
       assert.deepEqual(s.problems, []);
-      assert.equal(s.metas[s.tree.parent[s.requireIndex(v(9))]].id, v(8));
+      assert.equal(s.tree.parent[s.requireIndex(v(9))], -1);
+      assert.equal(s.metas[s.tree.parent[s.requireIndex(v(11))]].id, v(8));
       assert.equal(s.metas[f.defaultLeaf(s)].id, v(13));
       assert.deepEqual(chainIds(s, v(13)), [9, 10, 7, 8, 11, 12, 13].map(v));
       assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "compaction", label: "compact_boundary", visibility: "conversation" });

@@ -30,6 +30,20 @@ describe("claude-code: rules on sessions built in memory", () => {
     assert.deepEqual(f.describe(s, 2), { kind: "user", label: "user", visibility: "user" });
   });
 
+  it("a full compaction's boundary hangs under its logicalParentUuid in the tree; the chain starts at it; a logical parent not in the file is a broken link", () => {
+    const recs = [user("u", null, "old"), fragment("a", "u", "msg_a", text("old answer")), boundary("b", "a"), compactSummary("s", "b", "Summary."), user("n", "s", "next")];
+    const s = session(recs);
+    assert.deepEqual(s.problems, []);
+    assert.equal(s.metas[s.tree.parent[s.requireIndex("b")]].id, "a");
+    assert.deepEqual(chainOf(s, "n"), ["b", "s", "n"]);
+    assert.deepEqual(messages(s, "n"), [{ role: "user", content: [{ type: "text", text: "This session is being continued from a previous conversation that ran out of context. Summary." }, { type: "text", text: "next" }] }]);
+    const elsewhere = session(recs.slice(2));
+    assert.deepEqual(elsewhere.problems.map((p) => p.message), ["line 1: parent a of b is not in the file; its path starts here"]);
+    assert.deepEqual(chainOf(elsewhere, "n"), ["b", "s", "n"]);
+    // A /branch copy starts at the boundary by design: no broken link there.
+    assert.deepEqual(session(recs.slice(2).map((r) => ({ ...r, forkedFrom: { sessionId: "x", messageUuid: r.uuid } }))).problems, []);
+  });
+
   it("preservedMessages: the kept uuids chained under the anchor, the anchor's other children moved under the last one", () => {
     const recs = [
       user("k1", null, "kept one"),

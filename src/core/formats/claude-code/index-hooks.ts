@@ -1,7 +1,7 @@
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
-import type { IndexedEntry, IndexHooks, IndexPosition } from "../index-hooks";
+import type { IndexedEntry, IndexHooks } from "../index-hooks";
 import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
 
 const PREVIEW_MAX = 100;
@@ -91,13 +91,28 @@ function estimateOf(l: ClaudeLine): number {
 }
 
 /**
+ * Whether a compact boundary hangs in the tree under its logicalParentUuid (decided from
+ * the line alone, so both halves of a file read on two threads agree). Not when the
+ * compaction kept messages (preservedSegment/preservedMessages): Claude Code relinks those
+ * under the summary, and a /branch copy writes them after the boundary, so the logical
+ * parent could be the boundary's own descendant; not in a /branch copy (forkedFrom), which
+ * starts at the boundary and holds no line before it. A logical parent that is not in the
+ * file is then reported as a broken link, its path starting at the boundary.
+ */
+function joinsLogicalParent(l: ClaudeLine): boolean {
+  if (!isCompactBoundary(l) || !str(l.logicalParentUuid)) return false;
+  const meta = l.compactMetadata;
+  return !meta?.preservedSegment && !meta?.preservedMessages && l.forkedFrom === undefined;
+}
+
+/**
  * The line scanner's view of a Claude Code line (claude-code-format.md 2-4, 8). Only the
  * five conversation types with a uuid are entries (as in Claude Code's loader); metadata
  * lines (summary, custom-title, file-history-snapshot, queue-operation, ...) have no place
  * in the tree and are not entries. System lines and attachments are indexed under their
  * subtype ("system/turn_duration"), the names Claude Code's chain uses. A compact
- * boundary, a root on disk, hangs in the tree under its logicalParentUuid when that is the
- * entry just before it, so the session reads as one tree (the chain Claude Code resumes
+ * boundary, a root on disk, hangs in the tree under its logicalParentUuid (but see
+ * joinsLogicalParent), so the session reads as one tree (the chain Claude Code resumes
  * still starts at the boundary: chain.ts). Usage is kept once per response (message.id):
  * on its latest fragment, whose output_tokens is the final count.
  */
@@ -107,15 +122,12 @@ export class ClaudeCodeIndexHooks implements IndexHooks {
   /** Per table being filled: response id -> the entry holding its usage. */
   private readonly usageAt = new WeakMap<EntryTable, Map<string, number>>();
 
-  identify(e: Record<string, unknown>, _lineNo: number, at: IndexPosition): IndexedEntry | string | null {
+  identify(e: Record<string, unknown>): IndexedEntry | string | null {
     if (!isConversationType(e.type)) return null;
     if (typeof e.uuid !== "string" || !e.uuid) return `a Claude Code ${String(e.type)} line needs a string "uuid"; found ${kindOf(e.uuid)} (line skipped)`;
     const l = asLine(e);
     let parentId = typeof e.parentUuid === "string" && e.parentUuid ? e.parentUuid : null;
-    // Joined only to the entry written just before it, as Claude Code writes a compaction: a
-    // logical parent in another file, nowhere, or further down (a /branch copy of a partial
-    // compaction puts the kept lines after the boundary) leaves the boundary a root, as on disk.
-    if (parentId === null && isCompactBoundary(l) && at.prevId !== null && str(l.logicalParentUuid) === at.prevId) parentId = at.prevId;
+    if (parentId === null && joinsLogicalParent(l)) parentId = str(l.logicalParentUuid) ?? null;
     const time = typeof e.timestamp === "string" ? parseIsoTime(e.timestamp) : Number.NaN;
     return { id: e.uuid, parentId, type: indexType(l), time, preview: previewOf(previewText(l)), estimate: estimateOf(l) };
   }

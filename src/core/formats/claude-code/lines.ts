@@ -47,6 +47,8 @@ export interface ClaudeLine {
   attachment?: { type?: unknown };
   data?: { type?: unknown };
   sourceToolAssistantUUID?: unknown;
+  /** Set by /branch on every line it copies. */
+  forkedFrom?: unknown;
   compactMetadata?: {
     trigger?: unknown;
     preTokens?: unknown;
