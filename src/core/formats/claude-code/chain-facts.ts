@@ -31,6 +31,17 @@ export interface ChainFacts {
   readonly source: Int32Array;
   /** subtype of system lines. */
   readonly subtype: ReadonlyArray<string | undefined>;
+  /** Positions of each response's fragments, in file order. */
+  readonly fragments: ReadonlyMap<string, readonly number[]>;
+  /** Tool-result lines by what ties them to a call: the tool_use id, the fragment (parent or source). */
+  readonly resultsByCall: ReadonlyMap<string, readonly number[]>;
+  readonly resultsByFragment: ReadonlyMap<number, readonly number[]>;
+}
+
+function push<K>(m: Map<K, number[]>, k: K, v: number): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
 }
 
 const cache = new WeakMap<SessionReader, ChainFacts>();
@@ -78,8 +89,23 @@ export function chainFacts(session: SessionReader): ChainFacts {
     if (l.type === "system") subtype[i] = str(l.subtype);
     if (isCompactBoundary(l) && l.compactMetadata) boundaries.push(l);
   }
+  const onDisk = parent.slice();
   for (const b of boundaries) relink(b, parent, pos);
-  const facts: ChainFacts = { count: n, parent, flags, response, calls, answers, source, subtype };
+  const fragments = new Map<string, number[]>();
+  const resultsByCall = new Map<string, number[]>();
+  const resultsByFragment = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const r = response[i];
+    if (r) push(fragments, r, i);
+    const a = answers[i];
+    if (!a) continue;
+    for (const id of a) push(resultsByCall, id, i);
+    // The parent on disk, before any relink: the fragment the result was written under.
+    const p = onDisk[i];
+    if (p >= 0 && response[p]) push(resultsByFragment, p, i);
+    if (source[i] >= 0 && source[i] !== p) push(resultsByFragment, source[i], i);
+  }
+  const facts: ChainFacts = { count: n, parent, flags, response, calls, answers, source, subtype, fragments, resultsByCall, resultsByFragment };
   cache.set(session, facts);
   return facts;
 }

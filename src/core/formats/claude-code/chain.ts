@@ -92,27 +92,18 @@ export function claudeCodeChain(session: SessionReader, leaf: number): number[] 
     if (list) list.push(i);
     else extra.set(at, [i]);
   };
-  const offChain = (i: number) => !on.has(i) && !(facts.flags[i] & SIDECHAIN) && !isAncestor(facts, leaf, i) && i !== leaf;
-  // Fragments first: results are matched against every fragment of the response, recovered ones too.
-  const fragmentsOf = new Map<string, Set<number>>();
-  const callsOf = new Map<string, string>();
-  for (let i = 0; i < facts.count; i++) {
-    const r = facts.response[i];
-    if (!r || !lastFragment.has(r)) continue;
-    if (!on.has(i) && offChain(i)) add(i, lastFragment.get(r) as number);
-    if (!on.has(i)) continue;
-    let set = fragmentsOf.get(r);
-    if (!set) fragmentsOf.set(r, (set = new Set()));
-    set.add(i);
-    for (const c of facts.calls[i] ?? []) callsOf.set(c, r);
-  }
-  const responseOfFragment = new Map<number, string>();
-  for (const [r, set] of fragmentsOf) for (const i of set) responseOfFragment.set(i, r);
-  for (let i = 0; i < facts.count; i++) {
-    const a = facts.answers[i];
-    if (!a || !offChain(i)) continue;
-    const r = responseOfFragment.get(facts.parent[i]) ?? responseOfFragment.get(facts.source[i]) ?? a.map((id) => callsOf.get(id)).find((x) => x !== undefined);
-    if (r) add(i, lastFragment.get(r) as number);
+  const offChain = (i: number) => !on.has(i) && !(facts.flags[i] & SIDECHAIN) && i !== leaf && !isAncestor(facts, leaf, i);
+  for (const [r, at] of lastFragment) {
+    const fragments = facts.fragments.get(r) ?? [];
+    // Fragments first: results are matched against every fragment of the response, recovered ones too.
+    for (const i of fragments) if (offChain(i)) add(i, at);
+    const results: number[] = [];
+    for (const i of fragments) {
+      if (!on.has(i)) continue;
+      results.push(...(facts.resultsByFragment.get(i) ?? []));
+      for (const c of facts.calls[i] ?? []) results.push(...(facts.resultsByCall.get(c) ?? []));
+    }
+    for (const i of results) if (offChain(i)) add(i, at);
   }
   const time = (i: number) => {
     const t = session.table.times[i];
