@@ -76,6 +76,23 @@ describe("claude-code: our fixtures", () => {
     });
   });
 
+  describe("details", () => {
+    it("content blocks as thinking, tool call and (failed) tool result; other lines as their JSON without the envelope; a boundary says what it records", async () => {
+      const s = await openSession(join(DIR, "rewind-split-sidechain.jsonl"));
+      const d = (id: string) => f.details?.(s, s.requireIndex(id));
+      assert.deepEqual(d(u(2))?.blocks, [{ kind: "thinking", text: "The user wants a listing." }]);
+      assert.deepEqual(d(u(2))?.meta, [["response", "msg_01A"], ["model", "claude-sonnet-4-5-20250929"]]);
+      assert.deepEqual(d(u(4))?.blocks, [{ kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2) }]);
+      assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", isError: true }]);
+      assert.deepEqual(d(u(17))?.meta, [["isSidechain", "yes"]]);
+      const sys = d(u(8));
+      assert.equal(sys?.blocks.length, 1);
+      assert.deepEqual(JSON.parse(sys?.blocks[0].text ?? ""), { subtype: "turn_duration", content: "turn_duration", level: "info", durationMs: 2000 });
+      const c = await openSession(join(DIR, "compaction-side-results.jsonl"));
+      assert.deepEqual(f.details?.(c, c.requireIndex(v(9)))?.meta, [["trigger", "manual"], ["tokens before", "1234"], ["logical parent", v(8)]]);
+    });
+  });
+
   describe("compaction-side-results.jsonl", () => {
     const load = () => openSession(join(DIR, "compaction-side-results.jsonl"));
 

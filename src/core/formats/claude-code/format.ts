@@ -4,6 +4,7 @@ import { branchClaudeCode } from "./branch";
 import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
+import { claudeCodeDetails } from "./details";
 import { detectClaudeCode } from "./detect";
 import { claudeCodeIndexHooks } from "./index-hooks";
 import { claudeCodeInfo } from "./info";
@@ -22,6 +23,7 @@ export const claudeCodeFormat: SessionFormat = {
   info: claudeCodeInfo,
   defaultLeaf: claudeCodeDefaultLeaf,
   describe: describeClaudeCode,
+  details: claudeCodeDetails,
   context: claudeCodeContext,
   chain: claudeCodeChain,
   // Claude Code appends its own lines; we only write a new file, as its /branch does.
