@@ -56,7 +56,7 @@ function previewText(l: ClaudeLine): string {
       return blocksOf(l.message?.content).map(blockPreview).join(" ");
     case "system":
       if (isCompactBoundary(l)) return `compacted (${asText(l.compactMetadata?.trigger) || "?"})`;
-      return `${str(l.subtype) ? `${l.subtype}: ` : ""}${asText(l.content)}`;
+      return [str(l.subtype), asText(l.content)].filter((x) => x).join(": ");
     case "attachment":
       return asText(l.attachment?.type);
     case "progress":
