@@ -1,4 +1,5 @@
 import type { SessionScanner } from "../store/discover";
+import type { CostHooks } from "../tokens/session-cost";
 import type { TokenKind } from "../tokens/token-vocabulary";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
@@ -156,9 +157,10 @@ export interface ContextStrategies {
 
 /**
  * One agent's session format. The registry picks one per file; everything outside the
- * format's folder works through this and SessionReader.
+ * format's folder works through this and SessionReader. The cost hooks (responseId,
+ * cacheWrite1h: src/core/tokens/session-cost.ts) are optional members too.
  */
-export interface SessionFormat {
+export interface SessionFormat extends CostHooks {
   readonly id: string;
   /** Name shown to users ("pi", "Claude Code"). */
   readonly agent: string;

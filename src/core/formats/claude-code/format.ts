@@ -5,13 +5,14 @@ import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
 import { claudeCodeDetails } from "./details";
+import { CLAUDE_CODE_ROOT_HELP, claudeCodeRoot, claudeCodeScanner } from "./discover";
 import { detectClaudeCode } from "./detect";
 import { claudeCodeIndexHooks } from "./index-hooks";
 import { claudeCodeInfo } from "./info";
 
 /**
- * Claude Code transcripts (claude-code-format.md). Reads, and forks as /branch does;
- * discovery, titles, sub-agent files and token bars come later. Its messages are Anthropic's
+ * Claude Code transcripts (claude-code-format.md). Reads, lists (titles, sub-agents),
+ * and forks as /branch does. Its messages are Anthropic's
  * {role, content} already, so it needs no `anthropic` rendering.
  */
 export const claudeCodeFormat: SessionFormat = {
@@ -26,9 +27,30 @@ export const claudeCodeFormat: SessionFormat = {
   details: claudeCodeDetails,
   context: claudeCodeContext,
   chain: claudeCodeChain,
+  discovery: {
+    scanner: claudeCodeScanner,
+    root: (explicit, env) => claudeCodeRoot(explicit, env),
+    rootHelp: CLAUDE_CODE_ROOT_HELP,
+  },
+  // One API response is written over several lines, each repeating its usage: counted once.
+  responseId(session, i) {
+    const m = (session.entryAt(i) as { message?: { id?: unknown } }).message;
+    return typeof m?.id === "string" ? m.id : undefined;
+  },
+  cacheWrite1h(session, i) {
+    const u = (session.entryAt(i) as { message?: { usage?: { cache_creation?: { ephemeral_1h_input_tokens?: unknown } } } }).message?.usage;
+    const n = u?.cache_creation?.ephemeral_1h_input_tokens;
+    return typeof n === "number" && n > 0 ? n : undefined;
+  },
   // Claude Code appends its own lines; we only write a new file, as its /branch does.
   writer: {
-    capabilities: { fork: true, label: false, compact: false, why: "Claude Code compacts and labels in its own session only" },
+    capabilities: {
+      fork: true,
+      label: false,
+      compact: false,
+      why: "Claude Code compacts and labels in its own session only",
+      reasons: { continue: "Claude Code resumes from the leaf it chooses itself: fork here, then resume the fork with claude --resume" },
+    },
     fork: branchClaudeCode,
   },
 };
