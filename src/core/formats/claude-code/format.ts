@@ -5,6 +5,7 @@ import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
 import { claudeCodeDetails } from "./details";
+import { claudeCodeFiles } from "./files";
 import { CLAUDE_CODE_ROOT_HELP, claudeCodeRoot, claudeCodeScanner } from "./discover";
 import { detectClaudeCode } from "./detect";
 import { claudeCodeIndexHooks } from "./index-hooks";
@@ -27,6 +28,7 @@ export const claudeCodeFormat: SessionFormat = {
   details: claudeCodeDetails,
   context: claudeCodeContext,
   chain: claudeCodeChain,
+  files: claudeCodeFiles,
   discovery: {
     scanner: claudeCodeScanner,
     root: (explicit, env) => claudeCodeRoot(explicit, env),
