@@ -27,7 +27,7 @@ export interface Row {
   depth: number;
   /** What the entry is, in the neutral vocabulary every format maps onto. */
   kind: EntryKind;
-  /** The format's own name for it, shown as is ("user", "tool_result", "compaction"). */
+  /** The format's own name for it, shown as is ("user", "tool_result", "compact_boundary"). */
   typeLabel: string;
   /** The entry carries an error (a failed tool call). */
   isError?: boolean;

@@ -16,7 +16,7 @@ const KIND_ICONS: Record<EntryKind, string> = {
   "tool-result": "output",
   shell: "terminal",
   summary: "fold",
-  compaction: "fold",
+  boundary: "fold",
   "branch-summary": "git-merge",
   injected: "comment",
   label: "tag",
@@ -95,7 +95,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   if (row.onActivePath) cls.push("active-path");
   if (row.isActiveLeaf) cls.push("active-leaf");
   if (row.isDefaultLeaf) cls.push("default-leaf");
-  if (row.compaction) cls.push("compaction");
+  if (row.compaction) cls.push("compaction-row");
   if (row.boundary) cls.push(`boundary-${row.boundary}`);
   cls.push(`kind-${row.kind}`);
   if (row.isError) cls.push("is-error");

@@ -103,7 +103,7 @@ export class RowView {
     if (leaf < 0) return out;
     const path = s.tree.path(leaf);
     let c = -1;
-    for (let k = path.length - 1; k >= 0 && c < 0; k--) if (this.format.describe(s, path[k]).kind === "compaction") c = k;
+    for (let k = path.length - 1; k >= 0 && c < 0; k--) if (this.format.describe(s, path[k]).kind === "boundary") c = k;
     if (c < 0) return out;
     const keep = s.metas[path[c]].firstKeptEntryId;
     // A compaction that names no first kept entry kept nothing before it (or re-wrote it after).
@@ -142,7 +142,7 @@ export class RowView {
       childCount: s.tree.childCount(r.index),
       folded: this.folded.has(m.id),
     };
-    if (d.kind === "compaction") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
+    if (d.kind === "boundary") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
     const b = this.marks.get(r.index);
     if (b) row.boundary = b;
     return row;

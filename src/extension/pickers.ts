@@ -23,7 +23,7 @@ export async function pickSession(view: SessionsView, title: string): Promise<vs
 
 /** Quick pick of an entry: conversation entries, newest first, the leaf marked. */
 /** Kinds worth picking an entry by (tool output and bookkeeping are left out). */
-const PICKABLE = new Set(["user", "assistant", "shell", "injected", "summary", "compaction", "branch-summary", "tool-call"]);
+const PICKABLE = new Set(["user", "assistant", "shell", "injected", "summary", "boundary", "branch-summary", "tool-call"]);
 
 export async function pickEntry(session: SessionReader, title: string): Promise<string | undefined> {
   const tree = session.tree;

@@ -43,7 +43,7 @@ describe("explorer details of seed-000 and clawdcode entries", () => {
     for (const id of byType("tool_result")) assert.equal(kinds.get(id), "toolResult", id);
     const boundary = ids.find((_, i) => s.table.typeAt(i) === "system" && s.table.rare.get(i)?.tokensBefore !== undefined) as string;
     const b = at(boundary);
-    assert.equal(b.kind, "compaction");
+    assert.equal(b.kind, "boundary");
     assert.ok(b.compaction, "a boundary carries what the compaction did");
     assert.match(b.blocks[0].text ?? "", /compact boundary/);
     const summaryLine = ids[ids.indexOf(boundary) + 1];

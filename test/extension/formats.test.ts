@@ -352,7 +352,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     copyFileSync(join(fixtures, "clawdcode", "store", "projects", "-home-ana-my-app", "c1a00001-0000-4000-8000-000000000001.jsonl"), file);
     const panel = await open(file);
     const lastBefore = (panel.session as SessionReader).metas.at(-1)?.id;
-    assert.ok(!(await allRows(panel)).some((r) => r.kind === "compaction"));
+    assert.ok(!(await allRows(panel)).some((r) => r.kind === "boundary"));
     const before = readFileSync(file);
     const requests = fake.requests.length;
 
@@ -385,7 +385,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     await until("the explorer to show the boundary", () => panel.session?.metas.some((m) => m.id === boundary.uuid));
     await until("the webview to be told of the new lines", () => panel.entriesShown === 4 + 3);
     const rows = await allRows(panel);
-    assert.equal(rows.find((r) => r.id === boundary.uuid)?.kind, "compaction");
+    assert.equal(rows.find((r) => r.id === boundary.uuid)?.kind, "boundary");
     assert.equal(rows.find((r) => r.id === summary.uuid)?.kind, "summary");
     const s = panel.session as SessionReader;
     const f = formatOf(s);
@@ -460,7 +460,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
   it("the clawdcode fixture's compact boundary is a compaction row, its summary a summary row", async () => {
     const panel = await open(CLAWD.copy("boundary"));
     const rows = await allRows(panel);
-    assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.kind, "compaction");
+    assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.kind, "boundary");
     assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.typeLabel, "compact_boundary");
     assert.equal(rows.find((r) => r.id === CLAWD_ID(12))?.kind, "summary");
     assert.equal(rows.find((r) => r.id === CLAWD_ID(5))?.kind, "info", "an informational system line");

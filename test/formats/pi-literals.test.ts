@@ -10,8 +10,8 @@ import { join, relative, sep } from "node:path";
 const ROOT = process.cwd();
 const PI_FOLDER = join("src", "core", "formats", "pi") + sep;
 
-/** Names only pi uses (the neutral vocabulary's "compaction", "toolResult", "custom", "label" are not among them). */
-const PI_ONLY = ["branch_summary", "custom_message", "session_info", "model_change", "thinking_level_change", "bashExecution", "hookMessage", "compactionSummary", "branchSummary"];
+/** pi's entry type and role names (the neutral vocabulary says "boundary" for a compaction; "toolResult", "custom", "label" are neutral too). */
+const PI_ONLY = ["compaction", "branch_summary", "custom_message", "session_info", "model_change", "thinking_level_change", "bashExecution", "hookMessage", "compactionSummary", "branchSummary"];
 /** pi's type names that are also plain words: banned where they are compared with an entry's type. */
 const TYPE_COMPARED = /\.type\s*[!=]==?\s*"(message|compaction|label|session|custom)"|"(message|compaction|label|session|custom)"\s*[!=]==?\s*[\w.]+\.type\b/;
 
@@ -43,7 +43,7 @@ describe("format seam: no pi entry type outside pi's folder", () => {
 
   it("the check itself finds a pi literal where it is not allowed", () => {
     assert.ok(TYPE_COMPARED.test(`if (m.type === "message") x();`));
-    assert.ok(TYPE_COMPARED.test(`"compaction" === meta.type`));
-    assert.ok(!TYPE_COMPARED.test(`if (d.kind === "compaction") x();`));
+    assert.ok(TYPE_COMPARED.test(`"label" === meta.type`));
+    assert.ok(!TYPE_COMPARED.test(`if (d.kind === "boundary") x();`));
   });
 });

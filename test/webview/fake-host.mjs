@@ -12,7 +12,7 @@ function shown(entry, filter) {
 // The test sessions are written with pi's types and roles; the host speaks the protocol's
 // neutral kinds, as the real host's formats do.
 const ROLE_KINDS = { user: "user", assistant: "assistant", toolResult: "tool-result", bashExecution: "shell", custom: "injected", branchSummary: "branch-summary", compactionSummary: "summary" };
-const TYPE_KINDS = { compaction: "compaction", branch_summary: "branch-summary", custom_message: "injected", label: "label", model_change: "model", thinking_level_change: "setting", session_info: "info", custom: "other" };
+const TYPE_KINDS = { compaction: "boundary", branch_summary: "branch-summary", custom_message: "injected", label: "label", model_change: "model", thinking_level_change: "setting", session_info: "info", custom: "other" };
 
 export function kindOf(x) {
   if (x.type === "message") return { kind: ROLE_KINDS[x.role] ?? "other", typeLabel: x.role ?? "(none)" };

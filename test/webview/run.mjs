@@ -963,7 +963,7 @@ test("renders a real pi session (before-compaction.jsonl) with the rows, details
     await input.fill("tokens summarized");
     await input.press("Enter");
     await until(async () => (await page.textContent(".search-status")) === "1 of 2", "two compactions found");
-    const row = page.locator(".row.selected.compaction");
+    const row = page.locator(".row.selected.compaction-row");
     await until(() => row.count(), "the first compaction selected");
     assert.match(await row.locator(".chip").allTextContents().then((c) => c.join(" ")), /compacted \d/);
     await row.click();

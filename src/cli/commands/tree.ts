@@ -15,7 +15,7 @@ const SHORT: Partial<Record<EntryKind, string>> = {
   "tool-result": "tool",
   shell: "bash",
   injected: "cust",
-  compaction: "⟲",
+  boundary: "⟲",
 };
 
 export const treeCommand: CliCommand = {
@@ -64,7 +64,7 @@ export const treeCommand: CliCommand = {
       const kind = safeText(SHORT[d.kind] ?? d.label);
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
       let text = safeText(m.preview);
-      if (d.kind === "compaction") {
+      if (d.kind === "boundary") {
         const kept = m.firstKeptEntryId !== undefined ? `, kept from ${safeText(m.firstKeptEntryId)}` : m.hasRetainedTail ? ", kept from retained tail" : "";
         text = `compaction: ${m.tokensBefore ?? "?"} tokens before${kept}`;
       }

@@ -51,7 +51,7 @@ export class BudgetError extends SummaryError {
 }
 
 export class CancelledError extends SummaryError {
-  constructor(what = "compaction") {
+  constructor(what = "summary request") {
     super("cancelled", `${what} cancelled; nothing written`);
     this.name = "CancelledError";
   }

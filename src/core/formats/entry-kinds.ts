@@ -9,7 +9,7 @@ export const ENTRY_KINDS = [
   "tool-result",
   "shell",
   "summary",
-  "compaction",
+  "boundary",
   "branch-summary",
   "injected",
   "label",
@@ -24,7 +24,7 @@ export type EntryKind = (typeof ENTRY_KINDS)[number];
 /** How a format describes one entry for rows and details. */
 export interface EntryDescription {
   kind: EntryKind;
-  /** Short type label shown on the row, e.g. "user", "tool_result", "compaction". */
+  /** Short type label shown on the row, e.g. "user", "tool_result", "compact_boundary". */
   label: string;
   /**
    * Which row filter shows it: "user" rows appear under every filter, "conversation"

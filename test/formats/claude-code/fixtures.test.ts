@@ -103,7 +103,7 @@ describe("claude-code: our fixtures", () => {
       assert.equal(s.metas[s.tree.parent[s.requireIndex(v(11))]].id, v(8));
       assert.equal(s.metas[f.defaultLeaf(s)].id, v(13));
       assert.deepEqual(chainIds(s, v(13)), [9, 10, 7, 8, 11, 12, 13].map(v));
-      assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "compaction", label: "compact_boundary", visibility: "conversation" });
+      assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "boundary", label: "compact_boundary", visibility: "conversation" });
       assert.deepEqual(f.describe(s, s.requireIndex(v(10))), { kind: "summary", label: "compact summary", visibility: "conversation" });
       assert.equal(s.metas[s.requireIndex(v(9))].tokensBefore, 1234);
     });

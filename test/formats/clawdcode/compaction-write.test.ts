@@ -93,7 +93,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     const ctx = buildClawdcodeContext(again, leaf);
     assert.equal(ctx.boundary, out.boundaryUuid);
     assert.deepEqual(ctx.items.map((i) => i.message), [{ role: "user", content: "## Goal\nCI SUMMARY" }, { role: "assistant", content: "The test job passed." }]);
-    assert.equal(clawdcodeFormat.describe(again, again.requireIndex(out.boundaryUuid)).kind, "compaction");
+    assert.equal(clawdcodeFormat.describe(again, again.requireIndex(out.boundaryUuid)).kind, "boundary");
     assert.equal(again.metas[again.requireIndex(out.boundaryUuid)].tokensBefore, 1257);
 
     // The prompt: the summarized transcript and the file as it is on disk; not the kept message.

@@ -58,7 +58,7 @@ describe("clawdcode: index, describe, info", () => {
     assert.deepEqual(d(2), { kind: "tool-call", label: "tool_use", visibility: "conversation" });
     assert.deepEqual(d(3), { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true });
     assert.deepEqual(d(4), { kind: "info", label: "system", visibility: "all" });
-    assert.deepEqual(d(5), { kind: "compaction", label: "compact_boundary", visibility: "conversation" });
+    assert.deepEqual(d(5), { kind: "boundary", label: "compact_boundary", visibility: "conversation" });
     assert.deepEqual(d(6), { kind: "summary", label: "compact summary", visibility: "conversation" });
     assert.deepEqual(d(7), { kind: "other", label: "attachment", visibility: "all" });
     const ok = memory([toolUse("t", null, "c", "x", {}), toolResult("r", "t", "c", "fine")]);
@@ -80,7 +80,7 @@ describe("clawdcode: index, describe, info", () => {
     const reads: number[] = [];
     const counting = Object.assign(Object.create(m) as typeof m, { entryAt: (i: number) => (reads.push(i), m.entryAt(i)) });
     const kinds = recs.map((_, i) => clawdcodeFormat.describe(counting, i));
-    assert.deepEqual(kinds.map((d) => d.kind), ["user", "tool-call", "tool-result", "tool-result", "compaction", "summary", "user", "tool-result"]);
+    assert.deepEqual(kinds.map((d) => d.kind), ["user", "tool-call", "tool-result", "tool-result", "boundary", "summary", "user", "tool-result"]);
     assert.deepEqual(kinds.map((d) => d.isError ?? false), [false, false, false, false, false, false, false, true]);
     assert.deepEqual(reads, [2, 5, 7]);
   });

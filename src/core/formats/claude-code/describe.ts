@@ -17,7 +17,7 @@ function describeLine(session: SessionReader, i: number, flags: number, subtype:
       if (t.toolCalls[i]) return { kind: "tool-call", label: "tool_use", visibility: "conversation" };
       return { kind: "assistant", label: t.preview(i).startsWith("(thinking") ? "thinking" : "assistant", visibility: "conversation" };
     case "system":
-      if (subtype === COMPACT_BOUNDARY) return { kind: "compaction", label: COMPACT_BOUNDARY, visibility: "conversation" };
+      if (subtype === COMPACT_BOUNDARY) return { kind: "boundary", label: COMPACT_BOUNDARY, visibility: "conversation" };
       return { kind: "system", label: subtype ? `system/${subtype}` : "system", visibility: "all", ...(subtype === "api_error" ? { isError: true } : {}) };
     case "attachment":
       return { kind: "injected", label: t.typeAt(i), visibility: "all" };

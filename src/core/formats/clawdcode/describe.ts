@@ -34,7 +34,7 @@ export function describeClawdcode(session: SessionReader, i: number): EntryDescr
       return d;
     }
     case "system":
-      if (isBoundary(session, i)) return { kind: "compaction", label: "compact_boundary", visibility: "conversation" };
+      if (isBoundary(session, i)) return { kind: "boundary", label: "compact_boundary", visibility: "conversation" };
       return { kind: "info", label: "system", visibility: "all" };
     default:
       return { kind: "other", label: type, visibility: "all" };

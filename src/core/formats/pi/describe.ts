@@ -5,7 +5,7 @@ import type { SessionReader } from "../session-reader";
 const QUIET = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
 
 const BY_TYPE: Record<string, EntryDescription["kind"]> = {
-  compaction: "compaction",
+  compaction: "boundary",
   branch_summary: "branch-summary",
   custom_message: "injected",
   label: "label",
