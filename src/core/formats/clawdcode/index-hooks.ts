@@ -1,31 +1,13 @@
+import { kindOf, num, previewOf } from "../line-text";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
 import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText, toolResultFailed } from "./lines";
 
-const PREVIEW_MAX = 100;
 /** How a failed tool result's preview starts (describe reads only such results to confirm). */
 export const ERROR_PREVIEW = "error:";
 
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
-}
-
-/** What kind of value a field holds, never its content (lines are untrusted). */
-function kindOf(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  return typeof v === "string" ? (v ? "a string" : "an empty string") : `a ${typeof v}`;
-}
-
-/** Whitespace runs collapsed, cut to PREVIEW_MAX with "..." (reads only the head of long texts). */
-export function previewOf(text: string): string {
-  const head = text.length > PREVIEW_MAX * 3 ? text.slice(0, PREVIEW_MAX * 3) : text;
-  const flat = head.replace(/\s+/g, " ").trim();
-  return flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 3)}...` : flat;
-}
 
 function inputText(v: unknown): string {
   return typeof v === "string" ? v : (JSON.stringify(v) ?? "");

@@ -1,0 +1,23 @@
+/** Helpers for formats' index hooks: numbers, field kinds and previews from untrusted lines. */
+
+const PREVIEW_MAX = 100;
+
+/** A finite number, else 0. */
+export function num(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
+/** What kind of value a field holds, never its content (lines are untrusted). */
+export function kindOf(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "string" ? (v ? "a string" : "an empty string") : `a ${typeof v}`;
+}
+
+/** Whitespace runs collapsed, cut to 100 characters with "..." (reads only the head of long texts). */
+export function previewOf(text: string): string {
+  const head = text.length > PREVIEW_MAX * 3 ? text.slice(0, PREVIEW_MAX * 3) : text;
+  const flat = head.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 3)}...` : flat;
+}
