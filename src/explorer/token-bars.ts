@@ -1,12 +1,10 @@
 import type { TokenBar, TokenKind } from "../protocol";
+import { barLeaves } from "./bar-leaves";
 import { buildContext } from "../core/formats/pi/context/build-context";
 import type { Session } from "../core/formats/pi/pi-session";
 import type { EntryTokens } from "../core/formats/pi/tokens/entry-tokens";
 import { contextShares, leafTokens, type LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 
-
-/** How many other branches get a bar besides the default and the selected leaf. */
-const OTHER_BRANCHES = 6;
 
 /**
  * The bars a panel draws: the default leaf's context, the selected leaf's, and the most
@@ -17,12 +15,7 @@ const OTHER_BRANCHES = 6;
 export function tokenBars(session: Session, table: readonly EntryTokens[], selectedLeaf: number | undefined, opts: LeafTokenOptions = {}): TokenBar[] {
   const tree = session.tree;
   if (!tree.size) return [];
-  const leaves: Array<[number, string]> = [[tree.defaultLeaf, "Default leaf (where pi continues)"]];
-  if (selectedLeaf !== undefined && selectedLeaf !== tree.defaultLeaf) leaves.push([selectedLeaf, "Selected branch"]);
-  const others = tree.leaves().filter((l) => l !== tree.defaultLeaf && l !== selectedLeaf);
-  for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, `Branch ending at ${session.metas[l].id}`]);
-  return leaves.map(([leaf, title]) => {
-    const id = session.metas[leaf].id;
+  return barLeaves(session, tree.defaultLeaf, selectedLeaf, "pi").map(({ id, title, selected }) => {
     const ctx = buildContext(session, id);
     const lt = leafTokens(ctx, opts);
     const shares = contextShares(session, table, ctx, lt.contextTokens);
@@ -30,16 +23,15 @@ export function tokenBars(session: Session, table: readonly EntryTokens[], selec
     for (const part of shares.parts) {
       for (const [k, n] of Object.entries(part.byKind) as Array<[TokenKind, number]>) if (n) byKind[k] = (byKind[k] ?? 0) + n;
     }
-    const label = tree.labels.get(id);
     return {
       leafId: id,
-      title: label ? `${title} [${label}]` : title,
+      title,
       total: lt.contextTokens,
       byKind,
       contextWindow: lt.contextWindow,
       threshold: lt.threshold,
       source: lt.recorded > 0 ? "recorded" : shares.method === "exact" ? "exact" : "estimate",
-      selected: leaf === (selectedLeaf ?? tree.defaultLeaf),
+      selected,
     } satisfies TokenBar;
   });
 }

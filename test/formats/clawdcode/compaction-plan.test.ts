@@ -5,23 +5,8 @@ import { join } from "node:path";
 import { keepCountFor, planClawdcodeCompaction } from "../../../src/core/formats/clawdcode/compaction-plan";
 import { failureSummary, summaryPrompt } from "../../../src/core/formats/clawdcode/compaction-prompt";
 import { rankFiles, readRankedFiles } from "../../../src/core/formats/clawdcode/file-ranking";
-import { assistant, boundary, memory, type Raw, summary, toolResult, toolUse, user } from "./lines";
+import { assistant, boundary, memory, type Raw, summary, tenMessages, toolResult, toolUse, user } from "./lines";
 
-/** Ten messages; the 20% cut (2) starts with a tool result whose call (t2) is summarized. */
-function tenMessages(): Raw[] {
-  return [
-    user("u1", null, "Set up CI"),
-    assistant("a1", "u1", "I'll add a workflow.", { input_tokens: 900, output_tokens: 12 }),
-    toolUse("t1", "a1", "call_1", "write", { path: ".github/workflows/ci.yml" }),
-    toolResult("r1", "t1", "call_1", "written"),
-    assistant("a2", "r1", "Workflow written.", { input_tokens: 1100, output_tokens: 5 }),
-    user("u2", "a2", "Run it"),
-    assistant("a3", "u2", "Running.", { input_tokens: 1200, output_tokens: 4 }),
-    toolUse("t2", "a3", "call_2", "bash", { command: "act -j test" }),
-    toolResult("r2", "t2", "call_2", "Job succeeded"),
-    assistant("a4", "r2", "The test job passed.", { input_tokens: 1250, output_tokens: 7 }),
-  ];
-}
 
 describe("clawdcode: compaction plan", () => {
   it("kept count = ceil(n x share) in whole numbers, at least 1, at most n", () => {

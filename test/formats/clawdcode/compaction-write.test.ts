@@ -11,7 +11,7 @@ import { NothingWrittenError } from "../../../src/core/store/append-line";
 import { StaleSessionError } from "../../../src/core/store/session";
 import { FakeAnthropic, type FakeReply } from "../../compaction/fake-anthropic";
 import { withFaults } from "../../helpers/faulty-fs";
-import { assistant, jsonl, needSeed002, type Raw, loadFile, SEED_002_DIR, toolResult, toolUse, user } from "./lines";
+import { assistant, jsonl, needSeed002, type Raw, loadFile, SEED_002_DIR, tenMessages, toolResult, toolUse, user } from "./lines";
 
 const KEY = "sk-test-key";
 const FAST_RETRY: Partial<RetryPolicy> = { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, sleep: async () => {} };
@@ -25,18 +25,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
 
   /** Ten messages of a session whose cwd holds the files its tools touched. */
   function records(): Raw[] {
-    const r = [
-      user("u1", null, "Set up CI"),
-      assistant("a1", "u1", "I'll add a workflow.", { input_tokens: 900, output_tokens: 12 }),
-      toolUse("t1", "a1", "call_1", "write", { path: "ci.yml" }),
-      toolResult("r1", "t1", "call_1", "written"),
-      assistant("a2", "r1", "Workflow written.", { input_tokens: 1100, output_tokens: 5 }),
-      user("u2", "a2", "Run it"),
-      assistant("a3", "u2", "Running.", { input_tokens: 1200, output_tokens: 4 }),
-      toolUse("t2", "a3", "call_2", "bash", { command: "act -j test" }),
-      toolResult("r2", "t2", "call_2", "Job succeeded"),
-      assistant("a4", "r2", "The test job passed.", { input_tokens: 1250, output_tokens: 7 }),
-    ];
+    const r = tenMessages("ci.yml");
     return r.map((x) => ({ ...x, cwd }));
   }
 

@@ -57,6 +57,25 @@ export function summary(uuid: string, parent: string, text: string): Raw {
   return { ...user(uuid, parent, text), isCompactSummary: true };
 }
 
+/**
+ * Ten messages; the 20% cut (2) starts with a tool result whose call (t2) is summarized.
+ * `workflow` is the path the first tool call writes.
+ */
+export function tenMessages(workflow = ".github/workflows/ci.yml"): Raw[] {
+  return [
+    user("u1", null, "Set up CI"),
+    assistant("a1", "u1", "I'll add a workflow.", { input_tokens: 900, output_tokens: 12 }),
+    toolUse("t1", "a1", "call_1", "write", { path: workflow }),
+    toolResult("r1", "t1", "call_1", "written"),
+    assistant("a2", "r1", "Workflow written.", { input_tokens: 1100, output_tokens: 5 }),
+    user("u2", "a2", "Run it"),
+    assistant("a3", "u2", "Running.", { input_tokens: 1200, output_tokens: 4 }),
+    toolUse("t2", "a3", "call_2", "bash", { command: "act -j test" }),
+    toolResult("r2", "t2", "call_2", "Job succeeded"),
+    assistant("a4", "r2", "The test job passed.", { input_tokens: 1250, output_tokens: 7 }),
+  ];
+}
+
 export function memory(records: Raw[], path = `/home/ana/.clawdcode/projects/-home-ana-app/${SESSION_ID}.jsonl`): MemorySession {
   return new MemorySession("clawdcode", clawdcodeIndexHooks, records, path);
 }

@@ -1,0 +1,22 @@
+import type { SessionReader } from "../core/formats/session-reader";
+
+/** How many other branches get a bar besides the default and the selected leaf. */
+const OTHER_BRANCHES = 6;
+
+/**
+ * The leaves a panel draws bars for, titled: the default leaf (where the agent
+ * continues), the selected branch, and the most recent other branches; a leaf's label
+ * goes into its title.
+ */
+export function barLeaves(session: SessionReader, defaultLeaf: number, selectedLeaf: number | undefined, agent: string): Array<{ leaf: number; id: string; title: string; selected: boolean }> {
+  const tree = session.tree;
+  const leaves: Array<[number, string]> = [[defaultLeaf, `Default leaf (where ${agent} continues)`]];
+  if (selectedLeaf !== undefined && selectedLeaf !== defaultLeaf) leaves.push([selectedLeaf, "Selected branch"]);
+  const others = tree.leaves().filter((l) => l !== defaultLeaf && l !== selectedLeaf);
+  for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, `Branch ending at ${session.metas[l].id}`]);
+  return leaves.map(([leaf, title]) => {
+    const id = session.metas[leaf].id;
+    const label = tree.labels.get(id);
+    return { leaf, id, title: label ? `${title} [${label}]` : title, selected: leaf === (selectedLeaf ?? defaultLeaf) };
+  });
+}
