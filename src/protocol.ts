@@ -6,6 +6,9 @@
  */
 
 import type { EntryKind } from "./core/formats/entry-kinds";
+import type { CompactionFacts } from "./core/formats/entry-view";
+
+export type { CompactionFacts };
 
 export type { EntryKind } from "./core/formats/entry-kinds";
 
@@ -110,7 +113,7 @@ export interface EntryDetails {
   label?: string;
   meta: Array<[string, string]>;
   blocks: DetailBlock[];
-  compaction?: { summary: string; readFiles: string[]; modifiedFiles: string[]; tokensBefore: number; firstKeptEntryId?: string };
+  compaction?: CompactionFacts;
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compact";

@@ -1,4 +1,4 @@
-import type { DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
+import type { CompactionFacts, DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
 import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
 import { iconFor } from "./row-view";
 
@@ -42,6 +42,13 @@ export interface DetailCallbacks {
   action(action: EntryAction, id: string): void;
   /** Fetch the whole text of block n (it was cut for display). */
   showAll(id: string, block: number): Promise<DetailBlock | undefined>;
+}
+
+/** The title of a compaction box, e.g. Compaction (auto): 160.5k tokens before, 2.1k after, 42 messages summarized. */
+export function compactionTitle(c: CompactionFacts): string {
+  const sizes = `${formatTokens(c.tokensBefore)} tokens before${c.tokensAfter !== undefined ? `, ${formatTokens(c.tokensAfter)} after` : ""}`;
+  const what = [c.summarizedEntries !== undefined ? `${c.summarizedEntries} message${c.summarizedEntries === 1 ? "" : "s"} summarized` : "", c.firstKeptEntryId ? `kept from ${c.firstKeptEntryId}` : ""].filter((x) => x);
+  return `Compaction${c.trigger ? ` (${c.trigger})` : ""}: ${[sizes, ...what].join(", ")}`;
 }
 
 /** The selected entry: its blocks as text, images, metadata, compaction info and actions. */
@@ -100,8 +107,9 @@ export class DetailPane {
   private compaction(d: EntryDetails): HTMLElement {
     const c = d.compaction!;
     const box = el("div", { className: "compaction-info" }, [
-      el("div", { className: "section-title", text: `Compaction: ${formatTokens(c.tokensBefore)} tokens before${c.firstKeptEntryId ? `, kept from ${c.firstKeptEntryId}` : ""}` }),
-      el("pre", { className: "block-text", text: c.summary }),
+      el("div", { className: "section-title", text: compactionTitle(c) }),
+      ...(c.missingParent ? [el("div", { className: "warning", text: `It names ${c.missingParent} as the last entry before it, which is not in this file: what it summarized cannot be shown.` })] : []),
+      el("pre", { className: "block-text", text: c.summary || "(no summary found under it)" }),
     ]);
     const files = (title: string, list: string[]): HTMLElement =>
       el("div", { className: "compaction-files" }, [

@@ -1,15 +1,15 @@
-import { Session } from "../../src/core/formats/pi/pi-session";
+import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";
 import type { InitMessage, WebviewToHost } from "../../src/protocol";
 
 /**
  * A host for the webview tests backed by the real core: the extension host's own
- * ExplorerController over a real session file, so the rows, details, bars and files are
+ * ExplorerController over a real session file of any format, so the rows, details, bars and files are
  * the ones the panel serves. It answers the protocol like fake-host.mjs's hosts do
  * (init(), answer(message), log). No file is openable: the tests run outside any workspace.
  */
 export async function createRealHost(path: string) {
-  const session = await Session.load(path);
+  const session = await openSession(path);
   const controller = new ExplorerController(session, { trusted: () => true, fileExists: () => false });
   return {
     log: [] as unknown[],

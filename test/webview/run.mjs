@@ -980,6 +980,31 @@ test("renders a real pi session (before-compaction.jsonl) with the rows, details
   }
 });
 
+test("a real Claude Code compaction (agentlogs-compact.jsonl): manual or auto, tokens before, what it summarized, and its summary", async () => {
+  const file = join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "agentlogs-compact.jsonl");
+  if (!existsSync(file)) {
+    if (process.env.CI) throw new Error(`real fixture missing: ${file}`);
+    throw new NotRun(`real fixture not found at ${file}`);
+  }
+  const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+  const host = await createRealHost(file);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const row = page.locator(".row.compaction-row");
+    await until(() => row.count(), "the boundary row");
+    await row.click();
+    await page.keyboard.press("Enter");
+    await until(() => page.locator(".compaction-info").count(), "the compaction details");
+    const info = await page.$eval(".compaction-info", (c) => c.textContent);
+    assert.match(info, /Compaction \(manual\): 16k tokens before, [1-9]\d* messages? summarized/);
+    assert.match(info, /This session is being continued from a previous conversation/);
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 // ---- runner ----
 async function main() {
   console.log("building (node esbuild.mjs)...");

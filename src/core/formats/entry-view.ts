@@ -8,11 +8,28 @@ export interface EntryBlock {
   image?: { data: unknown; mimeType: unknown };
 }
 
+/** What a compaction did, as its entry records it (or, where it does not, as the session shows it). */
+export interface CompactionFacts {
+  summary: string;
+  readFiles: string[];
+  modifiedFiles: string[];
+  tokensBefore: number;
+  /** Context size right after it, where the agent recorded one. */
+  tokensAfter?: number;
+  /** "manual" or "auto", where the agent recorded it. */
+  trigger?: string;
+  /** How many messages it summarized, where that is known. */
+  summarizedEntries?: number;
+  /** The entry it names as its logical parent, when that is not in the file. */
+  missingParent?: string;
+  firstKeptEntryId?: string;
+}
+
 /** One entry as a format shows it: metadata pairs, blocks, and for a compaction what it did. */
 export interface EntryView {
   meta: Array<[string, string]>;
   blocks: EntryBlock[];
-  compaction?: { summary: string; readFiles: string[]; modifiedFiles: string[]; tokensBefore: number; firstKeptEntryId?: string };
+  compaction?: CompactionFacts;
 }
 
 /** Adds a metadata pair when the value says something. */

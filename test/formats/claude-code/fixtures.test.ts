@@ -89,7 +89,7 @@ describe("claude-code: our fixtures", () => {
       assert.equal(sys?.blocks.length, 1);
       assert.deepEqual(JSON.parse(sys?.blocks[0].text ?? ""), { subtype: "turn_duration", content: "turn_duration", level: "info", durationMs: 2000 });
       const c = await openSession(join(DIR, "compaction-side-results.jsonl"));
-      assert.deepEqual(f.details?.(c, c.requireIndex(v(9)))?.meta, [["trigger", "manual"], ["tokens before", "1234"], ["logical parent", v(8)]]);
+      assert.deepEqual(f.details?.(c, c.requireIndex(v(9)))?.meta, [["trigger", "manual"], ["tokens before", "1234"], ["tokens after", "300"], ["logical parent", v(8)]]);
     });
   });
 

@@ -1,5 +1,6 @@
 import { addPair, type EntryBlock, type EntryView, jsonView } from "../entry-view";
 import type { SessionReader } from "../session-reader";
+import { claudeCodeCompaction } from "./compaction-view";
 import { asLine, asText, blocksOf, type ClaudeLine, contentText, isCompactBoundary } from "./lines";
 
 /** Envelope fields shown as metadata pairs or not at all, never as the entry's JSON. */
@@ -48,7 +49,9 @@ export function claudeCodeDetails(session: SessionReader, i: number): EntryView 
     if (isCompactBoundary(l)) {
       addPair(view, "trigger", l.compactMetadata?.trigger);
       addPair(view, "tokens before", l.compactMetadata?.preTokens);
+      addPair(view, "tokens after", l.compactMetadata?.postTokens);
       addPair(view, "logical parent", l.logicalParentUuid);
+      view.compaction = claudeCodeCompaction(session, i);
     }
     return view;
   }

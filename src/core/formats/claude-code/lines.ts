@@ -52,6 +52,7 @@ export interface ClaudeLine {
   compactMetadata?: {
     trigger?: unknown;
     preTokens?: unknown;
+    postTokens?: unknown;
     preservedSegment?: PreservedSegment;
     preservedMessages?: { anchorUuid?: unknown; uuids?: unknown };
   };
