@@ -227,6 +227,7 @@ function otherTokens(session: SessionReader, values: Record<string, unknown>, wi
     `${safeText(session.path)}  (${safeText(format.agent)} session, leaf ${t.leafId === null ? "(none)" : safeText(t.leafId)})`,
     `context: ${humanTokens(t.contextTokens)} tokens of a ${humanTokens(t.contextWindow)} window${t.model ? ` (${safeText(t.model)})` : ""}; compacts above ${humanTokens(t.threshold)}${t.wouldCompact ? "  ← over" : ""}`,
     t.recordedAt !== undefined ? `  recorded ${humanTokens(t.recordedPart)} at ${safeText(t.recordedAt)}, estimated ${humanTokens(t.estimatedPart)} after it` : `  estimated (no recorded usage in this context)`,
+    ...(t.overhead ? [`  unrecorded overhead ${humanTokens(t.overhead.tokens)} (estimated): ${safeText(t.overhead.parts)}; recorded input ${humanTokens(t.overhead.recordedInput)} - our estimate ${humanTokens(t.overhead.estimatedMessages)} of the messages sent with it`] : []),
     `by kind (estimated, ${humanTokens(t.estimated)} in all):`,
     ...Object.entries(t.byKind).map(([k, n]) => `  ${k.padEnd(11)} ${humanTokens(n as number)}`),
   ];

@@ -3,7 +3,7 @@ import { piPreview } from "../formats/pi/context/pi-preview";
 import { formatOf } from "../formats/registry";
 import type { FormatContext, SessionFormat } from "../formats/session-format";
 import type { SessionReader } from "../formats/session-reader";
-import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
+import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../tokens/format-tokens";
 import { clipText, visibleText } from "../util/visible-text";
 import { renderFormatContext } from "./format-context";
 
@@ -40,6 +40,7 @@ function otherPreview(session: SessionReader, leafId: string | undefined, format
     `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${session.path}`,
     `// Format: ${format === "pi" ? "native" : format}. Model: ${t.model ?? "unknown"}.`,
     `// Context size: ${t.contextTokens.toLocaleString("en-US")} tokens = ${t.recordedPart.toLocaleString("en-US")} recorded usage + ${t.estimatedPart.toLocaleString("en-US")} estimated (chars/4).`,
+    ...(t.overhead ? [`// ${overheadLine(t.overhead)}`] : [`// Not in the file: ${f.unrecordedParts ?? UNRECORDED_PARTS} (no recorded usage to estimate them from).`]),
     ...(shaped ? shaped.notes.map((n) => `// ${n}`) : []),
     `// ${ctx.messages.length} messages sent. Estimated tokens by part:`,
     ...Object.entries(t.byKind)

@@ -198,6 +198,12 @@ export interface SessionFormat extends CostHooks {
    * window minus its reserve; others their own rule). Left out: pi's rule.
    */
   compactThreshold?(contextWindow: number): number;
+  /**
+   * What the agent sends that its files do not hold, in its own words ("system prompt,
+   * tool definitions, CLAUDE.md and environment context"): the label of the estimated
+   * "unrecorded overhead" (src/core/tokens/format-tokens.ts).
+   */
+  readonly unrecordedParts?: string;
   /** Where its sessions live; a format without it is opened by path only. */
   readonly discovery?: FormatDiscovery;
   /** The agent's own ways of shrinking a context, when it has any. */

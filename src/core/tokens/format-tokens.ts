@@ -24,7 +24,30 @@ export interface LeafTokenSummary {
   estimated: number;
   wouldCompact: boolean;
   source: "recorded" | "estimate";
+  /**
+   * What the agent sent that its file does not hold (system prompt, tool definitions,
+   * project instructions, environment): the recorded input of the last recorded step
+   * minus our estimate of the messages before it. Left out when nothing is recorded.
+   */
+  overhead?: UnrecordedOverhead;
 }
+
+/** The recorded input of one step against our own count of the messages it was sent. */
+export interface UnrecordedOverhead {
+  /** recordedInput - estimatedMessages: may be negative where chars/4 overcounts. */
+  tokens: number;
+  /** input + cache writes + cache reads of the step (its output left out). */
+  recordedInput: number;
+  /** chars/4 of the context's messages before that step. */
+  estimatedMessages: number;
+  /** The step: the entry holding the usage. */
+  at: string;
+  /** What the parts are, in the agent's words (SessionFormat.unrecordedParts). */
+  parts: string;
+}
+
+/** What a file of a format without its own description leaves out of what is sent. */
+export const UNRECORDED_PARTS = "system prompt and tool definitions";
 
 /** chars/4 of what a message says (its JSON content), CJK counted per character. */
 export function messageTokens(message: unknown): number {
@@ -63,19 +86,38 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
   // The last entry with usage whose message is still in the context.
   const inContext = new Map<string, number>();
   ctx.messages.forEach((m, k) => inContext.set(m.entryId, k));
+  // A response written over several lines is one message (under its first line's id) with the usage on its last line.
+  const byResponse = new Map<string, number>();
+  if (format.responseId) {
+    for (const [id, k] of inContext) {
+      const i = session.tree.indexOf(id);
+      const r = i === undefined ? undefined : format.responseId(session, i);
+      if (r !== undefined && !byResponse.has(r)) byResponse.set(r, k);
+    }
+  }
+  const messageOf = (i: number): number | undefined => {
+    const k = inContext.get(session.metas[i].id);
+    if (k !== undefined || !format.responseId) return k;
+    const r = format.responseId(session, i);
+    return r === undefined ? undefined : byResponse.get(r);
+  };
   let recordedPart = 0;
   let recordedAt: string | undefined;
   let after = 0;
+  let overhead: UnrecordedOverhead | undefined;
   for (let k = path.length - 1; k >= 0; k--) {
     const i = path[k];
-    const id = session.metas[i].id;
     const u = session.table.getUsage(i);
-    if (!u || !inContext.has(id)) continue;
+    if (!u) continue;
     const total = u.input + u.output + u.cacheRead + u.cacheWrite;
-    if (total <= 0) continue;
+    const at = total > 0 ? messageOf(i) : undefined;
+    if (at === undefined) continue;
     recordedPart = total;
-    recordedAt = id;
-    after = (inContext.get(id) as number) + 1;
+    recordedAt = session.metas[i].id;
+    after = at + 1;
+    const recordedInput = u.input + u.cacheRead + u.cacheWrite;
+    const estimatedMessages = perMessage.slice(0, at).reduce((a, b) => a + b, 0);
+    if (recordedInput > 0) overhead = { tokens: recordedInput - estimatedMessages, recordedInput, estimatedMessages, at: recordedAt, parts: format.unrecordedParts ?? UNRECORDED_PARTS };
     break;
   }
   const estimatedPart = recordedAt === undefined ? estimated : perMessage.slice(after).reduce((a, b) => a + b, 0);
@@ -94,5 +136,12 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
     estimated,
     wouldCompact: contextTokens > threshold,
     source: recordedAt !== undefined ? "recorded" : "estimate",
+    ...(overhead ? { overhead } : {}),
   };
+}
+
+/** The overhead as one plain line, for the CLI and the preview: what it is, how big, how it was found. */
+export function overheadLine(o: UnrecordedOverhead): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `Not in the file (${o.parts}), estimated: ${n(o.tokens)} tokens of unrecorded overhead = recorded input ${n(o.recordedInput)} at ${o.at} - our estimate ${n(o.estimatedMessages)} of the messages sent with it.`;
 }

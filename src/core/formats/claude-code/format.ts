@@ -29,6 +29,7 @@ export const claudeCodeFormat: SessionFormat = {
   context: claudeCodeContext,
   chain: claudeCodeChain,
   files: claudeCodeFiles,
+  unrecordedParts: "system prompt, tool definitions, CLAUDE.md and environment context",
   discovery: {
     scanner: claudeCodeScanner,
     root: (explicit, env) => claudeCodeRoot(explicit, env),
