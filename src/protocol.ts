@@ -114,6 +114,8 @@ export interface EntryDetails {
   meta: Array<[string, string]>;
   blocks: DetailBlock[];
   compaction?: CompactionFacts;
+  /** The sub-agent this entry started or reported on; `found`: its transcript is beside the session (openSubagent opens it). */
+  subagent?: { agentId: string; description?: string; agentType?: string; found: boolean };
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compact";
@@ -176,6 +178,11 @@ export interface OpenFileMessage {
   type: "openFile";
   path: string;
 }
+/** Open the transcript of the sub-agent an entry started (EntryDetails.subagent). */
+export interface OpenSubagentMessage {
+  type: "openSubagent";
+  entryId: string;
+}
 /** Try loading the session again after a failed load (the Retry button). */
 export interface RetryLoadMessage {
   type: "retryLoad";
@@ -191,6 +198,7 @@ export type WebviewToHost =
   | SelectRequest
   | ActionMessage
   | OpenFileMessage
+  | OpenSubagentMessage
   | RetryLoadMessage;
 
 // ---- host -> webview ----
@@ -259,7 +267,7 @@ export interface ReplyResults {
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile", "retryLoad"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile", "openSubagent", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -295,6 +303,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return ACTIONS.has(o.action as EntryAction) && isStr(o.id, 200);
     case "openFile":
       return isStr(o.path, 4096) && (o.path as string).length > 0;
+    case "openSubagent":
+      return isStr(o.entryId, 200) && (o.entryId as string).length > 0;
     case "retryLoad":
       return true;
     default:

@@ -46,7 +46,7 @@ export class RpcClient {
   }
 
   /** Fire-and-forget intents (ready, action, openFile). */
-  post(msg: Extract<WebviewToHost, { type: "ready" | "action" | "openFile" | "retryLoad" }>): void {
+  post(msg: Extract<WebviewToHost, { type: "ready" | "action" | "openFile" | "openSubagent" | "retryLoad" }>): void {
     if (!this.disposed) this.api.postMessage(msg);
   }
 

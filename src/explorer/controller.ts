@@ -225,6 +225,14 @@ export class ExplorerController {
     return this.files.toOpen(path);
   }
 
+  /** The transcript of the sub-agent entry `id` started, when the format links one and the file is there. */
+  subagentToOpen(id: string): string | undefined {
+    const i = this.s.tree.indexOf(id);
+    if (i === undefined) return undefined;
+    const f = formatOf(this.s);
+    return f.details?.(this.s, i).subagent?.path;
+  }
+
   private entryIndex(id: string): number {
     const i = this.s.tree.indexOf(id);
     if (i === undefined) throw new Error(`${this.s.path}: no entry with id ${quoteId(id)}`);

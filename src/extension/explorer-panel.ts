@@ -324,6 +324,12 @@ export class ExplorerPanel extends Disposable {
       await this.openFile(msg.path);
       return;
     }
+    if (msg.type === "openSubagent") {
+      const path = this.controller?.subagentToOpen(msg.entryId);
+      if (path) await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(path));
+      else this.deps.log.warn(`no sub-agent transcript to open for ${JSON.stringify(msg.entryId).slice(0, 100)}`);
+      return;
+    }
     if (!("requestId" in msg)) return;
     try {
       const result = await this.answer(msg);

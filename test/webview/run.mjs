@@ -1005,6 +1005,38 @@ test("a real Claude Code compaction (agentlogs-compact.jsonl): manual or auto, t
   }
 });
 
+test("a real Claude Code sub-agent call (ccl-subagents-v2.1.114): the details name the sub-agent and open its transcript", async () => {
+  const file = join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "ccl-subagents-v2.1.114", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
+  if (!existsSync(file)) {
+    if (process.env.CI) throw new Error(`real fixture missing: ${file}`);
+    throw new NotRun(`real fixture not found at ${file}`);
+  }
+  const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+  const host = await createRealHost(file);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const input = page.locator(".search vscode-textfield input");
+    await input.fill("Research Claude Code plan mode");
+    await input.press("Enter");
+    const row = page.locator(".row.selected[data-id='fc61c13e-9209-4099-9847-3c6aed90e03c']");
+    await until(() => row.count(), "the Agent call selected");
+    await row.click();
+    await page.keyboard.press("Enter");
+    await until(() => page.locator(".subagent-info").count(), "the sub-agent box");
+    assert.match(await page.textContent(".subagent-info .section-title"), /^Sub-agent a4ca7529859c158c2 \(general-purpose\): Research Claude Code plan mode$/);
+    const mark = host.log.length;
+    await page.click(".subagent-info vscode-button[data-action=openSubagent]");
+    const m = await posted(host, mark, (m) => m.type === "openSubagent", "openSubagent");
+    assert.deepEqual(m, { type: "openSubagent", entryId: "fc61c13e-9209-4099-9847-3c6aed90e03c" });
+    assert.match(host.controller.subagentToOpen(m.entryId), /subagents\/agent-a4ca7529859c158c2\.jsonl$/);
+    await page.screenshot({ path: join(ARTIFACTS, "claude-code-subagent.png") });
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 // ---- runner ----
 async function main() {
   console.log("building (node esbuild.mjs)...");

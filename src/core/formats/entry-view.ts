@@ -25,11 +25,20 @@ export interface CompactionFacts {
   firstKeptEntryId?: string;
 }
 
-/** One entry as a format shows it: metadata pairs, blocks, and for a compaction what it did. */
+/** A sub-agent an entry started or reported on, and its own transcript when that file was found. */
+export interface SubagentRef {
+  agentId: string;
+  description?: string;
+  agentType?: string;
+  path?: string;
+}
+
+/** One entry as a format shows it: metadata pairs, blocks, for a compaction what it did, for a sub-agent call the sub-agent. */
 export interface EntryView {
   meta: Array<[string, string]>;
   blocks: EntryBlock[];
   compaction?: CompactionFacts;
+  subagent?: SubagentRef;
 }
 
 /** Adds a metadata pair when the value says something. */

@@ -1,6 +1,7 @@
 import { addPair, type EntryBlock, type EntryView, jsonView } from "../entry-view";
 import type { SessionReader } from "../session-reader";
 import { claudeCodeCompaction } from "./compaction-view";
+import { subagentLink } from "./subagent-link";
 import { asLine, asText, blocksOf, type ClaudeLine, contentText, isCompactBoundary } from "./lines";
 
 /** Envelope fields shown as metadata pairs or not at all, never as the entry's JSON. */
@@ -63,5 +64,7 @@ export function claudeCodeDetails(session: SessionReader, i: number): EntryView 
   for (const flag of ["isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage"] as const) if (l[flag] === true) addPair(view, flag, "yes");
   addPair(view, "tool call", l.sourceToolAssistantUUID);
   view.blocks = blocksOf(m?.content).flatMap(blockView);
+  const sub = subagentLink(session, i);
+  if (sub) view.subagent = sub;
   return view;
 }

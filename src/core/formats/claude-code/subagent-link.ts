@@ -1,0 +1,103 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { SubagentRef } from "../entry-view";
+import type { SessionReader } from "../session-reader";
+import { answeredToolIds, asLine, blocksOf, str } from "./lines";
+
+/** The tools that start a sub-agent (Task until 2.0.x, Agent later). */
+const AGENT_TOOLS = new Set(["Task", "Agent"]);
+
+/** An agent id is a file-name part: letters, digits, dashes; anything else is not looked for on disk. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The agentId a tool-result line reports (toolUseResult.agentId, 2.1.x). */
+function reportedAgent(record: Record<string, unknown>): string | undefined {
+  const r = record.toolUseResult as { agentId?: unknown } | undefined;
+  const id = r && typeof r === "object" ? str(r.agentId) : undefined;
+  return id && SAFE_ID.test(id) ? id : undefined;
+}
+
+/** The agentType a tool-result line reports. */
+function typeOf(record: Record<string, unknown>): string | undefined {
+  const r = record.toolUseResult as { agentType?: unknown } | undefined;
+  return r && typeof r === "object" ? str(r.agentType) : undefined;
+}
+
+/** The Task/Agent tool calls of an assistant line: id -> input. */
+function agentCalls(record: Record<string, unknown>): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const l = asLine(record);
+  if (l.type !== "assistant") return out;
+  for (const b of blocksOf(l.message?.content)) {
+    if (b.type === "tool_use" && AGENT_TOOLS.has(String(b.name)) && typeof b.id === "string") out.set(b.id, (b.input ?? {}) as Record<string, unknown>);
+  }
+  return out;
+}
+
+/** Where the transcript of agent `id` is, for the session file `sessionPath`. */
+export function subagentFile(sessionPath: string, id: string): string | undefined {
+  const dir = dirname(sessionPath);
+  const sessionId = basename(sessionPath).replace(/\.jsonl$/, "");
+  const file = `agent-${id}.jsonl`;
+  const nested = join(dir, sessionId, "subagents");
+  for (const p of [join(nested, file), join(dir, file)]) if (existsSync(p)) return p;
+  // Nested layouts (subagents/workflows/<id>/...).
+  try {
+    const hit = readdirSync(nested, { recursive: true }).map(String).find((rel) => basename(rel) === file);
+    return hit === undefined ? undefined : join(nested, hit);
+  } catch {
+    return undefined;
+  }
+}
+
+function metaOf(path: string | undefined): { description?: string; agentType?: string } {
+  if (!path) return {};
+  try {
+    const m = JSON.parse(readFileSync(path.replace(/\.jsonl$/, ".meta.json"), "utf8")) as Record<string, unknown>;
+    return { ...(str(m.description) ? { description: str(m.description) } : {}), ...(str(m.agentType) ? { agentType: str(m.agentType) } : {}) };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The sub-agent line i started (a Task/Agent tool call, linked through the tool result that
+ * reports its agentId) or reported on (that tool result), with its transcript's path when
+ * the file is beside the session (<sessionId>/subagents/**\/agent-<id>.jsonl, or
+ * agent-<id>.jsonl beside it: claude-code-format.md 1, 13). The description is the tool
+ * call's, else the meta file's; the type the call's, else the result's, else the meta file's. Inline sidechains (1.0.x)
+ * carry no agentId: none is linked.
+ */
+export function subagentLink(session: SessionReader, i: number): SubagentRef | undefined {
+  const record = session.entryAt(i);
+  let id = reportedAgent(record);
+  let input: Record<string, unknown> | undefined;
+  let reportedType = typeOf(record);
+  if (id !== undefined) {
+    // The call it answers, for its description: the assistant line it names.
+    const callId = answeredToolIds(asLine(record))[0];
+    const from = str(record.sourceToolAssistantUUID);
+    const at = from === undefined ? undefined : session.tree.indexOf(from);
+    if (at !== undefined && callId !== undefined) input = agentCalls(session.entryAt(at)).get(callId);
+  } else {
+    const calls = agentCalls(record);
+    if (!calls.size) return undefined;
+    for (const c of session.tree.children(i)) {
+      const child = session.entryAt(c);
+      const answered = answeredToolIds(asLine(child)).find((t) => calls.has(t));
+      const agent = answered === undefined ? undefined : reportedAgent(child);
+      if (agent !== undefined) {
+        id = agent;
+        input = calls.get(answered as string);
+        reportedType = typeOf(child);
+        break;
+      }
+    }
+    if (id === undefined) return undefined;
+  }
+  const path = subagentFile(session.path, id);
+  const meta = metaOf(path);
+  const description = str(input?.description) ?? meta.description;
+  const agentType = str(input?.subagent_type) ?? reportedType ?? meta.agentType;
+  return { agentId: id, ...(description ? { description } : {}), ...(agentType ? { agentType } : {}), ...(path ? { path } : {}) };
+}
