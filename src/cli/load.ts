@@ -1,3 +1,4 @@
+import { offers, whyNotOffered, type WriteAction } from "../core/formats/capabilities";
 import { formatOf, openSession } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { Session } from "../core/formats/pi/pi-session";
@@ -14,14 +15,16 @@ export async function loadSession(path: string): Promise<SessionReader> {
 }
 
 /** Loads a session for a command that only pi sessions have so far; any other format is refused by name. */
-export async function loadPiSession(path: string, what: string): Promise<Session> {
-  return piOnly(await loadSession(path), what);
+export async function loadPiSession(path: string, what: string, action?: WriteAction): Promise<Session> {
+  return piOnly(await loadSession(path), what, action);
 }
 
-/** A loaded session as pi's, or the refusal naming its format. */
-export function piOnly(session: SessionReader, what: string): Session {
-  if (!(session instanceof Session)) throw new CliError(`${session.path}: a ${formatOf(session).agent} session; ${what} is offered for pi sessions only`);
-  return session;
+/** A loaded session as pi's, or the refusal naming its format (and, for a write it does not offer, the format's reason). */
+export function piOnly(session: SessionReader, what: string, action?: WriteAction): Session {
+  if (session instanceof Session) return session;
+  const f = formatOf(session);
+  const why = action && !offers(f, action) ? ` (${whyNotOffered(f, action)})` : "";
+  throw new CliError(`${session.path}: a ${f.agent} session; ${what} is offered for pi sessions only${why}; nothing written`);
 }
 
 /** The position of an entry given by a flag, or the format's default leaf. */

@@ -20,7 +20,7 @@ export const branchCommand: CliCommand = {
     );
     const totalMs = timeoutFlag(values.timeout);
     if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
-    const session = await loadPiSession(onePositional(positionals, "session file", usage), "a branch summary");
+    const session = await loadPiSession(onePositional(positionals, "session file", usage), "a branch summary", "continue");
     requireEntry(session, values.to, "to");
     const apiKey = io.env.ANTHROPIC_API_KEY;
     if (values.summarize && !apiKey) throw new CliError("nothing written: ANTHROPIC_API_KEY is not set (leave out --summarize to move the leaf without a summary)");

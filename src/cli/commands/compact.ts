@@ -81,7 +81,7 @@ export const compactCommand: CliCommand = {
         throw nothingWritten(err);
       }
     }
-    const session = piOnly(loaded, "compacting");
+    const session = piOnly(loaded, "compacting", "compact");
     const leaf = requireEntry(session, values.leaf, "leaf");
     if (leaf < 0) throw new CliError(`${session.path}: the session has no entries; nothing written`);
     const leafId = session.metas[leaf].id;
