@@ -114,8 +114,8 @@ export interface EntryDetails {
   meta: Array<[string, string]>;
   blocks: DetailBlock[];
   compaction?: CompactionFacts;
-  /** The sub-agent this entry started or reported on; `found`: its transcript is beside the session (openSubagent opens it). */
-  subagent?: { agentId: string; description?: string; agentType?: string; found: boolean };
+  /** The sub-agents this entry started or reported on; `found`: the transcript is beside the session (openSubagent opens it). */
+  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean }>;
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compact";
@@ -178,10 +178,11 @@ export interface OpenFileMessage {
   type: "openFile";
   path: string;
 }
-/** Open the transcript of the sub-agent an entry started (EntryDetails.subagent). */
+/** Open the transcript of the sub-agent an entry started (EntryDetails.subagents). */
 export interface OpenSubagentMessage {
   type: "openSubagent";
   entryId: string;
+  agentId: string;
 }
 /** Try loading the session again after a failed load (the Retry button). */
 export interface RetryLoadMessage {
@@ -304,7 +305,7 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case "openFile":
       return isStr(o.path, 4096) && (o.path as string).length > 0;
     case "openSubagent":
-      return isStr(o.entryId, 200) && (o.entryId as string).length > 0;
+      return isStr(o.entryId, 200) && (o.entryId as string).length > 0 && isStr(o.agentId, 200) && (o.agentId as string).length > 0;
     case "retryLoad":
       return true;
     default:

@@ -42,8 +42,8 @@ export interface DetailCallbacks {
   action(action: EntryAction, id: string): void;
   /** Fetch the whole text of block n (it was cut for display). */
   showAll(id: string, block: number): Promise<DetailBlock | undefined>;
-  /** Open the transcript of the sub-agent entry `id` started. */
-  openSubagent(id: string): void;
+  /** Open the transcript of sub-agent `agentId` that entry `id` started. */
+  openSubagent(id: string, agentId: string): void;
 }
 
 /** The title of a compaction box, e.g. Compaction (auto): 160.5k tokens before, 2.1k after, 42 messages summarized. */
@@ -84,7 +84,7 @@ export class DetailPane {
     ]);
     this.element.append(head, this.actions(d.id));
     if (d.compaction) this.element.appendChild(this.compaction(d));
-    if (d.subagent) this.element.appendChild(this.subagent(d.id, d.subagent));
+    for (const a of d.subagents ?? []) this.element.appendChild(this.subagent(d.id, a));
     d.blocks.forEach((b, i) => this.element.appendChild(this.block(d.id, b, i)));
     if (d.meta.length) this.element.appendChild(this.meta(d.meta));
   }
@@ -108,13 +108,13 @@ export class DetailPane {
   }
 
   /** The sub-agent this entry started: what it was asked, and a button to its own transcript. */
-  private subagent(id: string, a: NonNullable<EntryDetails["subagent"]>): HTMLElement {
+  private subagent(id: string, a: NonNullable<EntryDetails["subagents"]>[number]): HTMLElement {
     const what = `Sub-agent ${oneLine(a.agentId, 100)}${a.agentType ? ` (${oneLine(a.agentType, 100)})` : ""}${a.description ? `: ${oneLine(a.description, 300)}` : ""}`;
     const box = el("div", { className: "subagent-info" }, [el("div", { className: "section-title", text: what })]);
     if (a.found) {
       const btn = custom("vscode-button", { icon: "go-to-file", secondary: "", "data-action": "openSubagent" });
       btn.textContent = "Open Sub-agent Transcript";
-      btn.addEventListener("click", () => this.cb.openSubagent(id));
+      btn.addEventListener("click", () => this.cb.openSubagent(id, a.agentId));
       box.appendChild(btn);
     } else box.appendChild(el("div", { className: "warning", text: "Its transcript is not beside this session (an older layout keeps it inline, or the file was removed)." }));
     return box;

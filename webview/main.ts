@@ -51,7 +51,7 @@ filterSelect.value = store.state.filter;
 
 const detail = new DetailPane({
   action: (action, id) => rpc.post({ type: "action", action, id }),
-  openSubagent: (entryId) => rpc.post({ type: "openSubagent", entryId }),
+  openSubagent: (entryId, agentId) => rpc.post({ type: "openSubagent", entryId, agentId }),
   showAll: async (id, block) => {
     try {
       const d = await rpc.request<"details">({ type: "details", id, fullBlock: block });

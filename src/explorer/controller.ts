@@ -225,12 +225,12 @@ export class ExplorerController {
     return this.files.toOpen(path);
   }
 
-  /** The transcript of the sub-agent entry `id` started, when the format links one and the file is there. */
-  subagentToOpen(id: string): string | undefined {
+  /** The transcript of sub-agent `agentId` that entry `id` started, when the format links it and the file is there. */
+  subagentToOpen(id: string, agentId: string): string | undefined {
     const i = this.s.tree.indexOf(id);
     if (i === undefined) return undefined;
     const f = formatOf(this.s);
-    return f.details?.(this.s, i).subagent?.path;
+    return f.details?.(this.s, i).subagents?.find((a) => a.agentId === agentId)?.path;
   }
 
   private entryIndex(id: string): number {

@@ -325,7 +325,7 @@ export class ExplorerPanel extends Disposable {
       return;
     }
     if (msg.type === "openSubagent") {
-      const path = this.controller?.subagentToOpen(msg.entryId);
+      const path = this.controller?.subagentToOpen(msg.entryId, msg.agentId);
       if (path) await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(path));
       else this.deps.log.warn(`no sub-agent transcript to open for ${JSON.stringify(msg.entryId).slice(0, 100)}`);
       return;

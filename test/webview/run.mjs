@@ -1005,7 +1005,7 @@ test("a real Claude Code compaction (agentlogs-compact.jsonl): manual or auto, t
   }
 });
 
-test("a real Claude Code sub-agent call (ccl-subagents-v2.1.114): the details name the sub-agent and open its transcript", async () => {
+test("a real Claude Code response starting three sub-agents (ccl-subagents-v2.1.114): one row, its details name each sub-agent and open its transcript", async () => {
   const file = join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "ccl-subagents-v2.1.114", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
   if (!existsSync(file)) {
     if (process.env.CI) throw new Error(`real fixture missing: ${file}`);
@@ -1015,22 +1015,30 @@ test("a real Claude Code sub-agent call (ccl-subagents-v2.1.114): the details na
   const host = await createRealHost(file);
   const x = await openExplorer(browser, host);
   const { page } = x;
+  // The response's seven lines (thinking, three TaskUpdate and three Agent calls) are one row: its last line.
+  const last = "354c4ace-b8bd-4797-8d27-65155d5df196";
   try {
     const input = page.locator(".search vscode-textfield input");
-    await input.fill("Research Claude Code plan mode");
+    await input.fill("Research Steve Yegge Beads");
     await input.press("Enter");
-    const row = page.locator(".row.selected[data-id='fc61c13e-9209-4099-9847-3c6aed90e03c']");
-    await until(() => row.count(), "the Agent call selected");
+    const row = page.locator(`.row.selected[data-id='${last}']`);
+    await until(() => row.count(), "the response's row selected");
+    assert.equal(await page.locator(".row[data-id='fc61c13e-9209-4099-9847-3c6aed90e03c']").count(), 0, "its earlier lines are not rows under the default filter");
     await row.click();
     await page.keyboard.press("Enter");
-    await until(() => page.locator(".subagent-info").count(), "the sub-agent box");
-    assert.match(await page.textContent(".subagent-info .section-title"), /^Sub-agent a4ca7529859c158c2 \(general-purpose\): Research Claude Code plan mode$/);
+    await until(async () => (await page.locator(".subagent-info").count()) === 3, "three sub-agent boxes");
+    const titles = await page.$$eval(".subagent-info .section-title", (els) => els.map((e) => e.textContent));
+    assert.deepEqual(titles, [
+      "Sub-agent a4ca7529859c158c2 (general-purpose): Research Claude Code plan mode",
+      "Sub-agent a52886dc180afb356 (general-purpose): Research Claude Code teammates",
+      "Sub-agent ab1e6e141221a29ab (general-purpose): Research Steve Yegge Beads",
+    ]);
     const mark = host.log.length;
-    await page.click(".subagent-info vscode-button[data-action=openSubagent]");
+    await page.locator(".subagent-info vscode-button[data-action=openSubagent]").first().click();
     const m = await posted(host, mark, (m) => m.type === "openSubagent", "openSubagent");
-    assert.deepEqual(m, { type: "openSubagent", entryId: "fc61c13e-9209-4099-9847-3c6aed90e03c" });
-    assert.match(host.controller.subagentToOpen(m.entryId), /subagents\/agent-a4ca7529859c158c2\.jsonl$/);
-    await page.screenshot({ path: join(ARTIFACTS, "claude-code-subagent.png") });
+    assert.deepEqual(m, { type: "openSubagent", entryId: last, agentId: "a4ca7529859c158c2" });
+    assert.match(host.controller.subagentToOpen(m.entryId, m.agentId), /subagents\/agent-a4ca7529859c158c2\.jsonl$/);
+    await page.screenshot({ path: join(ARTIFACTS, "claude-code-subagents.png") });
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();

@@ -38,7 +38,8 @@ export interface EntryView {
   meta: Array<[string, string]>;
   blocks: EntryBlock[];
   compaction?: CompactionFacts;
-  subagent?: SubagentRef;
+  /** The sub-agents its tool calls started (or its tool result reported on). */
+  subagents?: SubagentRef[];
 }
 
 /** Adds a metadata pair when the value says something. */

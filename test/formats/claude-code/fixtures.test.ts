@@ -62,14 +62,16 @@ describe("claude-code: our fixtures", () => {
       assert.deepEqual(last, { role: "user", content: [{ tool_use_id: "toolu_02", type: "tool_result", content: "rm: permission denied", is_error: true }] });
     });
 
-    it("rows: progress, system and sidechain lines under the 'all' filter; the failed result an error; the thinking fragment labelled", async () => {
+    it("rows: progress, system and sidechain lines under the 'all' filter; the failed result an error; one response's lines one row", async () => {
       const s = await load();
       const d = (n: number) => f.describe(s, s.requireIndex(u(n)));
       assert.deepEqual(d(5), { kind: "info", label: "progress", visibility: "all" });
       assert.deepEqual(d(8), { kind: "system", label: "system/turn_duration", visibility: "all" });
       assert.deepEqual(d(11), { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true });
-      assert.equal(d(2).label, "thinking");
-      assert.equal(d(4).kind, "tool-call");
+      // One response over three lines: the last is its row, the others parts under "all".
+      assert.deepEqual(d(2), { kind: "assistant", label: "thinking (line 1 of 3 of a response)", visibility: "all" });
+      assert.deepEqual(d(3), { kind: "assistant", label: "assistant (line 2 of 3 of a response)", visibility: "all" });
+      assert.deepEqual(d(4), { kind: "tool-call", label: "tool_use (response of 3 lines)", visibility: "conversation" });
       assert.deepEqual(d(12), { kind: "user", label: "user", visibility: "user" });
       assert.deepEqual(d(17), { kind: "user", label: "sidechain user", visibility: "all" });
       assert.equal(d(18).visibility, "all");
@@ -82,7 +84,13 @@ describe("claude-code: our fixtures", () => {
       const d = (id: string) => f.details?.(s, s.requireIndex(id));
       assert.deepEqual(d(u(2))?.blocks, [{ kind: "thinking", text: "The user wants a listing." }]);
       assert.deepEqual(d(u(2))?.meta, [["response", "msg_01A"], ["model", "claude-sonnet-4-5-20250929"]]);
-      assert.deepEqual(d(u(4))?.blocks, [{ kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2) }]);
+      // The response's last line is its row: it shows the blocks of all three lines.
+      assert.deepEqual(d(u(4))?.blocks, [
+        { kind: "thinking", text: "The user wants a listing." },
+        { kind: "text", text: "Listing them." },
+        { kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2) },
+      ]);
+      assert.deepEqual(d(u(3))?.blocks, [{ kind: "text", text: "Listing them." }]);
       assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", isError: true }]);
       assert.deepEqual(d(u(17))?.meta, [["isSidechain", "yes"]]);
       const sys = d(u(8));

@@ -38,7 +38,7 @@ describe("claude-code: the sub-agent a tool call started", () => {
     assert.deepEqual(subagentLink(s, s.requireIndex("r1")), want);
     assert.equal(subagentLink(s, s.requireIndex("u1")), undefined);
     // What the webview gets: no path, only whether it was found.
-    assert.deepEqual(entryDetails(s, s.requireIndex("a1")).subagent, { agentId: "abc123", description: "Map the repo", agentType: "Explore", found: true });
+    assert.deepEqual(entryDetails(s, s.requireIndex("a1")).subagents, [{ agentId: "abc123", description: "Map the repo", agentType: "Explore", found: true }]);
   });
 
   it("nested (subagents/workflows/...) and beside-the-session (2.0.x) layouts are found; the meta file describes when the call does not", async () => {
@@ -57,10 +57,10 @@ describe("claude-code: the sub-agent a tool call started", () => {
 
   it("no transcript on disk: linked, not found; an agentId that is not a plain name is not looked up", async () => {
     let s = await load(mainSession("gone9"));
-    assert.deepEqual(entryDetails(s, s.requireIndex("a1")).subagent, { agentId: "gone9", description: "Map the repo", agentType: "Explore", found: false });
+    assert.deepEqual(entryDetails(s, s.requireIndex("a1")).subagents, [{ agentId: "gone9", description: "Map the repo", agentType: "Explore", found: false }]);
     writeFileSync(join(dir, "agent-..jsonl"), "");
     s = await load(mainSession("../x"));
     assert.equal(subagentLink(s, s.requireIndex("a1")), undefined);
-    assert.equal(f.details?.(s, s.requireIndex("r1")).subagent, undefined);
+    assert.equal(f.details?.(s, s.requireIndex("r1")).subagents, undefined);
   });
 });

@@ -1,6 +1,6 @@
 import type { EntryDescription } from "../entry-kinds";
 import type { SessionReader } from "../session-reader";
-import { chainFacts, COMPACT_SUMMARY, META, RESULT_ERROR, SIDECHAIN, TOOL_RESULT } from "./chain-facts";
+import { type ChainFacts, chainFacts, COMPACT_SUMMARY, META, RESULT_ERROR, SIDECHAIN, TOOL_RESULT } from "./chain-facts";
 import { SYNTHETIC_MODEL } from "./index-hooks";
 import { COMPACT_BOUNDARY } from "./lines";
 
@@ -31,12 +31,27 @@ function describeLine(session: SessionReader, i: number, flags: number, subtype:
 /**
  * Neutral kind and label of line i. Progress, attachments, meta user lines and system
  * lines other than a compact boundary show under the "all" filter only; sub-agent lines
- * written inline (isSidechain) too, labelled as such. Flags come from the chain facts,
+ * written inline (isSidechain) too, labelled as such, and the earlier lines of a response
+ * written over several (fragmentOf). Flags come from the chain facts,
  * read once per session, so describing every row reads no line again.
  */
 export function describeClaudeCode(session: SessionReader, i: number): EntryDescription {
   const facts = chainFacts(session);
-  const d = describeLine(session, i, facts.flags[i], facts.subtype[i]);
+  const d = fragmentOf(facts, i, describeLine(session, i, facts.flags[i], facts.subtype[i]));
   if (facts.flags[i] & SIDECHAIN) return { ...d, label: `sidechain ${d.label}`, visibility: "all" };
   return d;
+}
+
+/**
+ * One API response written over several lines (one per content block, same message.id)
+ * is one turn: its last line is the row (its details show every block, and a fork there
+ * keeps the whole response); the earlier lines show under the "all" filter only, as parts.
+ */
+function fragmentOf(facts: ChainFacts, i: number, d: EntryDescription): EntryDescription {
+  const r = facts.response[i];
+  const parts = r === undefined ? undefined : facts.fragments.get(r);
+  if (!parts || parts.length < 2) return d;
+  const k = parts.indexOf(i);
+  if (k === parts.length - 1) return { ...d, label: `${d.label} (response of ${parts.length} lines)` };
+  return { ...d, label: `${d.label} (line ${k + 1} of ${parts.length} of a response)`, visibility: "all" };
 }

@@ -1,5 +1,6 @@
 import { addPair, type EntryBlock, type EntryView, jsonView } from "../entry-view";
 import type { SessionReader } from "../session-reader";
+import { chainFacts } from "./chain-facts";
 import { claudeCodeCompaction } from "./compaction-view";
 import { subagentLink } from "./subagent-link";
 import { asLine, asText, blocksOf, type ClaudeLine, contentText, isCompactBoundary } from "./lines";
@@ -37,6 +38,18 @@ function blockView(b: Record<string, unknown>): EntryBlock[] {
 }
 
 /**
+ * The lines whose blocks line i shows: the last line of a response written over several
+ * shows them all, in file order (describe.ts makes it the response's row); any other line
+ * only its own.
+ */
+function responseLines(session: SessionReader, i: number): number[] {
+  const facts = chainFacts(session);
+  const r = facts.response[i];
+  const parts = r === undefined ? undefined : facts.fragments.get(r);
+  return parts && parts.length > 1 && parts[parts.length - 1] === i ? [...parts] : [i];
+}
+
+/**
  * Line i for the detail pane: user and assistant lines as their content blocks (text,
  * thinking, tool calls and results, images) with the response's id, model, stop reason
  * and flags; every other line (system, attachment, progress) as its JSON without the
@@ -63,8 +76,8 @@ export function claudeCodeDetails(session: SessionReader, i: number): EntryView 
   addPair(view, "stop reason", m?.stop_reason);
   for (const flag of ["isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage"] as const) if (l[flag] === true) addPair(view, flag, "yes");
   addPair(view, "tool call", l.sourceToolAssistantUUID);
-  view.blocks = blocksOf(m?.content).flatMap(blockView);
-  const sub = subagentLink(session, i);
-  if (sub) view.subagent = sub;
+  view.blocks = responseLines(session, i).flatMap((k) => blocksOf(asLine(session.entryAt(k)).message?.content)).flatMap(blockView);
+  const subs = responseLines(session, i).map((k) => subagentLink(session, k)).filter((x) => x !== undefined);
+  if (subs.length) view.subagents = subs;
   return view;
 }
