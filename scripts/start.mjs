@@ -9,8 +9,8 @@
 //   4. the demo sessions (scripts/demo/generate-demo.mjs) into a throwaway dir, and a demo
 //      workspace whose .agent-sessions/open.json asks the extension to open the rich one
 //   5. code-server on 127.0.0.1 with the extension loaded from this folder and
-//      PI_CODING_AGENT_DIR pointing at the demo (and CLAWDCODE_DIR at a clawdcode store),
-//      so the Sessions view lists both agents' sessions
+//      PI_CODING_AGENT_DIR pointing at the demo (CLAWDCODE_DIR at a clawdcode store and
+//      CLAUDE_CONFIG_DIR at a Claude Code one), so the Sessions view lists every agent's sessions
 //   6. a headless Chromium check that the explorer really shows the demo (skip it with
 //      --no-browser-check), then the URL, and it waits for Ctrl+C / SIGTERM
 //
@@ -110,6 +110,7 @@ try {
   const { startCodeServer, workbenchUrl } = await import('./e2e/code-server.mjs');
   const { generateDemo } = await import('./demo/generate-demo.mjs');
   const { generateClawdcodeDemo } = await import('./demo/clawdcode-demo.mjs');
+  const { generateClaudeCodeDemo } = await import('./demo/claude-code-demo.mjs');
   assertInstalled();
 
   // ---- 4: the demo
@@ -120,16 +121,19 @@ try {
   // A second agent's store beside pi's (clawdcode, one of the formats of our design).
   const clawdDir = path.join(runDir, 'clawdcode');
   generateClawdcodeDemo(clawdDir);
+  // Claude Code's store: a rewind, a partial compaction, a sub-agent.
+  const claudeDir = path.join(runDir, 'claude');
+  generateClaudeCodeDemo(claudeDir);
   const workspace = path.join(runDir, 'demo-workspace');
   fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }, null, 2) + '\n');
   fs.writeFileSync(path.join(workspace, 'README.md'),
     '# Agent Session Explorer demo\n\nThis throwaway workspace was made by `npm start`. `.agent-sessions/open.json` lists the sessions\n' +
-    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), and a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR).\n`);
+    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR) and a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR).\n`);
   say(`demo sessions in ${sessionsDir}`);
 
   // The CLI on the same sessions, so the newcomer sees it once.
-  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`];
+  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`];
   console.log(`\n$ node ${cliArgs.join(' ')}`);
   const cli = spawnSync(process.execPath, cliArgs, { cwd: ROOT, encoding: 'utf8' });
   process.stdout.write(cli.stdout || '');
@@ -142,7 +146,7 @@ try {
     workspace,
     runDir: path.join(runDir, 'code-server'),
     port,
-    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir },
+    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir },
   });
   const url = workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT });
   say(`code-server listening on ${server.url} (log: ${server.logFile})`);

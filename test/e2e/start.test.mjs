@@ -138,7 +138,7 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
-    await check('the Sessions view lists the demo projects and sessions, pi\'s and clawdcode\'s', async () => {
+    await check('the Sessions view lists the demo projects and sessions: pi\'s, clawdcode\'s and Claude Code\'s', async () => {
       // The extension shows its view itself when a workspace lists sessions to open;
       // click the activity-bar icon only if it did not (a click on the active one hides it).
       const title = page.locator('.sidebar .composite.title', { hasText: 'Agent Sessions' });
@@ -153,7 +153,7 @@ try {
         texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
         const all = texts.join(' | ');
         // pi's sessions and the clawdcode store's (its agent named on its row), grouped by project.
-        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME, 'ClawdCode ·'].every((t) => all.includes(t));
+        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME, 'ClawdCode ·', 'Claude Code ·'].every((t) => all.includes(t));
       }, { ms: 20_000, everyMs: 300, describe: () => `rows: ${JSON.stringify(texts)}` });
       // Let the explorer finish painting before the picture is taken.
       await sleep(1_500);
@@ -235,6 +235,48 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
       say(`restored "${title}"; tabs now ${JSON.stringify(after)}`);
+    });
+    await check('Claude Code sessions in the explorer: a compaction, a sub-agent (opened from its tool call) and a rewind (screenshots)', async () => {
+      const { CLAUDE_CODE_DEMO } = await import('../../scripts/demo/claude-code-demo.mjs');
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      const sessionRow = (text) => page.locator('.sidebar .monaco-list-row', { hasText: text }).first();
+      /** Opens a session from the Sessions view and waits for its explorer to show `text`. */
+      const open = async (title, text) => {
+        await sessionRow(title).click({ timeout: budget(15_000) });
+        return webviewFrame(page, { text, timeoutMs: 60_000 });
+      };
+      /** Selects the first row matching `selector` in the explorer and shows its details. */
+      const details = async (frame, selector, wait) => {
+        const row = frame.locator(selector).first();
+        await row.click({ timeout: budget(15_000) });
+        await row.press('Enter');
+        await frame.locator(wait).first().waitFor({ timeout: budget(15_000) });
+        await sleep(800);
+      };
+      // A partial compaction: the boundary's details say what it did.
+      let frame = await open('Read a.txt and b.txt', 'compact');
+      await details(frame, '.row.compaction-row', '.compaction-info');
+      const info = (await frame.locator('.compaction-info').innerText()).replace(/\s+/g, ' ');
+      if (!/Compaction \(manual\): [\d.,k]+ tokens before, [\d.,k]+ after, \d+ messages? summarized/.test(info)) throw new Error(`the compaction shows ${JSON.stringify(info.slice(0, 200))}`);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'claude-code-compaction.png'))}`);
+      // A sub-agent: its tool call names it, and opens its own transcript in a new explorer.
+      frame = await open('Survey the test suite with a helper', 'Survey the test suite');
+      await details(frame, '.row:has-text("Agent")', '.subagent-info');
+      const sub = (await frame.locator('.subagent-info').innerText()).replace(/\s+/g, ' ');
+      if (!sub.includes(`Sub-agent ${CLAUDE_CODE_DEMO.agentId} (Explore): ${CLAUDE_CODE_DEMO.agentTask}`)) throw new Error(`the sub-agent box says ${JSON.stringify(sub)}`);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'claude-code-subagent.png'))}`);
+      await frame.locator('.subagent-info vscode-button[data-action=openSubagent]').first().click();
+      const subTab = page.locator('.tabs-container .tab', { hasText: `agent-${CLAUDE_CODE_DEMO.agentId}` }).first();
+      await subTab.waitFor({ timeout: budget(30_000) });
+      await webviewFrame(page, { text: 'npx mocha --reporter dot', timeoutMs: 60_000 });
+      // A rewind: the older prompt and the new one as two branches.
+      frame = await open('files', 'Actually, ask a helper to count them');
+      const body = await frame.locator('body').innerText();
+      if (!body.includes('Delete them')) throw new Error('the rewound branch is not shown');
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'claude-code-rewind.png'))}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
     await browser.close();
   }

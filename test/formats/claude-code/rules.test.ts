@@ -99,6 +99,10 @@ describe("claude-code: rules on sessions built in memory", () => {
     // A sub-agent's own file: every line is sidechain, so the fallback takes the newest true leaf.
     const only = session([sidechain(user("x1", null, "helper")), sidechain(fragment("x3", "x1", "msg_x", text("newer"))), sidechain(fragment("x2", "x1", "msg_y", text("ok")))]);
     assert.equal(only.metas[f.defaultLeaf(only)].id, "x2");
+    // ... and its lines are its conversation, not hidden as they are inline in a parent session.
+    assert.deepEqual(f.describe(only, only.requireIndex("x1")), { kind: "user", label: "user", visibility: "user" });
+    assert.equal(f.describe(only, only.requireIndex("x2")).visibility, "conversation");
+    assert.equal(f.describe(s, s.requireIndex("x")).visibility, "all");
   });
 
   it("pairing repair: a repeated tool_use is dropped (an emptied message says so); a leading orphan result is removed; API-error turns are not sent", () => {

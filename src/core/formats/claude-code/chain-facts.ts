@@ -19,6 +19,8 @@ export const COMPACT_SUMMARY = 64;
  */
 export interface ChainFacts {
   readonly count: number;
+  /** A sub-agent's own transcript: its first line is already a sidechain line (agent-*.jsonl). */
+  readonly sidechainFile: boolean;
   /** Relinked parent position; -1 at a root or a broken link. */
   readonly parent: Int32Array;
   readonly flags: Uint8Array;
@@ -105,7 +107,7 @@ export function chainFacts(session: SessionReader): ChainFacts {
     if (p >= 0 && response[p]) push(resultsByFragment, p, i);
     if (source[i] >= 0 && source[i] !== p) push(resultsByFragment, source[i], i);
   }
-  const facts: ChainFacts = { count: n, parent, flags, response, calls, answers, source, subtype, fragments, resultsByCall, resultsByFragment };
+  const facts: ChainFacts = { count: n, sidechainFile: n > 0 && (flags[0] & SIDECHAIN) !== 0, parent, flags, response, calls, answers, source, subtype, fragments, resultsByCall, resultsByFragment };
   cache.set(session, facts);
   return facts;
 }

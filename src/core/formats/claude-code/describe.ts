@@ -38,7 +38,8 @@ function describeLine(session: SessionReader, i: number, flags: number, subtype:
 export function describeClaudeCode(session: SessionReader, i: number): EntryDescription {
   const facts = chainFacts(session);
   const d = fragmentOf(facts, i, describeLine(session, i, facts.flags[i], facts.subtype[i]));
-  if (facts.flags[i] & SIDECHAIN) return { ...d, label: `sidechain ${d.label}`, visibility: "all" };
+  // Inline sub-agent lines are hidden in their parent's session, not in the sub-agent's own file.
+  if (facts.flags[i] & SIDECHAIN && !facts.sidechainFile) return { ...d, label: `sidechain ${d.label}`, visibility: "all" };
   return d;
 }
 
