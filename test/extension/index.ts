@@ -12,6 +12,7 @@ export function run(): Promise<void> {
   mocha.suite.emit("pre-require", globalThis, "extension-tests", mocha);
   require("./extension.test");
   require("./formats.test");
+  require("./claude-code.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -22,9 +22,12 @@ const work = mkdtempSync(join(tmpdir(), "ase-ext-test-"));
 const agentDir = join(work, "agent");
 // A throwaway ClawdCode store (seed 002): the formats suite copies its fixtures in.
 const clawdcodeDir = join(work, "clawdcode");
+// A throwaway Claude Code store ($CLAUDE_CONFIG_DIR): the Claude Code suite copies transcripts in.
+const claudeDir = join(work, "claude");
 const workspace = join(work, "workspace");
 mkdirSync(join(agentDir, "sessions"), { recursive: true });
 mkdirSync(join(clawdcodeDir, "projects"), { recursive: true });
+mkdirSync(join(claudeDir, "projects"), { recursive: true });
 mkdirSync(workspace, { recursive: true });
 mkdirSync(join(work, "tmp"), { recursive: true });
 mkdirSync(join(root, "test-artifacts", "e2e"), { recursive: true });
@@ -35,6 +38,7 @@ r = run(process.execPath, [
   "--workspace", workspace,
   "--env", `PI_CODING_AGENT_DIR=${agentDir}`,
   "--env", `CLAWDCODE_DIR=${clawdcodeDir}`,
+  "--env", `CLAUDE_CONFIG_DIR=${claudeDir}`,
   "--env", `TMPDIR=${join(work, "tmp")}`,
   "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
   "--timeout", "600",
