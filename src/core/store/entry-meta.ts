@@ -40,6 +40,8 @@ export interface EntryMeta {
   firstKeptEntryId?: string;
   firstKeptEntryIndex?: number;
   tokensBefore?: number;
+  /** Context size right after a compaction, where the agent recorded one (Claude Code: compactMetadata.postTokens). */
+  tokensAfter?: number;
   hasRetainedTail?: boolean;
   /** branch_summary */
   fromId?: string;

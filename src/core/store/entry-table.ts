@@ -30,7 +30,7 @@ export interface TablePart {
 /** Fields only some entry types have, kept in a side map. */
 export type RareFields = Pick<
   EntryMeta,
-  "thinkingLevel" | "targetId" | "label" | "name" | "firstKeptEntryId" | "firstKeptEntryIndex" | "tokensBefore" | "hasRetainedTail" | "fromId" | "emptySummary" | "excluded"
+  "thinkingLevel" | "targetId" | "label" | "name" | "firstKeptEntryId" | "firstKeptEntryIndex" | "tokensBefore" | "tokensAfter" | "hasRetainedTail" | "fromId" | "emptySummary" | "excluded"
 >;
 
 function grow<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: T, size: number): T {
@@ -348,6 +348,7 @@ export class EntryView implements EntryMeta {
   set firstKeptEntryId(v: string | undefined) { this.t.rareOf(this.index).firstKeptEntryId = v; }
   get firstKeptEntryIndex() { return this.r?.firstKeptEntryIndex; }
   get tokensBefore() { return this.r?.tokensBefore; }
+  get tokensAfter() { return this.r?.tokensAfter; }
   get hasRetainedTail() { return this.r?.hasRetainedTail; }
   get fromId() { return this.r?.fromId; }
   get emptySummary() { return this.r?.emptySummary; }

@@ -119,7 +119,12 @@ export class ClaudeCodeIndexHooks implements IndexHooks {
     const role = l.type === "user" || l.type === "assistant" ? str(l.message?.role) : undefined;
     t.setRole(i, role ?? String(l.type));
     if (l.type === "assistant") this.fillAssistant(t, i, l);
-    else if (isCompactBoundary(l)) t.rareOf(i).tokensBefore = num(l.compactMetadata?.preTokens);
+    else if (isCompactBoundary(l)) {
+      const r = t.rareOf(i);
+      r.tokensBefore = num(l.compactMetadata?.preTokens);
+      const post = l.compactMetadata?.postTokens;
+      if (typeof post === "number" && Number.isFinite(post) && post > 0) r.tokensAfter = post;
+    }
   }
 
   private fillAssistant(t: EntryTable, i: number, l: ClaudeLine): void {

@@ -86,7 +86,10 @@ export class ClawdcodeIndexHooks implements IndexHooks {
     } else if (l.type === "tool_use") {
       t.toolCalls[i] = 1;
     } else if (isCompactBoundary(l)) {
-      t.rareOf(i).tokensBefore = num(l.compactMetadata?.preTokens);
+      const r = t.rareOf(i);
+      r.tokensBefore = num(l.compactMetadata?.preTokens);
+      const post = l.compactMetadata?.postTokens;
+      if (typeof post === "number" && Number.isFinite(post) && post > 0) r.tokensAfter = post;
     }
   }
 

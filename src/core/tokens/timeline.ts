@@ -1,0 +1,225 @@
+import type { ContextMessage, SessionFormat } from "../formats/session-format";
+import { formatOf } from "../formats/registry";
+import type { SessionReader } from "../formats/session-reader";
+import { leafTokenSummary, messageTokens } from "./format-tokens";
+
+/** The context size at one assistant step (one API response) of a path. */
+export interface TimelinePoint {
+  /** The step's entry: the last line of its response on the path (where the usage sits). */
+  entryId: string;
+  /** Position on the path root..leaf. */
+  index: number;
+  /** ISO time of the entry, null when it has none. */
+  time: string | null;
+  tokens: number;
+  /**
+   * recorded: input + cache reads + cache writes + output of the step's usage;
+   * estimated: the size before it plus chars/4 of the messages added since.
+   */
+  source: "recorded" | "estimated";
+}
+
+/** A compaction on the path: the context size just before and right after it. */
+export interface TimelineCompaction {
+  entryId: string;
+  /** Position on the path root..leaf. */
+  index: number;
+  time: string | null;
+  before: number;
+  /** recorded: the agent's own figure (pi: tokensBefore; Claude Code: preTokens); estimated: the last point. */
+  beforeSource: "recorded" | "estimated";
+  after: number;
+  /** recorded: postTokens; estimated: chars/4 of the context the compaction left. */
+  afterSource: "recorded" | "estimated";
+}
+
+/** How the context grew along one path, with the lines it is measured against. */
+export interface ContextTimeline {
+  leafId: string | null;
+  model?: string;
+  /** The model's context window. */
+  window: number;
+  /** Where the agent compacts on its own. */
+  threshold: number;
+  points: TimelinePoint[];
+  compactions: TimelineCompaction[];
+}
+
+export interface TimelineOptions {
+  /** Context windows by model id or id prefix (a setting, or --window as { "": n }). */
+  windows?: Readonly<Record<string, number>>;
+}
+
+/** Stop reasons whose usage the agent itself does not trust (pi: an aborted or failed call). */
+const UNTRUSTED_STOP = new Set(["aborted", "error"]);
+
+/** One segment of the path between compactions, with the context the agent held at its end. */
+interface Segment {
+  /** Path position of the compaction opening it, or -1 for the first. */
+  start: number;
+  messages: ContextMessage[];
+  /** Path position each message is placed at (an entry off the path takes the one before it). */
+  at: number[];
+  tokens: number[];
+}
+
+/** One API response on the path: its lines in path order. */
+interface Step {
+  positions: number[];
+}
+
+function isoTime(session: SessionReader, i: number): string | null {
+  const t = session.table.times[i];
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+function recordedTokens(session: SessionReader, i: number): number | undefined {
+  const u = session.table.getUsage(i);
+  if (!u) return undefined;
+  const stop = session.table.stopReasonAt(i);
+  if (stop !== undefined && UNTRUSTED_STOP.has(stop)) return undefined;
+  const total = u.input + u.cacheRead + u.cacheWrite + u.output;
+  return total > 0 ? total : undefined;
+}
+
+/** The assistant steps on a path: one per response (the format's responseId), else one per entry. */
+function stepsOn(session: SessionReader, format: SessionFormat, path: readonly number[]): Step[] {
+  const steps: Step[] = [];
+  const byResponse = new Map<string, Step>();
+  path.forEach((i, k) => {
+    if (session.table.roleAt(i) !== "assistant") return;
+    const rid = format.responseId?.(session, i);
+    const seen = rid === undefined ? undefined : byResponse.get(rid);
+    if (seen) {
+      seen.positions.push(k);
+      return;
+    }
+    const step = { positions: [k] };
+    steps.push(step);
+    if (rid !== undefined) byResponse.set(rid, step);
+  });
+  return steps;
+}
+
+function segmentOf(session: SessionReader, format: SessionFormat, path: readonly number[], start: number, end: number, posOf: ReadonlyMap<number, number>): Segment {
+  const messages = end >= 0 && end >= start ? format.context(session, path[end]).messages : [];
+  const at: number[] = [];
+  let last = Math.max(start, 0);
+  for (const m of messages) {
+    const i = session.tree.indexOf(m.entryId);
+    const k = i === undefined ? undefined : posOf.get(i);
+    if (k !== undefined) last = k;
+    at.push(k ?? last);
+  }
+  return { start, messages, at, tokens: messages.map((m) => messageTokens(m.message)) };
+}
+
+/**
+ * The messages a compaction left (what `after` measures): the segment's messages placed
+ * at or before it (pi: its summary and the kept messages) and the summaries that follow
+ * it directly (Claude Code writes its summary as the line under the boundary).
+ */
+function leftByCompaction(seg: Segment): Set<number> {
+  const left = new Set<number>();
+  for (let m = 0; m < seg.messages.length; m++) {
+    if (seg.at[m] <= seg.start || seg.messages[m].kind === "summary") left.add(m);
+    else break;
+  }
+  return left;
+}
+
+/**
+ * The context size at every assistant step of the path root..leaf, for any format:
+ * recorded where the step's usage is (input + cache reads + cache writes + output, as
+ * leafTokenSummary counts it), else the size before it plus chars/4 of the messages added
+ * since (the whole context's estimate where nothing earlier is known). Compactions
+ * (describe kind "boundary") drop the size: before is the agent's own figure or the last
+ * point, after its recorded postTokens or the estimate of what it left. The messages are
+ * the agent's own context (format.context) at the end of each stretch between compactions.
+ */
+export function contextTimeline(session: SessionReader, leaf: number, opts: TimelineOptions = {}): ContextTimeline {
+  const format = formatOf(session);
+  if (leaf < 0 || leaf >= session.metas.length) {
+    const t = leafTokenSummary(session, format, -1, { windows: opts.windows, ctx: { leafId: null, messages: [] } });
+    return { leafId: null, window: t.contextWindow, threshold: t.threshold, points: [], compactions: [] };
+  }
+  const path = session.tree.path(leaf);
+  const posOf = new Map<number, number>();
+  path.forEach((i, k) => posOf.set(i, k));
+  const cuts: number[] = [];
+  path.forEach((i, k) => {
+    if (format.describe(session, i).kind === "boundary") cuts.push(k);
+  });
+  // Stretches between compactions, each with the context at its last entry.
+  const bounds = [-1, ...cuts];
+  const segments = bounds.map((start, s) => segmentOf(session, format, path, start, s + 1 < bounds.length ? bounds[s + 1] - 1 : path.length - 1, posOf));
+  const summary = leafTokenSummary(session, format, leaf, { windows: opts.windows, ctx: { leafId: session.metas[leaf].id, messages: segments[segments.length - 1].messages } });
+
+  const steps = stepsOn(session, format, path);
+  const points: TimelinePoint[] = [];
+  const compactions: TimelineCompaction[] = [];
+  let next = 0;
+  for (let s = 0; s < segments.length; s++) {
+    const seg = segments[s];
+    const end = s + 1 < segments.length ? segments[s + 1].start : path.length;
+    const counted = new Uint8Array(seg.messages.length);
+    let running = 0;
+    if (seg.start >= 0) {
+      const i = path[seg.start];
+      const left = leftByCompaction(seg);
+      let estimate = 0;
+      for (const m of left) {
+        counted[m] = 1;
+        estimate += seg.tokens[m];
+      }
+      const pre = session.metas[i].tokensBefore;
+      const post = session.metas[i].tokensAfter;
+      const lastPoint = points.length ? points[points.length - 1].tokens : undefined;
+      const before = pre !== undefined && pre > 0 ? pre : (lastPoint ?? wholeEstimate(segments[s - 1]));
+      const after = post !== undefined && post > 0 ? post : estimate;
+      compactions.push({
+        entryId: session.metas[i].id,
+        index: seg.start,
+        time: isoTime(session, i),
+        before,
+        beforeSource: pre !== undefined && pre > 0 ? "recorded" : "estimated",
+        after,
+        afterSource: post !== undefined && post > 0 ? "recorded" : "estimated",
+      });
+      running = after;
+    }
+    // Messages in path order, so each step adds those placed up to it once.
+    const order = seg.messages.map((_, m) => m).sort((a, b) => seg.at[a] - seg.at[b] || a - b);
+    let cursor = 0;
+    for (; next < steps.length; next++) {
+      const pos = steps[next].positions;
+      const last = pos[pos.length - 1];
+      if (last >= end) break;
+      let added = 0;
+      for (; cursor < order.length && seg.at[order[cursor]] <= last; cursor++) {
+        const m = order[cursor];
+        if (counted[m]) continue;
+        counted[m] = 1;
+        added += seg.tokens[m];
+      }
+      let recorded: number | undefined;
+      for (let k = pos.length - 1; k >= 0 && recorded === undefined; k--) recorded = recordedTokens(session, path[pos[k]]);
+      const tokens = recorded ?? running + added;
+      running = tokens;
+      const i = path[last];
+      points.push({ entryId: session.metas[i].id, index: last, time: isoTime(session, i), tokens, source: recorded !== undefined ? "recorded" : "estimated" });
+    }
+  }
+  return {
+    leafId: session.metas[leaf].id,
+    ...(summary.model ? { model: summary.model } : {}),
+    window: summary.contextWindow,
+    threshold: summary.threshold,
+    points,
+    compactions,
+  };
+}
+
+function wholeEstimate(seg: Segment | undefined): number {
+  return seg ? seg.tokens.reduce((a, b) => a + b, 0) : 0;
+}
