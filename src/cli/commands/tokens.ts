@@ -17,9 +17,10 @@ import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
+import { runTimeline } from "./tokens-timeline";
 
 const usage =
-  "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache]";
+  "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache] | --timeline [--leaf ID] [--window N] [--json]";
 
 /** $XDG_CACHE_HOME/agent-session-explorer/tokens, else ~/.cache/agent-session-explorer/tokens. */
 export function tokenCacheDir(env: NodeJS.ProcessEnv): string {
@@ -151,9 +152,11 @@ async function run(args: string[], io: CliIO): Promise<void> {
       allocation: { type: "string" },
       "no-cache": { type: "boolean" },
       "anthropic-count": { type: "boolean" },
+      timeline: { type: "boolean" },
     },
     usage,
   );
+  if (values.timeline) return runTimeline(onePositional(positionals, "session file", usage), values, intFlag(values.window, "window"), io);
   const apiKey = io.env.ANTHROPIC_API_KEY;
   if (values["anthropic-count"] && !apiKey) throw new CliError("--anthropic-count needs ANTHROPIC_API_KEY (the count is a request to the Messages API)");
   const reserveTokens = intFlag(values.reserve, "reserve");
@@ -237,6 +240,6 @@ function otherTokens(session: SessionReader, values: Record<string, unknown>, wi
 export const tokensCommand: CliCommand = {
   name: "tokens",
   usage,
-  summary: "token figures per entry, branch and leaf: recorded, estimated, tokenizer, calibrated; budget; --accuracy",
+  summary: "token figures per entry, branch and leaf: recorded, estimated, tokenizer, calibrated; budget; --accuracy; --timeline: the context size at every step of a path",
   run,
 };
