@@ -7,8 +7,12 @@
 
 import type { EntryKind } from "./core/formats/entry-kinds";
 import type { CompactionFacts } from "./core/formats/entry-view";
+import type { ContextTimeline } from "./core/tokens/timeline";
 
 export type { CompactionFacts };
+
+/** The context size at every assistant step of a path, with its compactions, threshold and window. */
+export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/tokens/timeline";
 
 export type { EntryKind } from "./core/formats/entry-kinds";
 
@@ -166,6 +170,14 @@ export interface SelectRequest {
   type: "select";
   requestId: number;
   id: string;
+  /** A leaf to keep selected when the entry is on its path (a timeline step picks its entry without leaving the branch). */
+  keepLeaf?: string;
+}
+/** The context size at every assistant step of the path root..leafId, for the timeline chart. */
+export interface TimelineRequest {
+  type: "timeline";
+  requestId: number;
+  leafId: string;
 }
 /** Run an action on an entry (fork here, continue here, ...). */
 export interface ActionMessage {
@@ -197,6 +209,7 @@ export type WebviewToHost =
   | ToggleFoldRequest
   | SearchRequest
   | SelectRequest
+  | TimelineRequest
   | ActionMessage
   | OpenFileMessage
   | OpenSubagentMessage
@@ -264,11 +277,12 @@ export interface ReplyResults {
   toggleFold: { rowCount: number };
   search: { matches: number[] };
   select: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number };
+  timeline: ContextTimeline;
 }
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "action", "openFile", "openSubagent", "retryLoad"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "timeline", "action", "openFile", "openSubagent", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -296,8 +310,11 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
     case "setFilter":
       return isInt(o.requestId) && FILTERS.has(o.filter as RowFilter);
     case "toggleFold":
-    case "select":
       return isInt(o.requestId) && isStr(o.id, 200);
+    case "select":
+      return isInt(o.requestId) && isStr(o.id, 200) && (o.keepLeaf === undefined || isStr(o.keepLeaf, 200));
+    case "timeline":
+      return isInt(o.requestId) && isStr(o.leafId, 200);
     case "search":
       return isInt(o.requestId) && isStr(o.query, 1000);
     case "action":

@@ -3,6 +3,7 @@ import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
+import { contextTimeline } from "../core/tokens/timeline";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type {
@@ -204,11 +205,14 @@ export class ExplorerController {
         return { matches: view.search(msg.query) };
       case "select": {
         this.entryIndex(msg.id);
-        const { entry, rowIndex } = view.select(msg.id);
+        const keep = msg.keepLeaf === undefined ? undefined : this.s.tree.indexOf(msg.keepLeaf);
+        const { entry, rowIndex } = view.select(msg.id, keep);
         const format = formatOf(this.s);
         const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex };
       }
+      case "timeline":
+        return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });
       default:
         return unknownRequest(msg);
     }

@@ -64,14 +64,21 @@ export class RowView {
     return this.rows.length;
   }
 
-  /** Selecting an entry makes the newest leaf under it the active one. */
-  select(id: string): { entry: number; leaf: number; rowIndex: number } {
+  /**
+   * Selecting an entry makes the newest leaf under it the active one, unless `keepLeaf`
+   * (the branch a timeline chart shows) lies below it: then that leaf stays active.
+   */
+  select(id: string, keepLeaf?: number): { entry: number; leaf: number; rowIndex: number } {
     const s = this.session;
     const entry = s.requireIndex(id);
     let leaf = entry;
-    while (s.tree.childCount(leaf) > 0) {
-      const kids = s.tree.children(leaf);
-      leaf = kids[kids.length - 1];
+    if (keepLeaf !== undefined && s.tree.path(keepLeaf).includes(entry)) {
+      leaf = keepLeaf;
+    } else {
+      while (s.tree.childCount(leaf) > 0) {
+        const kids = s.tree.children(leaf);
+        leaf = kids[kids.length - 1];
+      }
     }
     this.selectedLeaf = leaf;
     this.recompute();

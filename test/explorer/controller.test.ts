@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { ExplorerController, type ExplorerOptions } from "../../src/explorer/controller";
 import { DISPLAY_LIMIT } from "../../src/explorer/entry-details";
-import type { BarsMessage, Row } from "../../src/protocol";
+import { type BarsMessage, isWebviewToHost, type Row } from "../../src/protocol";
 import { assistant, entry, header, type Raw, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
 
 const LONG = "x".repeat(DISPLAY_LIMIT + 1000);
@@ -129,6 +129,27 @@ describe("explorer controller", () => {
     assert.equal(rows.find((r) => r.isDefaultLeaf), undefined, "l1, the default leaf, is hidden by the filter");
     // The other branch has no file: nothing offered there.
     assert.deepEqual(c.answer({ type: "select", ...next(), id: "u3" }).files, []);
+  });
+
+  it("timeline: the context size at every step of the asked leaf's path; a step picked with keepLeaf keeps that branch", async () => {
+    const { c, session } = await open();
+    const t = c.answer({ type: "timeline", ...next(), leafId: "a2" });
+    assert.equal(t.leafId, "a2");
+    assert.deepEqual(t.points.map((p) => [p.entryId, p.source, p.tokens]), [["a1", "recorded", 120], ["a2", "recorded", 120]]);
+    assert.ok(t.window > t.threshold && t.threshold > 0);
+    assert.throws(() => c.answer({ type: "timeline", ...next(), leafId: "nope" }), /no entry with id "nope"/);
+    // u1 has two branches: picked from the chart of a3's branch, a3 stays the active leaf.
+    c.answer({ type: "select", ...next(), id: "u1", keepLeaf: "a3" });
+    assert.equal(c.selectedLeaf, session.requireIndex("a3"));
+    // Without it (or with a leaf not below the entry) the newest leaf under the entry wins.
+    c.answer({ type: "select", ...next(), id: "a1", keepLeaf: "a3" });
+    assert.equal(c.selectedLeaf, session.requireIndex("a2"));
+    // What the host lets in: a string leaf id of sane length; keepLeaf a string when given.
+    assert.equal(isWebviewToHost({ type: "timeline", requestId: 1, leafId: "a2" }), true);
+    assert.equal(isWebviewToHost({ type: "timeline", requestId: 1, leafId: 7 }), false);
+    assert.equal(isWebviewToHost({ type: "timeline", requestId: 1, leafId: "x".repeat(201) }), false);
+    assert.equal(isWebviewToHost({ type: "select", requestId: 1, id: "u1", keepLeaf: "a3" }), true);
+    assert.equal(isWebviewToHost({ type: "select", requestId: 1, id: "u1", keepLeaf: {} }), false);
   });
 
   it("files: only an offered path may be opened; one deleted since is missing; a workspace folder is searched too", async () => {
