@@ -5,6 +5,7 @@ import { clip, codicon, custom, el, formatInt, oneLine, TITLE_MAX } from "./dom"
 import { FileList } from "./file-list";
 import { RpcClient, RpcDisposedError, type HostEvent } from "./rpc";
 import { SearchBox } from "./search";
+import { TimelineChart } from "./timeline-chart";
 import { TokenBars } from "./token-bars";
 import { EntryTree } from "./tree";
 import { loadViewState, ViewStateStore } from "./view-state";
@@ -63,6 +64,8 @@ const detail = new DetailPane({
   },
 });
 const bars = new TokenBars((leafId) => void pickEntry(leafId, false));
+// A step picked on the chart selects its entry and keeps the chart's branch active.
+const timeline = new TimelineChart((id) => void pickEntry(id, false, true, timelineLeaf));
 const files = new FileList((path) => rpc.post({ type: "openFile", path }));
 
 const tree = new EntryTree(rpc, {
@@ -105,6 +108,7 @@ const section = (heading: string, body: HTMLElement, open = true): HTMLElement =
 };
 const sidePane = el("div", { className: "side-pane", attrs: { slot: "end" } }, [
   section("Context", bars.element),
+  section("Context growth", timeline.element),
   section("Files", files.element),
   section("Details", detail.element),
 ]);
@@ -139,6 +143,7 @@ function onHostEvent(e: HostEvent): void {
       break;
     case "bars":
       bars.render(e.bars);
+      void showTimeline(e.bars, false);
       break;
     case "loading":
       if (!initialized) showLoading(e.bytesRead, e.totalBytes);
@@ -238,6 +243,7 @@ async function onInit(m: InitMessage): Promise<void> {
   }
   showSession(m.session);
   bars.render(m.bars);
+  void showTimeline(m.bars, true);
   filterSelect.value = m.filter;
   tree.setRowCount(m.rowCount);
   app.removeAttribute("aria-busy");
@@ -255,6 +261,7 @@ function onSessionChanged(m: SessionChangedMessage): void {
   const atEnd = list.scrollTop + list.visibleRows * list.rowHeight >= list.rowCount * list.rowHeight - list.rowHeight;
   showSession(m.session);
   bars.render(m.bars);
+  void showTimeline(m.bars, true);
   const top = list.scrollTop;
   tree.setRowCount(m.rowCount);
   list.setScrollTop(atEnd ? Number.MAX_SAFE_INTEGER : top);
@@ -283,11 +290,11 @@ async function setFilter(filter: RowFilter): Promise<void> {
   }
 }
 
-/** Selects an entry by id (restored state, token bar click): the host tells where its row is. */
-async function pickEntry(id: string, keepScroll: boolean, center = true): Promise<void> {
+/** Selects an entry by id (restored state, token bar or chart click): the host tells where its row is. */
+async function pickEntry(id: string, keepScroll: boolean, center = true, keepLeaf?: string): Promise<void> {
   try {
     const seq = ++selectSeq;
-    const res = await rpc.request<"select">({ type: "select", id });
+    const res = await rpc.request<"select">({ type: "select", id, ...(keepLeaf !== undefined ? { keepLeaf } : {}) });
     if (seq !== selectSeq) return;
     applySelection(res.bars, res.files);
     if (res.rowIndex >= 0) {
@@ -313,6 +320,34 @@ async function loadSelection(id: string): Promise<void> {
 function applySelection(b: TokenBar[], f: FileActivityView[]): void {
   bars.render(b);
   files.render(f);
+  void showTimeline(b, false);
+}
+
+/** The leaf the chart shows (the selected bar's), and the newest request for it. */
+let timelineLeaf: string | undefined;
+let timelineSeq = 0;
+
+/** Draws the selected branch's timeline: when the branch changes, or always after the session changed. */
+async function showTimeline(b: TokenBar[], force: boolean): Promise<void> {
+  const leaf = (b.find((x) => x.selected) ?? b[0])?.leafId;
+  if (leaf === undefined) {
+    timelineLeaf = undefined;
+    timeline.message("No branch.");
+    return;
+  }
+  if (leaf === timelineLeaf && !force) return;
+  timelineLeaf = leaf;
+  const seq = ++timelineSeq;
+  try {
+    const t = await rpc.request<"timeline">({ type: "timeline", leafId: leaf });
+    if (seq === timelineSeq) timeline.render(t);
+  } catch (err) {
+    if (seq === timelineSeq) {
+      timelineLeaf = undefined;
+      timeline.message("The timeline could not be computed.");
+    }
+    report(err);
+  }
 }
 
 async function loadDetails(id: string): Promise<void> {

@@ -104,6 +104,33 @@ export class TreeHost {
     return d;
   }
 
+  /**
+   * The context timeline of a leaf's path, as the real core shapes it: a session may give
+   * its own (data.timeline); else assistant steps grow by each entry's tokens (estimated
+   * where the entry says estimatedSize), and a compaction drops to its own tokens.
+   */
+  timeline(leafId) {
+    if (this.data.timeline) return this.data.timeline;
+    if (!this.byId.has(leafId)) throw new Error(`no entry with id ${JSON.stringify(leafId)}`);
+    const path = [];
+    for (let x = this.byId.get(leafId); x; x = x.parentId ? this.byId.get(x.parentId) : undefined) path.unshift(x);
+    const bar = this.data.bars[0] ?? { contextWindow: 200_000, threshold: 183_616 };
+    const points = [];
+    const compactions = [];
+    let size = 0;
+    path.forEach((x, index) => {
+      if (x.type === "compaction") {
+        const before = x.compaction?.tokensBefore ?? size;
+        size = x.tokens;
+        compactions.push({ entryId: x.id, index, time: x.timestamp, before, beforeSource: "recorded", after: size, afterSource: "estimated" });
+        return;
+      }
+      size += x.tokens;
+      if (x.role === "assistant") points.push({ entryId: x.id, index, time: x.timestamp, tokens: size, source: x.estimatedSize ? "estimated" : "recorded" });
+    });
+    return { leafId, model: "claude-sonnet-4-5", window: bar.contextWindow, threshold: bar.threshold, points, compactions };
+  }
+
   answer(m) {
     switch (m.type) {
       case "rows":
@@ -127,6 +154,8 @@ export class TreeHost {
         });
         return { matches };
       }
+      case "timeline":
+        return this.timeline(m.leafId);
       case "select": {
         const bars = this.data.bars.map((b) => ({ ...b, selected: b.leafId === m.id || (b.selected && !this.data.bars.some((o) => o.leafId === m.id)) }));
         return { bars, files: this.data.files, rowIndex: this.rows.findIndex((r) => r.id === m.id) };
@@ -181,6 +210,11 @@ export class LargeHost {
       }
       case "select":
         return { bars: this.init().bars, files: [], rowIndex: Number(m.id.slice(1)) };
+      case "timeline": {
+        const last = this.rowCount - 1;
+        const points = Array.from({ length: 50 }, (_, k) => ({ entryId: `n${last - 2 * (49 - k)}`, index: last - 2 * (49 - k), time: null, tokens: 3_400 * (k + 1), source: "recorded" }));
+        return { leafId: m.leafId, model: "claude-sonnet-4-5", window: 200_000, threshold: 183_616, points, compactions: [] };
+      }
       case "details":
         return { id: m.id, kind: "user", typeLabel: "user", timestamp: "2026-03-02T09:14:00.000Z", line: Number(m.id.slice(1)) + 2, meta: [], blocks: [{ kind: "text", text: this.row(Number(m.id.slice(1))).preview }] };
       case "search":

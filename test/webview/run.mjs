@@ -442,6 +442,122 @@ test("clicking a branch's token bar selects its leaf", async () => {
   }
 });
 
+test("context growth chart: hand-made SVG of the selected branch, estimated segments dashed, compaction titled, theme colours; keyboard moves and Enter selects", async () => {
+  const host = new TreeHost(realisticSession());
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    await posted(host, 0, (m) => m.type === "timeline" && m.leafId === "a8", "timeline of the selected bar's leaf");
+    await page.waitForSelector(".timeline-svg .timeline-point");
+    const chart = await page.evaluate(() => {
+      const svg = document.querySelector(".timeline-svg");
+      const probe = document.body.appendChild(document.createElement("span"));
+      probe.style.color = "var(--vscode-charts-blue)";
+      const blue = getComputedStyle(probe).color;
+      probe.remove();
+      const style = (sel) => getComputedStyle(svg.querySelector(sel));
+      return {
+        ns: svg.namespaceURI,
+        marks: [...svg.querySelectorAll("[role=button]")].map((n) => n.dataset.entry),
+        tabStops: svg.querySelectorAll("[tabindex='0']").length,
+        recordedDash: style(".timeline-line.recorded").strokeDasharray,
+        estimatedDash: style(".timeline-line.estimated").strokeDasharray,
+        recordedStroke: style(".timeline-line.recorded").stroke,
+        blue,
+        compactionTitle: svg.querySelector(".timeline-compaction > title").textContent,
+        pointTitle: svg.querySelector(".timeline-point > title").textContent,
+        pointLabel: svg.querySelector(".timeline-point").getAttribute("aria-label"),
+        limits: [...svg.querySelectorAll(".timeline-limit")].map((l) => l.classList[1]),
+        labels: [...svg.querySelectorAll("text")].map((t) => t.textContent),
+        caption: document.querySelector(".timeline-caption").textContent,
+      };
+    });
+    assert.equal(chart.ns, "http://www.w3.org/2000/svg");
+    // Path order: steps a1..a4, the compaction c1, then a5 (estimated), a7, a8.
+    assert.deepEqual(chart.marks, ["a1", "a2", "a3", "a4", "c1", "a5", "a7", "a8"]);
+    assert.equal(chart.tabStops, 1, "one tab stop (roving tabindex)");
+    assert.equal(chart.recordedDash, "none");
+    assert.notEqual(chart.estimatedDash, "none");
+    assert.equal(chart.recordedStroke, chart.blue, "colours come from the theme's variables");
+    assert.match(chart.compactionTitle, /^compacted 142k -> 850 · /);
+    assert.match(chart.pointTitle, /^Step 1 · 2026-03-02 09:14:07Z · 204 tokens \(recorded\) · entry a1$/);
+    assert.equal(chart.pointLabel, chart.pointTitle);
+    assert.deepEqual(chart.limits.sort(), ["timeline-threshold", "timeline-window"]);
+    assert.ok(chart.labels.includes("auto-compact") && chart.labels.includes("window") && chart.labels.includes("step 1") && chart.labels.includes("step 7"), chart.labels.join("|"));
+    assert.match(chart.caption, /^7 steps · last [\d.]+k? of 200k · 1 compaction$/);
+
+    // Keyboard: Tab lands on the first step; arrows, End and Home move; Enter selects.
+    await page.focus(".timeline-svg [tabindex='0']");
+    const focused = () => page.evaluate(() => document.activeElement?.dataset?.entry);
+    assert.equal(await focused(), "a1");
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await focused(), "a2");
+    await page.keyboard.press("End");
+    assert.equal(await focused(), "a8");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    assert.equal(await focused(), "c1");
+    assert.equal(await page.evaluate(() => document.querySelectorAll(".timeline-svg [tabindex='0']").length), 1);
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    const mark = host.log.length;
+    await page.keyboard.press("Enter");
+    const sel = await posted(host, mark, (m) => m.type === "select" && m.id === "a2", "Enter on step 2 selects a2");
+    assert.equal(sel.keepLeaf, "a8", "the chart's branch stays active");
+    await until(() => page.$eval(".row.selected", (r) => r.dataset.id === "a2").catch(() => false), "a2 selected in the tree");
+    // A click selects too (the compaction marker here).
+    const mark2 = host.log.length;
+    await page.click(".timeline-compaction .timeline-hit", { force: true });
+    await posted(host, mark2, (m) => m.type === "select" && m.id === "c1", "click on the compaction selects c1");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
+test("context growth chart: session text in titles and labels is text, not markup", async () => {
+  const data = xssSession();
+  data.timeline = {
+    leafId: "x6",
+    model: XSS.script,
+    window: 200_000,
+    threshold: 183_616,
+    points: [
+      { entryId: XSS.img, index: 1, time: "2026-03-02T09:14:00.000Z", tokens: 1200, source: "recorded" },
+      { entryId: `${XSS.anchor}\u202E`, index: 4, time: null, tokens: 1900, source: "estimated" },
+    ],
+    compactions: [{ entryId: XSS.style, index: 2, time: null, before: 150_000, beforeSource: "recorded", after: 900, afterSource: "estimated" }],
+  };
+  const host = new TreeHost(data);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    await page.waitForSelector(".timeline-svg .timeline-point");
+    await page.hover(".timeline-point");
+    const dom = await page.evaluate(() => {
+      const svg = document.querySelector(".timeline-svg");
+      return {
+        pwned: window.__pwned,
+        foreign: svg.querySelectorAll("img, script, style, a, foreignObject, [onerror], [onmouseover]").length,
+        titles: [...svg.querySelectorAll("title")].map((t) => t.textContent),
+        label: svg.getAttribute("aria-label"),
+        entries: [...svg.querySelectorAll("[role=button]")].map((n) => n.dataset.entry),
+      };
+    });
+    assert.equal(dom.pwned, undefined);
+    assert.equal(dom.foreign, 0);
+    assert.ok(dom.titles.some((t) => t.includes(`entry ${XSS.img}`)), dom.titles.join("\n"));
+    assert.ok(dom.titles.some((t) => t.startsWith("compacted 150k -> 900") && t.includes(XSS.style)), dom.titles.join("\n"));
+    assert.ok(dom.titles.some((t) => t.includes("⟨U+202E⟩")), "a bidi override is marked, not applied");
+    assert.ok(dom.label.includes(XSS.script), "the model name is literal in the label");
+    assert.deepEqual(dom.entries, [XSS.img, XSS.style, `${XSS.anchor}\u202E`], "the select request gets the id as it is");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("XSS payloads stay inert and show literally (rows, labels, details, files, notices, title)", async () => {
   const host = new TreeHost(xssSession());
   const x = await openExplorer(browser, host);

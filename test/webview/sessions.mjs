@@ -36,7 +36,7 @@ export function realisticSession() {
     }),
     e("u3", "c1", "message", "user", "Here is what the terminal shows now [image]", 1650, [text("Here is what the terminal shows now"), { kind: "image", title: "screenshot.png", dataUri: PNG, mimeType: "image/png" }, { kind: "image", title: "remote.png", dataUri: "https://example.com/x.png", mimeType: "image/png" }, { kind: "image", title: "js.png", dataUri: "javascript:alert(1)//data:image/png;base64,AAAA", mimeType: "image/png" }]),
     e("m1", "u3", "model_change", undefined, "Model: claude-opus-4-5", 0),
-    e("a5", "m1", "message", "assistant", "The table wraps. Two ways to fix it: stream rows or batch them.", 310, [text("The table wraps. Two ways to fix it: stream rows or batch them.")]),
+    e("a5", "m1", "message", "assistant", "The table wraps. Two ways to fix it: stream rows or batch them.", 310, [text("The table wraps. Two ways to fix it: stream rows or batch them.")], { estimatedSize: true }),
     // branch 1: streaming (abandoned, labelled)
     e("u4", "a5", "message", "user", "Try the streaming approach", 9, [text("Try the streaming approach")]),
     e("a6", "u4", "message", "assistant", "Streaming needs a cursor; it got messy.", 540, [text("Streaming needs a cursor; it got messy.")], { label: "streaming-attempt" }),
