@@ -35,7 +35,7 @@ function label(x: number, y: number, text: string, cls: string, anchor: "start" 
 }
 
 /** What one focusable mark stands for, in path order. */
-type Mark = { kind: "point"; step: number; p: TimelinePoint } | { kind: "compaction"; c: TimelineCompaction };
+type Mark = { kind: "point"; step: number; p: TimelinePoint } | { kind: "drop"; c: TimelineCompaction };
 
 function markIndex(m: Mark): number {
   return m.kind === "point" ? m.p.index : m.c.index;
@@ -80,7 +80,7 @@ export class TimelineChart {
       this.message("No assistant steps on this branch.");
       return;
     }
-    const marks: Mark[] = [...t.points.map((p, k): Mark => ({ kind: "point", step: k + 1, p })), ...t.compactions.map((c): Mark => ({ kind: "compaction", c }))];
+    const marks: Mark[] = [...t.points.map((p, k): Mark => ({ kind: "point", step: k + 1, p })), ...t.compactions.map((c): Mark => ({ kind: "drop", c }))];
     marks.sort((a, b) => markIndex(a) - markIndex(b));
     const top = Math.max(1, t.window, ...t.points.map((p) => p.tokens), ...t.compactions.map((c) => Math.max(c.before, c.after))) * 1.05;
     const plotW = WIDTH - PAD.left - PAD.right;
@@ -223,7 +223,7 @@ function legend(): HTMLElement {
   return el("div", { className: "legend", attrs: { "aria-hidden": "true" } }, [
     item("recorded", "recorded"),
     item("estimated", "estimated"),
-    item("compaction", "compaction"),
+    item("drop", "compacted"),
     item("threshold", "auto-compact"),
     item("window", "window"),
   ]);

@@ -7,6 +7,7 @@ import { formatOf } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/formats/session-reader";
 import { leafTokenSummary, messageTokens } from "../../src/core/tokens/format-tokens";
 import { contextTimeline } from "../../src/core/tokens/timeline";
+import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 import * as cc from "../formats/claude-code/lines";
 
@@ -93,6 +94,18 @@ describe("context timeline (core, every format)", () => {
     assert.ok(none.window > 0);
   });
 
+  it("the real pi session before-compaction.jsonl: two compactions from their recorded tokensBefore, mostly recorded steps", async function () {
+    needFixtures(this);
+    const s = await Session.load(fixture("before-compaction.jsonl"));
+    const t = contextTimeline(s, s.tree.defaultLeaf);
+    assert.deepEqual(t.compactions.map((c) => [c.before, c.beforeSource]), [[175004, "recorded"], [185014, "recorded"]]);
+    for (const c of t.compactions) assert.ok(c.after > 0 && c.after < c.before / 5, `after ${c.after}`);
+    assert.ok(t.points.filter((p) => p.source === "recorded").length > 0.9 * t.points.length);
+    const last = t.points[t.points.length - 1];
+    assert.equal(last.source, "recorded");
+    assert.ok(last.tokens < t.window);
+  });
+
   describe("Claude Code", () => {
     const ccSession = (records: cc.Raw[]) => new MemorySession("claude-code", claudeCodeIndexHooks, records);
     const withUsage = (r: cc.Raw, u: cc.Raw | undefined): cc.Raw => ({ ...r, message: { ...(r.message as cc.Raw), usage: u } });
@@ -140,6 +153,25 @@ describe("context timeline (core, every format)", () => {
       assert.equal(c.after, tokensOf(s, "a4", "s1"));
       assert.equal(c.afterSource, "estimated");
       assert.equal(t.points[2].tokens, c.after + tokensOf(s, "a4", "a4"));
+    });
+
+    it("a compaction that kept messages (its boundary a root of its own) is on the timeline where it was written", () => {
+      const s = ccSession([
+        cc.user("u1", null, "plan it"),
+        withUsage(cc.fragment("a1", "u1", "msg_1", cc.text("planned")), { ...FINAL, output_tokens: 100 }),
+        cc.user("u2", "a1", "do step 1"),
+        withUsage(cc.fragment("a2", "u2", "msg_2", cc.text("step 1 done")), FINAL),
+        cc.boundary("b1", "a2", { preTokens: 7_450, postTokens: 2_100, preservedSegment: { headUuid: "u2", anchorUuid: "s1", tailUuid: "a2" } }),
+        cc.compactSummary("s1", "b1", "we planned"),
+        cc.user("u3", "a2", "do step 2"),
+        withUsage(cc.fragment("a3", "u3", "msg_3", cc.text("step 2 done")), undefined),
+      ]);
+      const t = contextTimeline(s, s.requireIndex("a3"));
+      assert.deepEqual(t.points.map((p) => p.entryId), ["a1", "a2", "a3"]);
+      assert.deepEqual(t.compactions.map((c) => [c.entryId, c.before, c.after]), [["b1", 7_450, 2_100]]);
+      assert.ok(t.points[1].index < t.compactions[0].index && t.compactions[0].index < t.points[2].index);
+      // What follows grows from postTokens (the kept u2 and a2 are in it).
+      assert.equal(t.points[2].tokens, 2_100 + tokensOf(s, "a3", "u3") + tokensOf(s, "a3", "a3"));
     });
 
     it("threshold and window are the ones the bars use", () => {

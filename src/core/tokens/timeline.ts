@@ -101,6 +101,29 @@ function stepsOn(session: SessionReader, format: SessionFormat, path: readonly n
   return steps;
 }
 
+/**
+ * The entries the timeline walks: the tree's path root..leaf (the whole history), plus
+ * the lines the agent's own chain loads that the tree path misses (Claude Code: the
+ * boundary and summary of a compaction that kept messages, which the tree leaves as a
+ * separate root; tool results on side branches), each put in file order, where it was
+ * written.
+ */
+function timelinePath(session: SessionReader, format: SessionFormat, leaf: number): number[] {
+  const path = session.tree.path(leaf);
+  if (!format.chain) return path;
+  const on = new Set(path);
+  const extra = format.chain(session, leaf).filter((i) => !on.has(i)).sort((a, b) => a - b);
+  if (!extra.length) return path;
+  const out: number[] = [];
+  let e = 0;
+  for (const i of path) {
+    while (e < extra.length && extra[e] < i) out.push(extra[e++]);
+    out.push(i);
+  }
+  while (e < extra.length) out.push(extra[e++]);
+  return out;
+}
+
 function segmentOf(session: SessionReader, format: SessionFormat, path: readonly number[], start: number, end: number, posOf: ReadonlyMap<number, number>): Segment {
   const messages = end >= 0 && end >= start ? format.context(session, path[end]).messages : [];
   const at: number[] = [];
@@ -129,7 +152,7 @@ function leftByCompaction(seg: Segment): Set<number> {
 }
 
 /**
- * The context size at every assistant step of the path root..leaf, for any format:
+ * The context size at every assistant step of the path root..leaf (timelinePath), for any format:
  * recorded where the step's usage is (input + cache reads + cache writes + output, as
  * leafTokenSummary counts it), else the size before it plus chars/4 of the messages added
  * since (the whole context's estimate where nothing earlier is known). Compactions
@@ -143,7 +166,7 @@ export function contextTimeline(session: SessionReader, leaf: number, opts: Time
     const t = leafTokenSummary(session, format, -1, { windows: opts.windows, ctx: { leafId: null, messages: [] } });
     return { leafId: null, window: t.contextWindow, threshold: t.threshold, points: [], compactions: [] };
   }
-  const path = session.tree.path(leaf);
+  const path = timelinePath(session, format, leaf);
   const posOf = new Map<number, number>();
   path.forEach((i, k) => posOf.set(i, k));
   const cuts: number[] = [];
