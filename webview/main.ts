@@ -336,16 +336,18 @@ async function showTimeline(b: TokenBar[], force: boolean): Promise<void> {
     return;
   }
   if (leaf === timelineLeaf && !force) return;
+  // Another branch: say so while it is computed (a refresh of the same one keeps the chart).
+  if (leaf !== timelineLeaf) timeline.message("Computing the context at every step…");
   timelineLeaf = leaf;
   const seq = ++timelineSeq;
   try {
     const t = await rpc.request<"timeline">({ type: "timeline", leafId: leaf });
     if (seq === timelineSeq) timeline.render(t);
   } catch (err) {
-    if (seq === timelineSeq) {
-      timelineLeaf = undefined;
-      timeline.message("The timeline could not be computed.");
-    }
+    // A request overtaken by a newer one is stopped by the host: nothing to report.
+    if (seq !== timelineSeq) return;
+    timelineLeaf = undefined;
+    timeline.message("The timeline could not be computed.");
     report(err);
   }
 }

@@ -11,6 +11,8 @@ const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 170;
 const PAD = { left: 38, right: 8, top: 10, bottom: 24 };
+/** Focusable marks at most: past it every n-th step is drawn as a point (the line keeps them all). */
+export const MAX_MARKS = 400;
 
 type Attrs = Record<string, string | number>;
 
@@ -35,10 +37,31 @@ function label(x: number, y: number, text: string, cls: string, anchor: "start" 
 }
 
 /** What one focusable mark stands for, in path order. */
-type Mark = { kind: "point"; step: number; p: TimelinePoint } | { kind: "drop"; c: TimelineCompaction };
+export type Mark = { kind: "point"; step: number; p: TimelinePoint } | { kind: "drop"; c: TimelineCompaction };
 
 function markIndex(m: Mark): number {
   return m.kind === "point" ? m.p.index : m.c.index;
+}
+
+/**
+ * The slots drawn as focusable marks: all of them up to MAX_MARKS; past it every
+ * compaction, the steps on either side of one, the first and last step and every n-th.
+ */
+export function markedSlots(marks: readonly Mark[]): { slots: Set<number>; every: number } {
+  const all = new Set(marks.map((_, k) => k));
+  if (marks.length <= MAX_MARKS) return { slots: all, every: 1 };
+  const drops = marks.filter((m) => m.kind === "drop").length;
+  const every = Math.ceil((marks.length - drops) / Math.max(1, MAX_MARKS - 3 * drops - 2));
+  const slots = new Set<number>([0, marks.length - 1]);
+  let step = 0;
+  marks.forEach((m, k) => {
+    if (m.kind === "drop") {
+      slots.add(k);
+      if (k > 0) slots.add(k - 1);
+      if (k + 1 < marks.length) slots.add(k + 1);
+    } else if (step++ % every === 0) slots.add(k);
+  });
+  return { slots, every };
 }
 
 function when(time: string | null): string {
@@ -140,7 +163,9 @@ export class TimelineChart {
     flush();
 
     // The marks, focusable in path order.
+    const { slots, every } = markedSlots(marks);
     marks.forEach((m, slot) => {
+      if (!slots.has(slot)) return;
       const x = xAt(slot);
       let node: SVGElement;
       let id: string;
@@ -164,10 +189,11 @@ export class TimelineChart {
         id = m.c.entryId;
       }
       node.setAttribute("role", "button");
-      node.setAttribute("tabindex", slot === 0 ? "0" : "-1");
+      node.setAttribute("tabindex", this.marks.length === 0 ? "0" : "-1");
       node.dataset.entry = id;
+      const k = this.marks.length;
       node.addEventListener("click", () => {
-        this.focus(slot);
+        this.focus(k);
         this.onPick(id);
       });
       root.appendChild(node);
@@ -178,7 +204,7 @@ export class TimelineChart {
     const last = t.points[t.points.length - 1];
     const caption = el("div", {
       className: "timeline-caption",
-      text: `${t.points.length} steps · last ${formatTokens(last.tokens)}${last.source === "estimated" ? " (estimated)" : ""} of ${formatTokens(t.window)} · ${t.compactions.length} compaction${t.compactions.length === 1 ? "" : "s"}`,
+      text: `${formatInt(t.points.length)} steps · last ${formatTokens(last.tokens)}${last.source === "estimated" ? " (estimated)" : ""} of ${formatTokens(t.window)} · ${t.compactions.length} compaction${t.compactions.length === 1 ? "" : "s"}${every > 1 ? ` · 1 in ${every} steps drawn as a point` : ""}`,
     });
     this.element.append(caption, root, legend());
   }

@@ -3,7 +3,7 @@ import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
-import { contextTimeline } from "../core/tokens/timeline";
+import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type {
@@ -66,6 +66,8 @@ export class ExplorerController {
   private readonly files: FileOffers;
   /** Entry count the webview was last told (init or sessionChanged); undefined before init. */
   private told: number | undefined;
+  /** The timeline being computed; a newer request or dispose stops it. */
+  private timelineRun: AbortController | undefined;
 
   constructor(
     session: SessionReader,
@@ -120,6 +122,7 @@ export class ExplorerController {
   /** Stops the background counting (the panel closed). */
   dispose(): void {
     this.counting?.stop();
+    this.timelineRun?.abort(new Error("the panel closed"));
   }
 
   /**
@@ -215,6 +218,28 @@ export class ExplorerController {
         return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });
       default:
         return unknownRequest(msg);
+    }
+  }
+
+  /**
+   * What a request gets back, with the long ones computed in slices: the timeline reads
+   * every entry of its path (seconds on a 100 MB session), so it yields to the event loop
+   * and a newer timeline request stops the older one. The rest as answer() does.
+   */
+  async answerAsync<T extends RequestType>(msg: Extract<ExplorerRequest, { type: T }>): Promise<ReplyResults[T]>;
+  async answerAsync(msg: ExplorerRequest): Promise<ReplyResults[RequestType]> {
+    if (msg.type === "timeline") return this.timeline(msg.leafId);
+    return this.answer(msg);
+  }
+
+  private async timeline(leafId: string): Promise<ContextTimeline> {
+    const leaf = this.entryIndex(leafId);
+    this.timelineRun?.abort(new Error("a newer timeline was asked for"));
+    const run = (this.timelineRun = new AbortController());
+    try {
+      return await contextTimelineAsync(this.s, leaf, { windows: this.opts.tokenOptions?.().windows, signal: run.signal });
+    } finally {
+      if (this.timelineRun === run) this.timelineRun = undefined;
     }
   }
 

@@ -351,7 +351,7 @@ export class ExplorerPanel extends Disposable {
     await this.whenShown();
     const c = this.controller;
     if (!c) throw new Error(this.loadError ? `the session could not be loaded: ${this.loadError}` : "the session could not be loaded");
-    const result = c.answer(msg);
+    const result = await c.answerAsync(msg);
     if (msg.type === "rows") {
       this.stats.rowRequests++;
       this.stats.rowsServed += (result as ReplyResults["rows"]).rows.length;

@@ -6,7 +6,7 @@ import { Session } from "../../src/core/formats/pi/pi-session";
 import { formatOf } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/formats/session-reader";
 import { leafTokenSummary, messageTokens } from "../../src/core/tokens/format-tokens";
-import { contextTimeline } from "../../src/core/tokens/timeline";
+import { contextTimeline, contextTimelineAsync } from "../../src/core/tokens/timeline";
 import { fixture, needFixtures } from "../helpers/fixtures";
 import { assistant, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 import * as cc from "../formats/claude-code/lines";
@@ -83,6 +83,16 @@ describe("context timeline (core, every format)", () => {
     const whole = (leaf: string, ids: string[]) => ids.reduce((n, id) => n + tokensOf(s, leaf, id), 0);
     assert.equal(t.points[0].tokens, whole("a1", ["u1", "a1"]));
     assert.equal(t.points[1].tokens, whole("a2", ["u1", "a1", "u2", "a2"]));
+  });
+
+  it("the async form gives the same timeline, yields between stretches, and stops when aborted", async () => {
+    const s = await piSession();
+    const leaf = s.requireIndex("a5");
+    assert.deepEqual(await contextTimelineAsync(s, leaf, { sliceMs: 0 }), contextTimeline(s, leaf));
+    const stop = new AbortController();
+    const run = contextTimelineAsync(s, leaf, { sliceMs: 0, signal: stop.signal });
+    stop.abort(new Error("a newer timeline was asked for"));
+    await assert.rejects(run, /a newer timeline was asked for/);
   });
 
   it("a leaf on another branch gets its own path; no leaf gives an empty timeline", async () => {

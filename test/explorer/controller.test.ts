@@ -138,6 +138,10 @@ describe("explorer controller", () => {
     assert.deepEqual(t.points.map((p) => [p.entryId, p.source, p.tokens]), [["a1", "recorded", 120], ["a2", "recorded", 120]]);
     assert.ok(t.window > t.threshold && t.threshold > 0);
     assert.throws(() => c.answer({ type: "timeline", ...next(), leafId: "nope" }), /no entry with id "nope"/);
+    // The panel asks through answerAsync: the same timeline, computed in slices.
+    assert.deepEqual(await c.answerAsync({ type: "timeline", ...next(), leafId: "a2" }), t);
+    await assert.rejects(c.answerAsync({ type: "timeline", ...next(), leafId: "nope" }), /no entry with id "nope"/);
+    assert.deepEqual(await c.answerAsync({ type: "search", ...next(), query: "u3" }), { matches: [4] });
     // u1 has two branches: picked from the chart of a3's branch, a3 stays the active leaf.
     c.answer({ type: "select", ...next(), id: "u1", keepLeaf: "a3" });
     assert.equal(c.selectedLeaf, session.requireIndex("a3"));

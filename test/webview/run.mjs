@@ -98,6 +98,19 @@ test("images: only data:image URIs pass; control characters are made visible", a
   assert.equal(visible("a\u202Eb\u0000c\uD800d\u200Be"), "a⟨U+202E⟩b⟨U+0000⟩c⟨U+D800⟩d⟨U+200B⟩e");
 });
 
+test("timeline chart: past 400 marks every n-th step is a mark, compactions and their neighbours always", async () => {
+  const { markedSlots, MAX_MARKS } = await importTs("webview/timeline-chart.ts");
+  const small = Array.from({ length: 10 }, (_, k) => ({ kind: "point", step: k + 1, p: {} }));
+  assert.equal(markedSlots(small).slots.size, 10);
+  const marks = Array.from({ length: 28_000 }, (_, k) => ({ kind: "point", step: k + 1, p: {} }));
+  for (const at of [5_000, 12_345, 27_998]) marks.splice(at, 0, { kind: "drop", c: {} });
+  const { slots, every } = markedSlots(marks);
+  assert.ok(slots.size <= MAX_MARKS && slots.size > MAX_MARKS / 2, `${slots.size} marks`);
+  assert.ok(every > 1);
+  for (const at of [5_000, 12_345, 27_998]) for (const k of [at - 1, at, at + 1]) assert.ok(slots.has(k), `slot ${k}`);
+  assert.ok(slots.has(0) && slots.has(marks.length - 1));
+});
+
 // ---- in Chromium ----
 let browser;
 
@@ -552,6 +565,33 @@ test("context growth chart: session text in titles and labels is text, not marku
     assert.ok(dom.titles.some((t) => t.includes("⟨U+202E⟩")), "a bidi override is marked, not applied");
     assert.ok(dom.label.includes(XSS.script), "the model name is literal in the label");
     assert.deepEqual(dom.entries, [XSS.img, XSS.style, `${XSS.anchor}\u202E`], "the select request gets the id as it is");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
+test("context growth chart: a 20,000-step branch draws its whole line with at most 400 focusable marks", async () => {
+  const data = realisticSession();
+  const points = Array.from({ length: 20_000 }, (_, k) => ({ entryId: `s${k}`, index: 2 * k + 1, time: null, tokens: 1_000 + ((k * 37) % 5_000) * 30, source: k % 50 === 7 ? "estimated" : "recorded" }));
+  data.timeline = { leafId: "a8", model: "claude-sonnet-4-5", window: 200_000, threshold: 183_616, points, compactions: [{ entryId: "c1", index: 20_001, time: null, before: 180_000, beforeSource: "recorded", after: 9_000, afterSource: "estimated" }] };
+  const host = new TreeHost(data);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const t0 = Date.now();
+    await page.waitForSelector(".timeline-svg .timeline-point", { timeout: 30_000 });
+    const drawnMs = Date.now() - t0;
+    const dom = await page.evaluate(() => {
+      const svg = document.querySelector(".timeline-svg");
+      const vertices = [...svg.querySelectorAll(".timeline-line")].reduce((n, l) => n + l.points.numberOfItems, 0);
+      return { marks: svg.querySelectorAll("[role=button]").length, drop: svg.querySelectorAll(".timeline-compaction").length, vertices, caption: document.querySelector(".timeline-caption").textContent };
+    });
+    console.log(`    (20,000 steps: chart in place ${drawnMs} ms after the rows; ${dom.marks} marks, ${dom.vertices} line vertices)`);
+    assert.ok(dom.marks <= 400 && dom.marks > 200, `${dom.marks} marks`);
+    assert.equal(dom.drop, 1);
+    assert.ok(dom.vertices >= 20_000, `${dom.vertices} vertices`);
+    assert.match(dom.caption, /^20,000 steps .* 1 in \d+ steps drawn as a point$/);
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();

@@ -60,7 +60,8 @@ interface Segment {
   messages: ContextMessage[];
   /** Path position each message is placed at (an entry off the path takes the one before it). */
   at: number[];
-  tokens: number[];
+  /** chars/4 per message, -1 until asked (tokenOf). */
+  tokens: Float64Array;
 }
 
 /** One API response on the path: its lines in path order. */
@@ -134,7 +135,7 @@ function segmentOf(session: SessionReader, format: SessionFormat, path: readonly
     if (k !== undefined) last = k;
     at.push(k ?? last);
   }
-  return { start, messages, at, tokens: messages.map((m) => messageTokens(m.message)) };
+  return { start, messages, at, tokens: new Float64Array(messages.length).fill(-1) };
 }
 
 /**
@@ -161,11 +162,40 @@ function leftByCompaction(seg: Segment): Set<number> {
  * the agent's own context (format.context) at the end of each stretch between compactions.
  */
 export function contextTimeline(session: SessionReader, leaf: number, opts: TimelineOptions = {}): ContextTimeline {
-  const format = formatOf(session);
-  if (leaf < 0 || leaf >= session.metas.length) {
-    const t = leafTokenSummary(session, format, -1, { windows: opts.windows, ctx: { leafId: null, messages: [] } });
-    return { leafId: null, window: t.contextWindow, threshold: t.threshold, points: [], compactions: [] };
+  const work = timelineWork(session, leaf, opts);
+  for (;;) {
+    const r = work.next();
+    if (r.done) return r.value;
   }
+}
+
+/**
+ * The same, giving the event loop a turn between stretches once `sliceMs` (default 15)
+ * has been used, and stopping with the signal's reason when aborted: every stretch reads
+ * its entries' bodies, seconds on a 100 MB session, which a host must not spend at once.
+ */
+export async function contextTimelineAsync(session: SessionReader, leaf: number, opts: TimelineOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<ContextTimeline> {
+  const work = timelineWork(session, leaf, opts);
+  const sliceMs = opts.sliceMs ?? 15;
+  let slice = performance.now();
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    const r = work.next();
+    if (r.done) return r.value;
+    if (performance.now() - slice > sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+}
+
+/** The work of a timeline, pausing (yield) after each stretch's context is read. */
+function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptions): Generator<void, ContextTimeline> {
+  const format = formatOf(session);
+  const valid = leaf >= 0 && leaf < session.metas.length;
+  const limits = leafTokenSummary(session, format, valid ? leaf : -1, { windows: opts.windows, ctx: { leafId: null, messages: [] } });
+  const head = { ...(limits.model ? { model: limits.model } : {}), window: limits.contextWindow, threshold: limits.threshold };
+  if (!valid) return { leafId: null, ...head, points: [], compactions: [] };
   const path = timelinePath(session, format, leaf);
   const posOf = new Map<number, number>();
   path.forEach((i, k) => posOf.set(i, k));
@@ -173,32 +203,31 @@ export function contextTimeline(session: SessionReader, leaf: number, opts: Time
   path.forEach((i, k) => {
     if (format.describe(session, i).kind === "boundary") cuts.push(k);
   });
-  // Stretches between compactions, each with the context at its last entry.
+  // Stretches between compactions, each read as the context at its last entry.
   const bounds = [-1, ...cuts];
-  const segments = bounds.map((start, s) => segmentOf(session, format, path, start, s + 1 < bounds.length ? bounds[s + 1] - 1 : path.length - 1, posOf));
-  const summary = leafTokenSummary(session, format, leaf, { windows: opts.windows, ctx: { leafId: session.metas[leaf].id, messages: segments[segments.length - 1].messages } });
-
   const steps = stepsOn(session, format, path);
   const points: TimelinePoint[] = [];
   const compactions: TimelineCompaction[] = [];
   let next = 0;
-  for (let s = 0; s < segments.length; s++) {
-    const seg = segments[s];
-    const end = s + 1 < segments.length ? segments[s + 1].start : path.length;
+  let prev: Segment | undefined;
+  for (let s = 0; s < bounds.length; s++) {
+    const end = s + 1 < bounds.length ? bounds[s + 1] : path.length;
+    const seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
+    yield;
     const counted = new Uint8Array(seg.messages.length);
     let running = 0;
     if (seg.start >= 0) {
       const i = path[seg.start];
       const left = leftByCompaction(seg);
+      const pre = session.metas[i].tokensBefore;
+      const post = session.metas[i].tokensAfter;
       let estimate = 0;
       for (const m of left) {
         counted[m] = 1;
-        estimate += seg.tokens[m];
+        if (post === undefined || post <= 0) estimate += tokenOf(seg, m);
       }
-      const pre = session.metas[i].tokensBefore;
-      const post = session.metas[i].tokensAfter;
       const lastPoint = points.length ? points[points.length - 1].tokens : undefined;
-      const before = pre !== undefined && pre > 0 ? pre : (lastPoint ?? wholeEstimate(segments[s - 1]));
+      const before = pre !== undefined && pre > 0 ? pre : (lastPoint ?? wholeEstimate(prev));
       const after = post !== undefined && post > 0 ? post : estimate;
       compactions.push({
         entryId: session.metas[i].id,
@@ -218,31 +247,34 @@ export function contextTimeline(session: SessionReader, leaf: number, opts: Time
       const pos = steps[next].positions;
       const last = pos[pos.length - 1];
       if (last >= end) break;
+      let recorded: number | undefined;
+      for (let k = pos.length - 1; k >= 0 && recorded === undefined; k--) recorded = recordedTokens(session, path[pos[k]]);
+      // Only an estimate needs the added messages' sizes: a recorded step replaces the sum.
       let added = 0;
       for (; cursor < order.length && seg.at[order[cursor]] <= last; cursor++) {
         const m = order[cursor];
         if (counted[m]) continue;
         counted[m] = 1;
-        added += seg.tokens[m];
+        if (recorded === undefined) added += tokenOf(seg, m);
       }
-      let recorded: number | undefined;
-      for (let k = pos.length - 1; k >= 0 && recorded === undefined; k--) recorded = recordedTokens(session, path[pos[k]]);
       const tokens = recorded ?? running + added;
       running = tokens;
       const i = path[last];
       points.push({ entryId: session.metas[i].id, index: last, time: isoTime(session, i), tokens, source: recorded !== undefined ? "recorded" : "estimated" });
     }
+    prev = seg;
   }
-  return {
-    leafId: session.metas[leaf].id,
-    ...(summary.model ? { model: summary.model } : {}),
-    window: summary.contextWindow,
-    threshold: summary.threshold,
-    points,
-    compactions,
-  };
+  return { leafId: session.metas[leaf].id, ...head, points, compactions };
+}
+
+/** chars/4 of message m of a stretch, counted once and only when asked. */
+function tokenOf(seg: Segment, m: number): number {
+  if (seg.tokens[m] < 0) seg.tokens[m] = messageTokens(seg.messages[m].message);
+  return seg.tokens[m];
 }
 
 function wholeEstimate(seg: Segment | undefined): number {
-  return seg ? seg.tokens.reduce((a, b) => a + b, 0) : 0;
+  let n = 0;
+  if (seg) for (let m = 0; m < seg.messages.length; m++) n += tokenOf(seg, m);
+  return n;
 }
