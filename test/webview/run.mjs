@@ -1155,6 +1155,11 @@ test("a real Claude Code compaction (agentlogs-compact.jsonl): manual or auto, t
     const info = await page.$eval(".compaction-info", (c) => c.textContent);
     assert.match(info, /Compaction \(manual\): 16k tokens before, [1-9]\d* messages? summarized/);
     assert.match(info, /This session is being continued from a previous conversation/);
+    // The chart the real core serves: the recorded step, then the drop from preTokens.
+    await until(() => page.locator(".timeline-compaction").count(), "the compaction on the chart");
+    const drop = await page.$eval(".timeline-compaction > title", (t) => t.textContent);
+    assert.match(drop, /^compacted 16k -> 695 · 2025-10-10 21:57:51Z · before recorded, after estimated · entry a623034a-/);
+    assert.equal(await page.locator(".timeline-point.recorded").count(), 1);
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();
