@@ -64,7 +64,7 @@ function subagentSession(dir) {
   const side = (uuid, parent, type, k, extra) => envelope(sid, uuid, parent, type, 2 + k, { isSidechain: true, agentId: agent, ...extra });
   const sub = [
     side(s(1), null, 'user', 0, { message: { role: 'user', content: 'Count the tests, find slow ones, report briefly.' } }),
-    { ...side(s(2), s(1), 'assistant', 1, {}), message: { model: 'claude-haiku-4-5', id: 'msg_demo_sub_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_demo_s1', name: 'Bash', input: { command: 'npx mocha --reporter dot', description: 'Run the suite' } }], stop_reason: 'tool_use', usage: { input_tokens: 8, cache_creation_input_tokens: 2400, cache_read_input_tokens: 0, output_tokens: 40 } } },
+    { ...side(s(2), s(1), 'assistant', 1, {}), message: { model: 'claude-haiku-4-5', id: 'msg_demo_sub_1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_demo_s1', name: 'Bash', input: { command: 'npm test -- --reporter dot', description: 'Run the suite' } }], stop_reason: 'tool_use', usage: { input_tokens: 8, cache_creation_input_tokens: 2400, cache_read_input_tokens: 0, output_tokens: 40 } } },
     side(s(3), s(2), 'user', 10, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_demo_s1', content: '42 passing (9s)\n  slow: list-faults 1.4s, kill-writes 1.1s' }] }, sourceToolAssistantUUID: s(2) }),
     { ...side(s(4), s(3), 'assistant', 11, {}), message: { model: 'claude-haiku-4-5', id: 'msg_demo_sub_2', type: 'message', role: 'assistant', content: [{ type: 'text', text: report }], stop_reason: 'end_turn', usage: { input_tokens: 8, cache_creation_input_tokens: 120, cache_read_input_tokens: 2400, output_tokens: 60 } } },
   ];

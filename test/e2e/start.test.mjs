@@ -268,7 +268,7 @@ try {
       await frame.locator('.subagent-info vscode-button[data-action=openSubagent]').first().click();
       const subTab = page.locator('.tabs-container .tab', { hasText: `agent-${CLAUDE_CODE_DEMO.agentId}` }).first();
       await subTab.waitFor({ timeout: budget(30_000) });
-      await webviewFrame(page, { text: 'npx mocha --reporter dot', timeoutMs: 60_000 });
+      await webviewFrame(page, { text: 'npm test -- --reporter dot', timeoutMs: 60_000 });
       // A rewind: the older prompt and the new one as two branches.
       frame = await open('files', 'Actually, ask a helper to count them');
       const body = await frame.locator('body').innerText();
