@@ -184,6 +184,13 @@ export interface SessionFormat extends CostHooks {
    * Left out: the tree's path. `context` draws on exactly these entries.
    */
   chain?(session: SessionReader, leaf: number): number[];
+  /**
+   * The entry whose context the compaction boundary at i summarized, where that is not
+   * its tree parent (a Claude Code boundary starts a new chain and names that entry as
+   * its logical parent): a position, -1 when the entry it names is not in the file.
+   * Left out: the tree parent.
+   */
+  compactionParent?(session: SessionReader, i: number): number;
   /** The agent's own message list for a leaf (-1: the empty context). */
   context(session: SessionReader, leaf: number): FormatContext;
   /**

@@ -20,6 +20,12 @@ function firstKept(l: ClaudeLine): string | undefined {
   return str(meta?.preservedSegment?.headUuid);
 }
 
+/** The line a boundary names as its logical parent (the last one before it), or -1 when it names none in the file. */
+export function claudeCodeCompactionParent(session: SessionReader, i: number): number {
+  const id = str(asLine(session.entryAt(i)).logicalParentUuid);
+  return id === undefined ? -1 : (session.tree.indexOf(id) ?? -1);
+}
+
 /**
  * What a compact boundary did (claude-code-format.md 9): manual or auto, the context size
  * before and after (compactMetadata), the summary Claude Code wrote under it, and what it

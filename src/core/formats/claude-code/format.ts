@@ -2,6 +2,7 @@ import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
 import { branchClaudeCode } from "./branch";
 import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
+import { claudeCodeCompactionParent } from "./compaction-view";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
 import { claudeCodeDetails } from "./details";
@@ -27,6 +28,7 @@ export const claudeCodeFormat: SessionFormat = {
   describe: describeClaudeCode,
   details: claudeCodeDetails,
   context: claudeCodeContext,
+  compactionParent: claudeCodeCompactionParent,
   chain: claudeCodeChain,
   files: claudeCodeFiles,
   unrecordedParts: "system prompt, tool definitions, CLAUDE.md and environment context",

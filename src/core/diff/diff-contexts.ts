@@ -1,0 +1,132 @@
+import { formatOf } from "../formats/registry";
+import type { ContextMessage, FormatContext, PartKind } from "../formats/session-format";
+import type { SessionReader } from "../formats/session-reader";
+import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../tokens/format-tokens";
+import { TOKEN_KINDS } from "../tokens/token-vocabulary";
+import { alignMessages, type Alignment } from "./align";
+import { messageText } from "./message-text";
+import { type WordRun, wordDiff } from "./word-diff";
+
+/** One side of a comparison: a leaf (position; -1: the empty context) of a session. */
+export interface ContextSide {
+  session: SessionReader;
+  leaf: number;
+}
+
+/** A message of one side. */
+export interface MessageRef {
+  /** Position in that side's context (0-based). */
+  index: number;
+  entryId: string;
+  kind: PartKind;
+  /** chars/4 estimate of the message. */
+  tokens: number;
+}
+
+export type DiffOp =
+  | { op: "same"; a: MessageRef; b: MessageRef }
+  | { op: "onlyA"; a: MessageRef }
+  | { op: "onlyB"; b: MessageRef }
+  | { op: "changed"; a: MessageRef; b: MessageRef; words: WordRun[]; replaced: boolean };
+
+/** A figure on both sides and B minus A. */
+export interface Delta {
+  a: number;
+  b: number;
+  delta: number;
+}
+
+/** What a side is: its file, leaf and sizes. */
+export interface SideFacts {
+  path: string;
+  agent: string;
+  leafId: string | null;
+  contextTokens: number;
+  messages: number;
+  tokens: LeafTokenSummary;
+}
+
+export interface ContextDiff {
+  a: SideFacts;
+  b: SideFacts;
+  /** The messages both sides send first, identical and in the same order. */
+  sharedPrefix: { messages: number; tokens: number };
+  /** Everything after the shared prefix, in order. */
+  ops: DiffOp[];
+  tokens: {
+    /** Estimated tokens by part kind, kinds either side has, in the vocabulary's order. */
+    byKind: Partial<Record<PartKind, Delta>>;
+    /** Unrecorded overhead (system prompt, tools, ...) where a side records usage; null on a side that does not. */
+    overhead?: { a: number | null; b: number | null; delta: number | null };
+    /** Estimated tokens of all messages (the sum of byKind). */
+    messages: Delta;
+    /** Context size as the agent counts it (recorded usage + estimates after it). */
+    total: Delta;
+  };
+  /** The two contexts compared, for rendering their messages. */
+  contexts: { a: FormatContext; b: FormatContext };
+}
+
+function side(s: ContextSide): { ctx: FormatContext; facts: SideFacts } {
+  const f = formatOf(s.session);
+  const ctx = f.context(s.session, s.leaf);
+  const tokens = leafTokenSummary(s.session, f, s.leaf, { ctx });
+  return { ctx, facts: { path: s.session.path, agent: f.agent, leafId: ctx.leafId, contextTokens: tokens.contextTokens, messages: ctx.messages.length, tokens } };
+}
+
+function delta(a: number, b: number): Delta {
+  return { a, b, delta: b - a };
+}
+
+function refs(messages: readonly ContextMessage[]): MessageRef[] {
+  return messages.map((m, index) => ({ index, entryId: m.entryId, kind: m.kind, tokens: messageTokens(m.message) }));
+}
+
+function tokenDeltas(a: LeafTokenSummary, b: LeafTokenSummary): ContextDiff["tokens"] {
+  const byKind: Partial<Record<PartKind, Delta>> = {};
+  for (const k of TOKEN_KINDS) {
+    if (a.byKind[k] === undefined && b.byKind[k] === undefined) continue;
+    byKind[k] = delta(a.byKind[k] ?? 0, b.byKind[k] ?? 0);
+  }
+  const oa = a.overhead?.tokens ?? null;
+  const ob = b.overhead?.tokens ?? null;
+  return {
+    byKind,
+    ...(oa !== null || ob !== null ? { overhead: { a: oa, b: ob, delta: oa !== null && ob !== null ? ob - oa : null } } : {}),
+    messages: delta(a.estimated, b.estimated),
+    total: delta(a.contextTokens, b.contextTokens),
+  };
+}
+
+function toOps(al: Alignment, ra: readonly MessageRef[], rb: readonly MessageRef[], ca: FormatContext, cb: FormatContext): DiffOp[] {
+  return al.steps.map((s): DiffOp => {
+    if (s.b === undefined) return { op: "onlyA", a: ra[s.a as number] };
+    if (s.a === undefined) return { op: "onlyB", b: rb[s.b] };
+    if (s.same) return { op: "same", a: ra[s.a], b: rb[s.b] };
+    const w = wordDiff(messageText(ca.messages[s.a].message), messageText(cb.messages[s.b].message));
+    return { op: "changed", a: ra[s.a], b: rb[s.b], words: w.runs, replaced: w.replaced };
+  });
+}
+
+/**
+ * What the agent would send for leaf B against what it would send for leaf A (of one
+ * session or two): the shared prefix, then the messages aligned by identity (entry id),
+ * with changed ones diffed word by word, and the token figures by part on both sides.
+ */
+export function diffContexts(a: ContextSide, b: ContextSide): ContextDiff {
+  const A = side(a);
+  const B = side(b);
+  const ra = refs(A.ctx.messages);
+  const rb = refs(B.ctx.messages);
+  const al = alignMessages(A.ctx.messages, B.ctx.messages);
+  let prefixTokens = 0;
+  for (let k = 0; k < al.prefix; k++) prefixTokens += ra[k].tokens;
+  return {
+    a: A.facts,
+    b: B.facts,
+    sharedPrefix: { messages: al.prefix, tokens: prefixTokens },
+    ops: toOps(al, ra, rb, A.ctx, B.ctx),
+    tokens: tokenDeltas(A.facts.tokens, B.facts.tokens),
+    contexts: { a: A.ctx, b: B.ctx },
+  };
+}
