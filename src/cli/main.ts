@@ -3,6 +3,7 @@ import { branchCommand } from "./commands/branch";
 import { compactCommand } from "./commands/compact";
 import { contextCommand } from "./commands/context";
 import { costCommand } from "./commands/cost";
+import { diffCommand } from "./commands/diff";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
@@ -11,7 +12,7 @@ import { treeCommand } from "./commands/tree";
 import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
-const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand];
+const commands: CliCommand[] = [listCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

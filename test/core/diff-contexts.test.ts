@@ -191,11 +191,27 @@ describe("context diff: two leaves", () => {
   });
 
   it("identical messages under other ids (a copy whose ids were rewritten) pair as same after a divergence", () => {
-    const A = new MemorySession("claude-code", claudeCodeIndexHooks, [cc.user("u1", null, "hi"), cc.fragment("a1", "u1", "m1", cc.text("one")), cc.user("u2", "a1", "go on"), cc.fragment("a2", "u2", "m2", cc.text("two"))]);
-    const B = new MemorySession("claude-code", claudeCodeIndexHooks, [cc.user("v1", null, "hello"), cc.fragment("b1", "v1", "n1", cc.text("one")), cc.user("v2", "b1", "go on"), cc.fragment("b2", "v2", "n2", cc.text("two!"))]);
+    const A = new MemorySession("claude-code", claudeCodeIndexHooks, [cc.user("u1", null, "hi there friend"), cc.fragment("a1", "u1", "m1", cc.text("one")), cc.user("u2", "a1", "go on"), cc.fragment("a2", "u2", "m2", cc.text("the answer is two"))]);
+    const B = new MemorySession("claude-code", claudeCodeIndexHooks, [cc.user("v1", null, "hello there friend"), cc.fragment("b1", "v1", "n1", cc.text("one")), cc.user("v2", "b1", "go on"), cc.fragment("b2", "v2", "n2", cc.text("the answer is two!"))]);
     const d = diffContexts({ session: A, leaf: A.requireIndex("a2") }, { session: B, leaf: B.requireIndex("b2") });
     assert.equal(d.sharedPrefix.messages, 0);
     assert.deepEqual(shape(d.ops), ["~u1/v1", "=a1", "=u2", "~a2/b2"]);
+  });
+
+  it("two different messages at one place (few words in common) are one-sided, A's first", async () => {
+    const s = await openSession(
+      writeSession([
+        header(),
+        user("u1", null, "start"),
+        assistant("a1", "u1", "ok"),
+        user("p", "a1", "write the release notes for version two"),
+        assistant("q", "p", "Here are the notes."),
+        user("x", "a1", "delete every temporary file in the build folder"),
+        assistant("y", "x", "Deleted 12 files."),
+      ]),
+    );
+    const d = diffContexts({ session: s, leaf: at(s, "q") }, { session: s, leaf: at(s, "y") });
+    assert.deepEqual(shape(d.ops), ["-p", "-q", "+x", "+y"]);
   });
 
   it("the empty context (leaf -1) against a leaf: everything only in B", async () => {

@@ -6,6 +6,8 @@ export interface AlignStep {
   b?: number;
   /** A pair whose messages are identical. */
   same: boolean;
+  /** A pair matched by identity (entry id), not just by kind and position. */
+  byId?: boolean;
 }
 
 export interface Alignment {
@@ -119,7 +121,7 @@ export function alignMessages(A: readonly ContextMessage[], B: readonly ContextM
   };
   for (const [ai, bj] of anchors) {
     gap(ai, bj);
-    steps.push({ a: i++, b: j++, same: ja[ai] === jb[bj] });
+    steps.push({ a: i++, b: j++, same: ja[ai] === jb[bj], byId: true });
   }
   gap(A.length, B.length);
   return { prefix, steps };

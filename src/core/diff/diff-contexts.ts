@@ -5,7 +5,7 @@ import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../token
 import { TOKEN_KINDS } from "../tokens/token-vocabulary";
 import { alignMessages, type Alignment } from "./align";
 import { messageText } from "./message-text";
-import { type WordRun, wordDiff } from "./word-diff";
+import { splitWords, type WordDiff, type WordRun, wordDiff } from "./word-diff";
 
 /** One side of a comparison: a leaf (position; -1: the empty context) of a session. */
 export interface ContextSide {
@@ -98,20 +98,54 @@ function tokenDeltas(a: LeafTokenSummary, b: LeafTokenSummary): ContextDiff["tok
   };
 }
 
+/**
+ * Two messages of one kind paired by position share less than this part of their words
+ * (of the longer one): they are two different messages, not one changed.
+ */
+export const MIN_SHARED_WORDS = 0.3;
+
+/** Whether a word diff kept enough words in common to call the pair one message changed. */
+function similar(w: WordDiff): boolean {
+  if (w.replaced) return false;
+  const count = (ops: string) => w.runs.filter((r) => ops.includes(r.op)).reduce((s, r) => s + splitWords(r.text).length, 0);
+  const common = count("=");
+  const longer = Math.max(common + count("-"), common + count("+"));
+  return longer === 0 || common / longer >= MIN_SHARED_WORDS;
+}
+
 function toOps(al: Alignment, ra: readonly MessageRef[], rb: readonly MessageRef[], ca: FormatContext, cb: FormatContext): DiffOp[] {
-  return al.steps.map((s): DiffOp => {
-    if (s.b === undefined) return { op: "onlyA", a: ra[s.a as number] };
-    if (s.a === undefined) return { op: "onlyB", b: rb[s.b] };
-    if (s.same) return { op: "same", a: ra[s.a], b: rb[s.b] };
-    const w = wordDiff(messageText(ca.messages[s.a].message), messageText(cb.messages[s.b].message));
-    return { op: "changed", a: ra[s.a], b: rb[s.b], words: w.runs, replaced: w.replaced };
-  });
+  const out: DiffOp[] = [];
+  for (const s of al.steps) {
+    if (s.b === undefined) out.push({ op: "onlyA", a: ra[s.a as number] });
+    else if (s.a === undefined) out.push({ op: "onlyB", b: rb[s.b] });
+    else if (s.same) out.push({ op: "same", a: ra[s.a], b: rb[s.b] });
+    else {
+      const w = wordDiff(messageText(ca.messages[s.a].message), messageText(cb.messages[s.b].message));
+      if (s.byId || similar(w)) out.push({ op: "changed", a: ra[s.a], b: rb[s.b], words: w.runs, replaced: w.replaced });
+      else out.push({ op: "onlyA", a: ra[s.a] }, { op: "onlyB", b: rb[s.b] });
+    }
+  }
+  return groupOneSided(out);
+}
+
+/** Each stretch of one-sided ops as a diff shows it: A's messages first, then B's, each in order. */
+function groupOneSided(ops: DiffOp[]): DiffOp[] {
+  const out: DiffOp[] = [];
+  const onlyB: DiffOp[] = [];
+  for (const o of ops) {
+    if (o.op === "onlyA") out.push(o);
+    else if (o.op === "onlyB") onlyB.push(o);
+    else out.push(...onlyB.splice(0), o);
+  }
+  return [...out, ...onlyB];
 }
 
 /**
  * What the agent would send for leaf B against what it would send for leaf A (of one
  * session or two): the shared prefix, then the messages aligned by identity (entry id),
  * with changed ones diffed word by word, and the token figures by part on both sides.
+ * Messages of one kind at one place that are not the same entry count as one message
+ * changed only when they share enough words (MIN_SHARED_WORDS); else each is one-sided.
  */
 export function diffContexts(a: ContextSide, b: ContextSide): ContextDiff {
   const A = side(a);
