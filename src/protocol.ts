@@ -122,7 +122,7 @@ export interface EntryDetails {
   subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean }>;
 }
 
-export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compact";
+export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compareContext" | "compactionChange" | "compact";
 
 // ---- webview -> host ----
 
@@ -283,7 +283,7 @@ export interface ReplyResults {
 export type RequestType = keyof ReplyResults;
 
 const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "timeline", "action", "openFile", "openSubagent", "retryLoad"]);
-const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compact"]);
+const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v >= 0;

@@ -9,11 +9,13 @@ export function isSafeImageUri(uri: string | undefined): uri is string {
   return typeof uri === "string" && SAFE_IMAGE.test(uri);
 }
 
-const ACTIONS: Array<{ action: EntryAction; text: string; icon: string }> = [
+const ACTIONS: Array<{ action: EntryAction; text: string; icon: string; boundaryOnly?: true }> = [
   { action: "fork", text: "Fork here", icon: "repo-forked" },
   { action: "continue", text: "Continue here", icon: "debug-continue" },
   { action: "label", text: "Label", icon: "tag" },
   { action: "previewContext", text: "Preview context", icon: "open-preview" },
+  { action: "compareContext", text: "Compare context with…", icon: "diff" },
+  { action: "compactionChange", text: "What this compaction changed", icon: "diff-multiple", boundaryOnly: true },
   { action: "compact", text: "Compact here", icon: "fold" },
 ];
 
@@ -82,16 +84,17 @@ export class DetailPane {
       ...(d.label ? [el("span", { className: "chip label-chip", text: oneLine(d.label, 300), title: d.label })] : []),
       el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
     ]);
-    this.element.append(head, this.actions(d.id));
+    this.element.append(head, this.actions(d.id, d.kind === "boundary"));
     if (d.compaction) this.element.appendChild(this.compaction(d));
     for (const a of d.subagents ?? []) this.element.appendChild(this.subagent(d.id, a));
     d.blocks.forEach((b, i) => this.element.appendChild(this.block(d.id, b, i)));
     if (d.meta.length) this.element.appendChild(this.meta(d.meta));
   }
 
-  private actions(id: string): HTMLElement {
+  private actions(id: string, boundary: boolean): HTMLElement {
     const bar = el("div", { className: "actions", attrs: { role: "toolbar", "aria-label": "Entry actions" } });
     for (const a of ACTIONS) {
+      if (a.boundaryOnly && !boundary) continue;
       const btn = custom("vscode-button", { icon: a.icon, secondary: "", "data-action": a.action });
       btn.textContent = a.text;
       const why = this.unavailable[a.action];

@@ -21,6 +21,8 @@ export interface ActionDeps {
   log: Log;
   secrets: vscode.SecretStorage;
   previews: ContextPreviewProvider;
+  /** The two sides of context comparisons. */
+  diffs: ContextPreviewProvider;
   /** The session an open panel holds (fresh), or a newly loaded one. */
   session(file: string): Promise<SessionReader>;
   openSession(uri: vscode.Uri): Promise<void>;

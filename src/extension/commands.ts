@@ -11,6 +11,7 @@ import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
 import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
+import { compareContexts, type DiffSide, pickCompaction, pickLeaf, showCompactionChange } from "./context-diff";
 import type { ContextFormat } from "./context-preview";
 import type { Log } from "./log";
 import { pickEntry, pickSession } from "./pickers";
@@ -140,6 +141,25 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     return previewContext(deps, file, leafId, format, strategy);
   }));
 
+  reg("agentSessions.diffContexts", guarded(deps, "Compare Contexts", async (t?: Target, leafA?: string | null, leafB?: string | null, other?: Target) => {
+    const file = await resolveFile(deps, t, "Compare Contexts of Two Entries");
+    if (!file) return undefined;
+    const a: DiffSide | undefined = leafA !== undefined ? { file, leafId: leafA } : await pickLeaf(deps, file, "Compare contexts: the first leaf (left)");
+    if (!a) return undefined;
+    const fileB = fileOf(other) ?? file;
+    const b: DiffSide | undefined = leafB !== undefined ? { file: fileB, leafId: leafB } : await pickLeaf(deps, fileB, `Compare the context of ${a.leafId ?? "(empty)"} with…`, a.leafId ?? undefined);
+    if (!b) return undefined;
+    return compareContexts(deps, a, b);
+  }));
+
+  reg("agentSessions.compactionChange", guarded(deps, "What This Compaction Changed", async (t?: Target, entryId?: string) => {
+    const file = await resolveFile(deps, t, "What a Compaction Changed");
+    if (!file) return undefined;
+    const id = entryId ?? (await pickCompaction(deps, file));
+    if (!id) return undefined;
+    return showCompactionChange(deps, file, id);
+  }));
+
   reg("agentSessions.forkSession", guarded(deps, "Fork Session", async (t?: Target, entryId?: string) => {
     const file = await resolveFile(deps, t, "Fork Session From Entry");
     if (!file) return undefined;
@@ -255,6 +275,8 @@ export async function runEntryAction(deps: CommandDeps, action: EntryAction, fil
     continue: () => vscode.commands.executeCommand("agentSessions.continueFromEntry", uri, entryId),
     label: () => vscode.commands.executeCommand("agentSessions.labelEntry", uri, entryId),
     previewContext: () => vscode.commands.executeCommand("agentSessions.previewContext", uri, entryId),
+    compareContext: () => vscode.commands.executeCommand("agentSessions.diffContexts", uri, entryId),
+    compactionChange: () => vscode.commands.executeCommand("agentSessions.compactionChange", uri, entryId),
     compact: () => compactInteractive(deps, file, entryId),
   };
   try {

@@ -10,7 +10,7 @@ import { type EntryTokens, measureEntries } from "../core/formats/pi/tokens/entr
 import { TokenCache, tokenCacheFile } from "../core/tokens/token-cache";
 import type { ActionDeps } from "./actions";
 import { type CommandDeps, registerCommands, runEntryAction } from "./commands";
-import { ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
+import { ContextPreviewProvider, DIFF_SCHEME, PREVIEW_SCHEME } from "./context-preview";
 import { EXPLORER_VIEW_TYPE, ExplorerPanel, type PanelState } from "./explorer-panel";
 import { createLog } from "./log";
 import { OPEN_ON_START, type RefusedOpen, sessionsToOpen } from "./open-on-start";
@@ -49,6 +49,8 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   context.subscriptions.push(view, vscode.window.registerTreeDataProvider("agentSessions.sessions", view));
   const previews = new ContextPreviewProvider();
   context.subscriptions.push(previews, vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews));
+  const diffs = new ContextPreviewProvider("This comparison is no longer available; run Compare Contexts again.");
+  context.subscriptions.push(diffs, vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, diffs));
 
   const panels = new Map<string, ExplorerPanel>();
   const setActiveContext = () => void vscode.commands.executeCommand("setContext", "agentSessions.explorerActive", [...panels.values()].some((p) => p.panel.active));
@@ -116,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     return loadAnySession(file);
   };
 
-  const actionDeps: ActionDeps = { log, secrets: context.secrets, previews, session, openSession };
+  const actionDeps: ActionDeps = { log, secrets: context.secrets, previews, diffs, session, openSession };
   commandDeps = {
     ...actionDeps,
     view,

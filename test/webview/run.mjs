@@ -216,9 +216,18 @@ test("action buttons post typed action messages for the shown entry", async () =
     await page.click(".row[data-id=a8]");
     await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a8"), "detail a8");
     const mark = host.log.length;
-    for (const a of ["fork", "continue", "label", "previewContext", "compact"]) await page.click(`.actions vscode-button[data-action=${a}]`);
-    await until(() => host.log.slice(mark).filter((m) => m.type === "action").length === 5, "5 actions");
-    assert.deepEqual(host.log.slice(mark).filter((m) => m.type === "action"), ["fork", "continue", "label", "previewContext", "compact"].map((action) => ({ type: "action", action, id: "a8" })));
+    const actions = ["fork", "continue", "label", "previewContext", "compareContext", "compact"];
+    for (const a of actions) await page.click(`.actions vscode-button[data-action=${a}]`);
+    await until(() => host.log.slice(mark).filter((m) => m.type === "action").length === actions.length, `${actions.length} actions`);
+    assert.deepEqual(host.log.slice(mark).filter((m) => m.type === "action"), actions.map((action) => ({ type: "action", action, id: "a8" })));
+    // "What this compaction changed" is offered on compactions only.
+    assert.equal(await page.locator(".actions vscode-button[data-action=compactionChange]").count(), 0);
+    await page.click(".row[data-id=c1]");
+    await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "c1"), "detail c1");
+    const at = host.log.length;
+    await page.click(".actions vscode-button[data-action=compactionChange]");
+    await until(() => host.log.slice(at).some((m) => m.type === "action"), "the compaction action");
+    assert.deepEqual(host.log.slice(at).filter((m) => m.type === "action"), [{ type: "action", action: "compactionChange", id: "c1" }]);
   } finally {
     await x.close();
   }
