@@ -105,7 +105,7 @@ export async function pickCompaction(deps: ActionDeps, file: string): Promise<st
   for (let i = s.metas.length - 1; i >= 0; i--) {
     if (f.describe(s, i).kind !== "boundary") continue;
     const m = s.metas[i];
-    items.push({ id: m.id, label: visibleText(clipText(m.preview || "compaction", 300)), description: visibleText(`${m.id} · ${m.timestamp ?? ""}`) });
+    items.push({ id: m.id, label: visibleText(clipText(m.preview || "(a compaction)", 300)), description: visibleText(`${m.id} · ${m.timestamp ?? ""}`) });
   }
   if (!items.length) throw new Error(`${base(file)} holds no compaction.`);
   return (await vscode.window.showQuickPick(items, { title: "What did which compaction change?" }))?.id;

@@ -230,6 +230,34 @@ describe("Agent Session Explorer in a real VS Code extension host", function () 
     assert.match(doc.getText(), /"messages": \[/);
   });
 
+  it("Compare Contexts opens VS Code's diff editor on two leaves' contexts; What a Compaction Changed on the context before and after", async () => {
+    const f = writeSession([
+      header(),
+      user("d1", null, "look at the parser"),
+      assistant("d2", "d1", "I read it."),
+      user("d3", "d2", "please fix the parser bug"),
+      assistant("d4", "d3", "Fixed the parser."),
+      user("d3b", "d2", "please fix the lexer bug"),
+      assistant("d4b", "d3b", "Fixed the lexer."),
+      entry("compaction", "dc", "d4b", { summary: "Fixed the lexer.", firstKeptEntryId: "d3b", tokensBefore: 500 }),
+      user("d5", "dc", "next"),
+    ]);
+    type Opened = { left: vscode.Uri; right: vscode.Uri };
+    const diffOpen = (r: Opened) => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === r.left.toString() && t.input.modified.toString() === r.right.toString());
+    const res = (await vscode.commands.executeCommand("agentSessions.diffContexts", vscode.Uri.file(f), "d4", "d4b")) as Opened;
+    assert.equal(res.left.scheme, "ase-context-diff");
+    const left = (await vscode.workspace.openTextDocument(res.left)).getText();
+    const right = (await vscode.workspace.openTextDocument(res.right)).getText();
+    assert.match(left, /\n### #3 user \(entry d3, \d+ tokens\)\nplease fix the parser bug\n/);
+    assert.match(right, /\n### #3 user \(entry d3b, \d+ tokens\)\nplease fix the lexer bug\n/);
+    await until("the diff editor on both sides", () => diffOpen(res));
+    const c = (await vscode.commands.executeCommand("agentSessions.compactionChange", vscode.Uri.file(f), "dc")) as Opened;
+    assert.match((await vscode.workspace.openTextDocument(c.left)).getText(), /\n### #4 assistant \(entry d4b, \d+ tokens\)\nFixed the lexer\.\n$/);
+    assert.match((await vscode.workspace.openTextDocument(c.right)).getText(), /\n### #1 summary \(entry dc, \d+ tokens\)\n/);
+    await until("the compaction's diff editor", () => diffOpen(c));
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand("agentSessions.compactionChange", vscode.Uri.file(f), "d1")), /entry "d1" is not a compaction/);
+  });
+
   it("an appended line appears live in the open explorer", async () => {
     const panel = api.panelFor(file);
     assert.ok(panel?.session);

@@ -8,6 +8,7 @@ import { safeText } from "../format";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const signed = (x: number) => (x > 0 ? `+${n(x)}` : n(x));
+const messages = (x: number) => `${n(x)} message${x === 1 ? "" : "s"}`;
 
 /** One message ref in the JSON: where it is in its context and what it weighs. */
 function refJson(r: MessageRef): Record<string, unknown> {
@@ -100,7 +101,7 @@ function row(name: string, v: Delta | { a: number | null; b: number | null; delt
 }
 
 function sideLine(name: string, s: SideFacts): string {
-  return `${name}: ${safeText(s.path)}  leaf ${s.leafId === null ? "(none)" : safeText(s.leafId)}  (${safeText(s.agent)}, ${n(s.messages)} messages, ${n(s.contextTokens)} context tokens)`;
+  return `${name}: ${safeText(s.path)}  leaf ${s.leafId === null ? "(none)" : safeText(s.leafId)}  (${safeText(s.agent)}, ${messages(s.messages)}, ${n(s.contextTokens)} context tokens)`;
 }
 
 /** `ase diff` as text: both sides, the shared prefix, the ops with markers, the tokens per part. */
@@ -110,7 +111,7 @@ export function diffText(d: ContextDiff, compaction?: { entryId: string; beforeI
     lines.push(`compaction ${safeText(compaction.entryId)}: A = the context just before it (at ${compaction.beforeId === null ? "no entry" : safeText(compaction.beforeId)}), B = just after it (at ${safeText(compaction.afterId)})`);
     if (compaction.missingParent) lines.push(`  it names ${safeText(compaction.missingParent)} as the entry before it, which is not in this file: A is empty`);
   }
-  lines.push(sideLine("A", d.a), sideLine("B", d.b), `shared prefix: ${n(d.sharedPrefix.messages)} messages (${n(d.sharedPrefix.tokens)} tokens)`);
+  lines.push(sideLine("A", d.a), sideLine("B", d.b), `shared prefix: ${messages(d.sharedPrefix.messages)} (${n(d.sharedPrefix.tokens)} tokens)`);
   if (!d.ops.length) lines.push("  (nothing after it: both sides send the same messages)");
   else lines.push(...opLines(d));
   const t = d.tokens;
@@ -122,6 +123,6 @@ export function diffText(d: ContextDiff, compaction?: { entryId: string; beforeI
   lines.push(row("all messages", t.messages));
   if (t.overhead) lines.push(row("unrecorded overhead", t.overhead));
   lines.push(row("context (agent's count)", t.total));
-  if (compaction?.staleUsage) lines.push(`  (B's count still starts from usage recorded before the compaction, at ${safeText(d.b.tokens.recordedAt ?? "")}: the agent's next step records the real size)`);
+  if (compaction?.staleUsage) lines.push(`  (B's count and overhead still start from usage recorded before the compaction, at ${safeText(d.b.tokens.recordedAt ?? "")}: the agent's next step records the real size)`);
   return `${lines.join("\n")}\n`;
 }

@@ -29,8 +29,9 @@ async function run(args: string[], io: CliIO): Promise<void> {
   }
   const session = await loadSession(path);
   if (values.compaction !== undefined) {
-    const at = requireEntry(session, values.compaction, "compaction");
-    let change;
+    const at = session.tree.indexOf(values.compaction);
+    if (at === undefined) throw new CliError(`${session.path}: no entry with id "${values.compaction}" (given by --compaction)`);
+    let change: ReturnType<typeof compactionChange>;
     try {
       change = compactionChange(session, at);
     } catch (err) {

@@ -28,7 +28,7 @@ export function renderContextText(side: ContextSide, opts: { title?: string; ctx
   const lines = [
     `# ${opts.title ?? `Context of ${ctx.leafId ?? "(no leaf)"}`}`,
     `# ${side.session.path} (${f.agent} session), leaf ${ctx.leafId ?? "(none)"}`,
-    `# ${n(ctx.messages.length)} messages, ${n(t.contextTokens)} context tokens (${t.source === "recorded" ? `recorded usage at ${t.recordedAt} + estimates after it` : "estimated"})${t.overhead ? `, of which about ${n(t.overhead.tokens)} not in the file (${t.overhead.parts})` : ""}`,
+    `# ${n(ctx.messages.length)} message${ctx.messages.length === 1 ? "" : "s"}, ${n(t.contextTokens)} context tokens (${t.source === "recorded" ? `recorded usage at ${t.recordedAt} + estimates after it` : "estimated"})${t.overhead ? `, of which about ${n(t.overhead.tokens)} not in the file (${t.overhead.parts})` : ""}`,
   ];
   if (!ctx.messages.length) lines.push("", "(empty context: nothing is sent)");
   ctx.messages.forEach((m, k) => {
