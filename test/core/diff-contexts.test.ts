@@ -85,6 +85,18 @@ describe("context diff: word diff", () => {
     assert.equal(wordDiff("a b c d", "e f g h", { maxWords: 100, maxEdits: 8 }).replaced, false);
   });
 
+  it("a shared step budget: a diff that runs out of it is replaced, and the budget is drawn down", () => {
+    const budget = { steps: 50 };
+    const d = wordDiff("a b c d e f g h i j", "k l m n o p q r s t", { maxWords: 100, maxEdits: 100, budget });
+    assert.equal(d.replaced, true);
+    assert.ok(budget.steps <= 0, `left ${budget.steps}`);
+    // Once spent, the next diff does not start.
+    assert.equal(wordDiff("x y", "x z", { maxWords: 100, maxEdits: 100, budget }).replaced, true);
+    const plenty = { steps: 1000 };
+    assert.equal(wordDiff("x y", "x z", { maxWords: 100, maxEdits: 100, budget: plenty }).replaced, false);
+    assert.ok(plenty.steps < 1000);
+  });
+
   it("a 30,000-word text against itself with one word changed stays word-level; two unrelated ones are replaced", () => {
     const words = Array.from({ length: 30_000 }, (_, k) => `w${k}`);
     const changed = [...words];
@@ -212,6 +224,27 @@ describe("context diff: two leaves", () => {
     );
     const d = diffContexts({ session: s, leaf: at(s, "q") }, { session: s, leaf: at(s, "y") });
     assert.deepEqual(shape(d.ops), ["-p", "-q", "+x", "+y"]);
+  });
+
+  it("a gap too large to weigh (600 x 600 messages) pairs place by place; unrelated texts stay one-sided without a diff", () => {
+    const records = [cl.user("r", null, "start")];
+    for (const side of ["x", "y"]) {
+      let parent = "r";
+      for (let k = 0; k < 600; k++) {
+        const id = `${side}${k}`;
+        const text = k === 0 ? `${side}1 ${side}2 ${side}3 ${side}4` : `message ${k} says ${side === "x" ? "this" : "that"} about item ${k}`;
+        records.push(k % 2 ? cl.assistant(id, parent, text) : cl.user(id, parent, text));
+        parent = id;
+      }
+    }
+    const s = new MemorySession("clawdcode", clawdcodeIndexHooks, records);
+    const t0 = Date.now();
+    const d = diffContexts({ session: s, leaf: s.requireIndex("x599") }, { session: s, leaf: s.requireIndex("y599") });
+    assert.ok(Date.now() - t0 < 5000, `${Date.now() - t0} ms`);
+    assert.equal(d.sharedPrefix.messages, 1);
+    const changed = d.ops.filter((o) => o.op === "changed");
+    assert.equal(changed.length, 599);
+    assert.deepEqual(shape(d.ops).slice(0, 3), ["-x0", "+y0", "~x1/y1"]);
   });
 
   it("the empty context (leaf -1) against a leaf: everything only in B", async () => {

@@ -16,7 +16,7 @@ export interface Alignment {
   steps: AlignStep[];
 }
 
-/** Gaps larger than this (messages A x messages B) are not paired by kind: all one-sided. */
+/** Gaps larger than this (messages A x messages B) are paired place by place instead of by the weighing below. */
 const MAX_GAP_CELLS = 250_000;
 
 /**
@@ -61,7 +61,13 @@ function longestIncreasing(pairs: ReadonlyArray<[number, number]>): Array<[numbe
 function pairByKind(A: readonly ContextMessage[], B: readonly ContextMessage[], ja: readonly string[], jb: readonly string[], a0: number, a1: number, b0: number, b1: number): Array<[number, number]> {
   const n = a1 - a0;
   const m = b1 - b0;
-  if (!n || !m || n * m > MAX_GAP_CELLS) return [];
+  if (!n || !m) return [];
+  if (n * m > MAX_GAP_CELLS) {
+    // Too large to weigh every pairing: pair place by place where the kinds agree.
+    const out: Array<[number, number]> = [];
+    for (let k = 0; k < Math.min(n, m); k++) if (A[a0 + k].kind === B[b0 + k].kind) out.push([a0 + k, b0 + k]);
+    return out;
+  }
   const w = (i: number, j: number) => (A[a0 + i].kind !== B[b0 + j].kind ? 0 : ja[a0 + i] === jb[b0 + j] ? 3 : 1);
   // Best weight of A[i..] against B[j..], filled from the end so the walk below goes forward
   // and pairs as early as it can (a branch's first messages pair with the other's first).

@@ -5,7 +5,7 @@ import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../token
 import { TOKEN_KINDS } from "../tokens/token-vocabulary";
 import { alignMessages, type Alignment } from "./align";
 import { messageText } from "./message-text";
-import { splitWords, type WordDiff, type WordRun, wordDiff } from "./word-diff";
+import { splitWords, WORD_DIFF_LIMITS, type WordDiff, type WordRun, wordDiff } from "./word-diff";
 
 /** One side of a comparison: a leaf (position; -1: the empty context) of a session. */
 export interface ContextSide {
@@ -104,23 +104,57 @@ function tokenDeltas(a: LeafTokenSummary, b: LeafTokenSummary): ContextDiff["tok
  */
 export const MIN_SHARED_WORDS = 0.3;
 
+/**
+ * Word-diff steps one comparison may spend in all (about a second): past it, changed
+ * messages are shown as replaced (WordDiffLimits.budget).
+ */
+export const WORD_DIFF_BUDGET = 50_000_000;
+
+/** Words two texts could have in common at most (the words of both, counted with repeats). */
+function sharedWordBound(a: readonly string[], b: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const w of a) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let shared = 0;
+  for (const w of b) {
+    const c = counts.get(w);
+    if (!c) continue;
+    shared++;
+    counts.set(w, c - 1);
+  }
+  return shared;
+}
+
+/** Whether a share of common words (of the longer text) makes the pair one message changed. */
+const enough = (common: number, longer: number) => longer === 0 || common / longer >= MIN_SHARED_WORDS;
+
 /** Whether a word diff kept enough words in common to call the pair one message changed. */
 function similar(w: WordDiff): boolean {
   if (w.replaced) return false;
   const count = (ops: string) => w.runs.filter((r) => ops.includes(r.op)).reduce((s, r) => s + splitWords(r.text).length, 0);
   const common = count("=");
-  const longer = Math.max(common + count("-"), common + count("+"));
-  return longer === 0 || common / longer >= MIN_SHARED_WORDS;
+  return enough(common, Math.max(common + count("-"), common + count("+")));
 }
 
 function toOps(al: Alignment, ra: readonly MessageRef[], rb: readonly MessageRef[], ca: FormatContext, cb: FormatContext): DiffOp[] {
   const out: DiffOp[] = [];
+  const limits = { ...WORD_DIFF_LIMITS, budget: { steps: WORD_DIFF_BUDGET } };
   for (const s of al.steps) {
     if (s.b === undefined) out.push({ op: "onlyA", a: ra[s.a as number] });
     else if (s.a === undefined) out.push({ op: "onlyB", b: rb[s.b] });
     else if (s.same) out.push({ op: "same", a: ra[s.a], b: rb[s.b] });
     else {
-      const w = wordDiff(messageText(ca.messages[s.a].message), messageText(cb.messages[s.b].message));
+      const ta = messageText(ca.messages[s.a].message);
+      const tb = messageText(cb.messages[s.b].message);
+      // Paired by place only: two messages that cannot share enough words are two messages (no diff needed to know).
+      if (!s.byId) {
+        const wa = splitWords(ta);
+        const wb = splitWords(tb);
+        if (!enough(sharedWordBound(wa, wb), Math.max(wa.length, wb.length))) {
+          out.push({ op: "onlyA", a: ra[s.a] }, { op: "onlyB", b: rb[s.b] });
+          continue;
+        }
+      }
+      const w = wordDiff(ta, tb, limits);
       if (s.byId || similar(w)) out.push({ op: "changed", a: ra[s.a], b: rb[s.b], words: w.runs, replaced: w.replaced });
       else out.push({ op: "onlyA", a: ra[s.a] }, { op: "onlyB", b: rb[s.b] });
     }

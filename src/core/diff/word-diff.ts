@@ -19,6 +19,11 @@ export interface WordDiffLimits {
   maxWords: number;
   /** Edits (words removed + added) above which the search stops and the middle is replaced. */
   maxEdits: number;
+  /**
+   * Steps (diagonals tried plus words compared) this diff and the others sharing the
+   * object may still spend; it is drawn down, and a diff that runs out is replaced.
+   */
+  budget?: { steps: number };
 }
 
 /** Above these a word diff costs more than it tells: 20k words, 2,000 edits (Myers keeps about edits² numbers). */
@@ -42,27 +47,35 @@ function push(runs: Array<{ op: WordRun["op"]; words: string[] }>, op: WordRun["
  * needs more than `maxEdits` edits. Each step keeps the furthest-reaching x per diagonal
  * of the step before it (2d+3 numbers), which the walk back reads.
  */
-function myers(a: readonly string[], b: readonly string[], maxEdits: number): Array<[WordRun["op"], string]> | undefined {
+function myers(a: readonly string[], b: readonly string[], maxEdits: number, budget?: { steps: number }): Array<[WordRun["op"], string]> | undefined {
   const n = a.length;
   const m = b.length;
   const limit = Math.min(maxEdits, n + m);
   const off = limit + 1;
   const v = new Int32Array(2 * limit + 3);
   const trace: Int32Array[] = [];
-  for (let d = 0; d <= limit; d++) {
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
+  let steps = 0;
+  try {
+    for (let d = 0; d <= limit; d++) {
+      if (budget && steps > budget.steps) return undefined;
+      trace.push(v.slice(off - d - 1, off + d + 2));
+      for (let k = -d; k <= d; k += 2) {
+        const start = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+        let x = start;
+        let y = x - k;
+        while (x < n && y < m && a[x] === b[y]) {
+          x++;
+          y++;
+        }
+        steps += 1 + x - start;
+        v[off + k] = x;
+        if (x >= n && y >= m) return walkBack(a, b, trace, d);
       }
-      v[off + k] = x;
-      if (x >= n && y >= m) return walkBack(a, b, trace, d);
     }
+    return undefined;
+  } finally {
+    if (budget) budget.steps -= steps;
   }
-  return undefined;
 }
 
 /** The edit script from the kept diagonals, first word first. */
@@ -116,7 +129,7 @@ export function wordDiff(oldText: string, newText: string, limits: WordDiffLimit
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
   let replaced = false;
-  const script = midA.length + midB.length > limits.maxWords ? undefined : myers(midA, midB, limits.maxEdits);
+  const script = midA.length + midB.length > limits.maxWords || (limits.budget && limits.budget.steps <= 0) ? undefined : myers(midA, midB, limits.maxEdits, limits.budget);
   if (script) {
     for (const [op, w] of script) push(runs, op, [w]);
   } else {
