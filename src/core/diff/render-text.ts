@@ -6,6 +6,8 @@ import { messageText } from "./message-text";
 
 /** A message longer than this is cut in the rendering (a diff editor slows down on megabytes). */
 export const MAX_MESSAGE_CHARS = 100_000;
+/** About the most a whole rendering holds: many messages get a smaller share each (at least 2,000 characters). */
+export const MAX_DOC_CHARS = 10_000_000;
 
 const n = (x: number) => x.toLocaleString("en-US");
 
@@ -24,7 +26,7 @@ export function renderContextText(side: ContextSide, opts: { title?: string; ctx
   const f = formatOf(side.session);
   const ctx = opts.ctx ?? f.context(side.session, side.leaf);
   const t = leafTokenSummary(side.session, f, side.leaf, { ctx });
-  const max = opts.maxChars ?? MAX_MESSAGE_CHARS;
+  const max = opts.maxChars ?? Math.max(2_000, Math.min(MAX_MESSAGE_CHARS, Math.floor(MAX_DOC_CHARS / Math.max(1, ctx.messages.length))));
   const lines = [
     `# ${opts.title ?? `Context of ${ctx.leafId ?? "(no leaf)"}`}`,
     `# ${side.session.path} (${f.agent} session), leaf ${ctx.leafId ?? "(none)"}`,
