@@ -5,6 +5,7 @@ import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/s
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "./index-hooks";
+import type { SearchHooks } from "./search-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
 
 /** How a load may be watched, stopped and split (see JsonlSession's LoadOptions). */
@@ -215,6 +216,8 @@ export interface SessionFormat extends CostHooks {
   readonly discovery?: FormatDiscovery;
   /** The agent's own ways of shrinking a context, when it has any. */
   readonly strategies?: ContextStrategies;
+  /** What a search across sessions reads of a line (src/core/search); left out: its files are not searched. */
+  readonly search?: SearchHooks;
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
 }

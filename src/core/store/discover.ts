@@ -143,7 +143,11 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   return { projects: group(summaries), skipped, stats };
 }
 
-async function sessionFiles(root: string, accepts?: (name: string) => boolean): Promise<string[]> {
+/**
+ * The .jsonl session files under a store's projects folder (one level of project folders).
+ * A listing also removes leftover temp files of ours; a read-only caller (search) passes clean = false.
+ */
+export async function sessionFiles(root: string, accepts?: (name: string) => boolean, clean = true): Promise<string[]> {
   let dirents;
   try {
     dirents = await readdir(root, { withFileTypes: true });
@@ -152,14 +156,14 @@ async function sessionFiles(root: string, accepts?: (name: string) => boolean): 
     throw err;
   }
   // Leftover temp files of ours (a writer killed mid-way) go; listings never show them.
-  cleanStaleTemps(root);
+  if (clean) cleanStaleTemps(root);
   const out: string[] = [];
   // Regular files and links (checked by stat later); FIFOs, sockets and devices never.
   const candidate = (d: { name: string; isFile(): boolean; isSymbolicLink(): boolean }) => d.name.endsWith(".jsonl") && (d.isFile() || d.isSymbolicLink()) && (!accepts || accepts(d.name));
   for (const d of dirents) {
     const p = join(root, d.name);
     if (d.isDirectory()) {
-      cleanStaleTemps(p);
+      if (clean) cleanStaleTemps(p);
       for (const f of await readdir(p, { withFileTypes: true }).catch(() => [])) if (candidate(f)) out.push(join(p, f.name));
     } else if (candidate(d)) out.push(p);
   }

@@ -11,6 +11,7 @@ import { CLAUDE_CODE_ROOT_HELP, claudeCodeRoot, claudeCodeScanner } from "./disc
 import { detectClaudeCode } from "./detect";
 import { claudeCodeIndexHooks } from "./index-hooks";
 import { claudeCodeInfo } from "./info";
+import { claudeCodeSearchHooks } from "./search-text";
 
 /**
  * Claude Code transcripts (claude-code-format.md). Reads, lists (titles, sub-agents),
@@ -48,6 +49,7 @@ export const claudeCodeFormat: SessionFormat = {
     return typeof n === "number" && n > 0 ? n : undefined;
   },
   // Claude Code appends its own lines; we only write a new file, as its /branch does.
+  search: claudeCodeSearchHooks,
   writer: {
     capabilities: {
       fork: true,

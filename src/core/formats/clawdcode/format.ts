@@ -14,6 +14,7 @@ import { clawdcodeCompaction } from "./compaction-hook";
 import { forkClawdcode } from "./fork";
 import { clawdcodeIndexHooks } from "./index-hooks";
 import { clawdcodeInfo } from "./info";
+import { clawdcodeSearchHooks } from "./search-text";
 
 /**
  * The seed "002" Claude-Code-like store (claude-code-format.md 15.2). Its messages are
@@ -38,6 +39,7 @@ export const clawdcodeFormat: SessionFormat = {
     root: (explicit, env) => clawdcodeRoot(explicit, env),
     rootHelp: CLAWDCODE_ROOT_HELP,
   },
+  search: clawdcodeSearchHooks,
   writer: {
     capabilities: {
       fork: true,

@@ -10,6 +10,7 @@ import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
 import { isPiHeader, piIndexHooks } from "./index-hooks";
 import { Session } from "./pi-session";
+import { piSearchHooks } from "./search-text";
 
 function asPi(session: SessionReader): Session {
   if (!(session instanceof Session)) throw new Error(`${session.path}: not read as a pi session`);
@@ -52,6 +53,7 @@ export const piFormat: SessionFormat = {
     root: (explicit, env) => resolveSessionsDir(explicit, env),
     rootHelp: "$PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions",
   },
+  search: piSearchHooks,
   writer: {
     capabilities: { fork: true, label: true, compact: true, continue: true },
     refuses(session) {

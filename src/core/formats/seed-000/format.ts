@@ -11,6 +11,7 @@ import { messageEntryView } from "../entry-view";
 import { entryToMessage, PART_KIND } from "./messages";
 import { DEFAULT_MAX_TOKENS } from "./strategies";
 import { seed000Writer } from "./writer";
+import { seed000SearchHooks } from "./search-text";
 
 const KIND: Record<Seed000Type, EntryKind> = {
   user: "user",
@@ -99,5 +100,6 @@ export const seed000Format: SessionFormat = {
   // The design shrinks a context above maxTokens (180,000 by default), whatever the window.
   compactThreshold: () => DEFAULT_MAX_TOKENS,
 
+  search: seed000SearchHooks,
   writer: seed000Writer,
 };

@@ -1,0 +1,172 @@
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+import type { EntryKind } from "../formats/entry-kinds";
+import type { SearchHooks } from "../formats/search-hooks";
+import type { CandidateFinder } from "./candidates";
+import type { SearchPattern } from "./pattern";
+import type { SearchHit } from "./search-types";
+import { snippetOf } from "./snippet";
+
+/** Bytes read at a time: large reads keep the per-call cost out of the scan. */
+export const SEARCH_CHUNK = 4 << 20;
+/** A line longer than this is skipped unread: V8 cannot hold it as one string anyway. */
+const MAX_LINE = 256 << 20;
+const NL = Buffer.from("\n");
+
+export interface FileScan {
+  path: string;
+  hooks: SearchHooks;
+  /** The file's version from its header (0 for formats without one). */
+  version: number;
+  pattern: SearchPattern;
+  finder: CandidateFinder;
+  /** Only text of these kinds counts. */
+  kinds?: ReadonlySet<EntryKind>;
+  since?: number;
+  until?: number;
+  /** Time of entries that have none: the file's mtime. */
+  mtimeMs: number;
+  /** Stop after this many hits. */
+  limit: number;
+  signal?: AbortSignal;
+  chunkSize?: number;
+  /** Bytes read, after each read. */
+  onBytes?(n: number): void;
+}
+
+/** Newlines in buf[from, to). */
+function countLines(buf: Buffer, from: number, to: number): number {
+  let n = 0;
+  for (let k = buf.indexOf(NL, from); k !== -1 && k < to; k = buf.indexOf(NL, k + 1)) n++;
+  return n;
+}
+
+/** The hit of one line, if its entry's visible text matches. */
+function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: number): SearchHit | undefined {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(buf.toString("utf8", start, end));
+  } catch {
+    // A bad line is the reader's to report; a search passes over it.
+    return undefined;
+  }
+  if (!obj || typeof obj !== "object" || Array.isArray(obj)) return undefined;
+  const entry = s.hooks.entry(obj as Record<string, unknown>, { lineNo, version: s.version });
+  if (!entry) return undefined;
+  const t = Number.isNaN(entry.time) ? s.mtimeMs : entry.time;
+  if ((s.since !== undefined && t < s.since) || (s.until !== undefined && t > s.until)) return undefined;
+  for (const part of entry.parts) {
+    if (s.kinds && !s.kinds.has(part.kind)) continue;
+    const m = s.pattern.matcher.exec(part.text);
+    if (!m) continue;
+    const snip = snippetOf(part.text, m.index, m.index + m[0].length);
+    const timestamp = Number.isFinite(entry.time) ? new Date(entry.time).toISOString() : null;
+    return { entryId: entry.id, kind: part.kind, timestamp, line: lineNo, snippet: snip.text, match: snip.match };
+  }
+  return undefined;
+}
+
+/**
+ * Searches one file: reads it in large chunks cut at line ends (the next read runs while
+ * this chunk is searched), finds candidates in the raw bytes, and parses only the lines
+ * holding one. Line numbers come from counting newlines (memchr-fast). Never writes.
+ */
+export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes: number }> {
+  const size = s.chunkSize ?? SEARCH_CHUNK;
+  // Non-blocking: a file swapped for a FIFO must not hang the search.
+  const fh = await open(s.path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const hits: SearchHit[] = [];
+  let inFlight: Promise<{ bytesRead: number }> | undefined;
+  let bytes = 0;
+  try {
+    let buf = Buffer.allocUnsafe(size);
+    let spare = Buffer.allocUnsafe(size);
+    let pos = 0;
+    // Bytes at buf's start that belong to a line the last chunk did not finish.
+    let carry = 0;
+    let lineNo = 1;
+    // Inside a line too long to keep: drop bytes until its end.
+    let skipping = false;
+    inFlight = fh.read(buf, 0, buf.length, 0);
+    for (;;) {
+      s.signal?.throwIfAborted();
+      const { bytesRead } = await (inFlight as Promise<{ bytesRead: number }>);
+      inFlight = undefined;
+      pos += bytesRead;
+      bytes += bytesRead;
+      s.onBytes?.(bytesRead);
+      const len = carry + bytesRead;
+      const eof = bytesRead === 0;
+      let from = 0;
+      if (skipping) {
+        const nl = buf.indexOf(NL, 0);
+        if (nl === -1 || nl >= len) {
+          if (eof) break;
+          carry = 0;
+          inFlight = fh.read(buf, 0, buf.length, pos);
+          continue;
+        }
+        lineNo++;
+        from = nl + 1;
+        skipping = false;
+      }
+      const lastNl = len > from ? buf.lastIndexOf(NL, len - 1) : -1;
+      const complete = eof ? len : lastNl >= from ? lastNl + 1 : from;
+      if (complete === from && !eof) {
+        // One line fills the buffer: grow it (up to MAX_LINE), else skip the line.
+        if (from > 0) {
+          buf.copy(buf, 0, from, len);
+          carry = len - from;
+        } else if (buf.length >= MAX_LINE) {
+          skipping = true;
+          carry = 0;
+        } else {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, len);
+          buf = bigger;
+          spare = Buffer.allocUnsafe(bigger.length);
+          carry = len;
+        }
+        inFlight = fh.read(buf, carry, buf.length - carry, pos);
+        continue;
+      }
+      // The unfinished line goes to the other buffer, whose read starts now.
+      const tail = len - complete;
+      if (!eof) {
+        buf.copy(spare, 0, complete, len);
+        inFlight = fh.read(spare, tail, spare.length - tail, pos);
+      }
+      lineNo = searchChunk(s, buf, from, complete, lineNo, hits);
+      if (eof || hits.length >= s.limit) break;
+      [buf, spare] = [spare, buf];
+      carry = tail;
+    }
+  } finally {
+    // A read still running must settle before its file closes.
+    if (inFlight) await inFlight.catch(() => undefined);
+    await fh.close();
+  }
+  return { hits, bytes };
+}
+
+/** Searches the whole lines in buf[from, end); returns the line number after them. */
+function searchChunk(s: FileScan, buf: Buffer, from: number, end: number, lineNo: number, hits: SearchHit[]): number {
+  s.finder.begin(buf, end);
+  let counted = from;
+  for (let p = s.finder.next(from); p !== -1 && p < end; ) {
+    const start = p > counted ? buf.lastIndexOf(NL, p - 1) + 1 : counted;
+    const start0 = Math.max(start, counted);
+    let stop = buf.indexOf(NL, p);
+    if (stop === -1 || stop > end) stop = end;
+    lineNo += countLines(buf, counted, start0);
+    counted = start0;
+    const hit = stop > start0 ? lineHit(s, buf, start0, stop, lineNo) : undefined;
+    if (hit) {
+      hits.push(hit);
+      if (hits.length >= s.limit) return lineNo;
+    }
+    if (stop >= end) break;
+    p = s.finder.next(stop + 1);
+  }
+  return lineNo + countLines(buf, counted, end);
+}

@@ -1,0 +1,116 @@
+import type { EntryKind } from "../formats/entry-kinds";
+import { candidateFinder } from "./candidates";
+import { kindSet } from "./kinds";
+import { compilePattern, type SearchPattern } from "./pattern";
+import { scanFile } from "./scan-file";
+import { findTargets, prepareTarget, type TargetOptions, titleOf } from "./search-targets";
+import type { SearchStats, SessionHits } from "./search-types";
+
+export interface SearchOptions extends TargetOptions {
+  pattern: string;
+  /** A JavaScript regular expression rather than plain text. */
+  regex?: boolean;
+  /** Case-insensitive unless set. */
+  caseSensitive?: boolean;
+  /** Only text of these kinds: neutral kinds ("user", "tool-result") or groups ("tool", "summary"). */
+  kinds?: readonly string[];
+  /** Only sessions whose cwd holds this text. */
+  project?: string;
+  /** Only entries at or after this time (ms); entries without a time count at their file's mtime. */
+  since?: number;
+  /** Only entries at or before this time (ms). */
+  until?: number;
+  /** Stop after this many hits in all. */
+  limit?: number;
+  /** Stops the scan (checked between chunks); the iteration then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Bytes read at a time (tests make it small to cross chunk ends). */
+  chunkSize?: number;
+  /** Called as each file's scan starts (progress; tests check the order of scans and results). */
+  onFile?(path: string): void;
+}
+
+/**
+ * A search over session files, as an async iterable of each file's hits, yielded as
+ * soon as that file is done (files run newest first, one at a time, and no file is
+ * read before the consumer asks for the next result). No index: each file is read in
+ * large chunks whose raw bytes are searched for the pattern's literal; only lines
+ * holding one are parsed, and a hit counts only in the entry's visible text.
+ */
+export class SessionSearch implements AsyncIterable<SessionHits> {
+  readonly pattern: SearchPattern;
+  readonly kinds?: ReadonlySet<EntryKind>;
+  /** Files and bytes read so far. */
+  readonly scanned: SearchStats = { files: 0, bytes: 0 };
+  /** Files passed over, with the reason (unreadable, a format that cannot be searched). */
+  readonly skipped: Array<{ path: string; reason: string }> = [];
+  /** Hits yielded so far. */
+  hitCount = 0;
+
+  /** Throws SearchInputError at once for a bad pattern or kind. */
+  constructor(private readonly opts: SearchOptions) {
+    this.pattern = compilePattern(opts.pattern, { regex: opts.regex, caseSensitive: opts.caseSensitive });
+    this.kinds = kindSet(opts.kinds);
+  }
+
+  /** Whether the limit stopped the search. */
+  get limited(): boolean {
+    return this.opts.limit !== undefined && this.hitCount >= this.opts.limit;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<SessionHits> {
+    const o = this.opts;
+    o.signal?.throwIfAborted();
+    const { targets, skipped } = await findTargets(o);
+    this.skipped.push(...skipped);
+    const limit = o.limit ?? Number.POSITIVE_INFINITY;
+    for (const t of targets) {
+      o.signal?.throwIfAborted();
+      if (this.hitCount >= limit) return;
+      // A file last written before `since` holds nothing newer.
+      if (o.since !== undefined && t.mtimeMs < o.since) continue;
+      const p = prepareTarget(t, o.only);
+      if (p === null) continue;
+      if (typeof p === "string") {
+        this.skipped.push({ path: t.path, reason: p });
+        continue;
+      }
+      if (o.project !== undefined && !p.cwd.includes(o.project)) continue;
+      o.onFile?.(t.path);
+      this.scanned.files++;
+      let res;
+      try {
+        res = await scanFile({
+          path: t.path,
+          hooks: p.hooks,
+          version: p.version,
+          pattern: this.pattern,
+          finder: candidateFinder(this.pattern),
+          kinds: this.kinds,
+          since: o.since,
+          until: o.until,
+          mtimeMs: t.mtimeMs,
+          limit: limit - this.hitCount,
+          signal: o.signal,
+          chunkSize: o.chunkSize,
+          onBytes: (n) => {
+            this.scanned.bytes += n;
+          },
+        });
+      } catch (err) {
+        if (o.signal?.aborted) throw err;
+        this.skipped.push({ path: t.path, reason: (err as Error).message });
+        continue;
+      }
+      if (!res.hits.length) continue;
+      this.hitCount += res.hits.length;
+      const title = await titleOf(p);
+      yield { path: t.path, agent: p.format.id, cwd: p.cwd, ...(title ? { title } : {}), hits: res.hits };
+    }
+  }
+}
+
+/** Searches every session of every agent (or the files given); see SessionSearch. */
+export function searchSessions(opts: SearchOptions): SessionSearch {
+  return new SessionSearch(opts);
+}

@@ -1,0 +1,113 @@
+import { constants } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { FORMATS, detectFormat, readFirstLines } from "../formats/registry";
+import type { SearchHooks } from "../formats/search-hooks";
+import type { SessionFormat } from "../formats/session-format";
+import { sessionFiles } from "../store/discover";
+
+/** A file to search, known by its stat alone (the cheap part, done for every file first). */
+export interface SearchTarget {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** What the search needs to know of a file before reading it: read from its first lines. */
+export interface PreparedTarget extends SearchTarget {
+  format: SessionFormat;
+  hooks: SearchHooks;
+  cwd: string;
+  version: number;
+}
+
+export interface TargetOptions {
+  /** Search these files rather than the stores. */
+  files?: readonly string[];
+  /** Explicit store roots by format id; the rest come from the environment or home. */
+  dirs?: Record<string, string | undefined>;
+  /** Only these format ids. */
+  only?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The roots each agent's store is searched under, as `ase list` lists them. */
+export function searchRoots(opts: TargetOptions): Array<{ agent: string; root: string; dir: string; accepts?: (name: string) => boolean }> {
+  const env = opts.env ?? process.env;
+  return FORMATS.filter((f) => f.discovery && f.search && (!opts.only || opts.only.includes(f.id))).map((f) => {
+    const d = f.discovery as NonNullable<SessionFormat["discovery"]>;
+    const root = d.root(opts.dirs?.[f.id], env);
+    return { agent: f.id, root, dir: d.scanner.projectsDir(root), accepts: d.scanner.accepts };
+  });
+}
+
+/**
+ * Every file to search, newest first (the sessions a person most likely means come
+ * first, and so do their hits). Files that cannot be stat'ed, or are no regular files,
+ * are skipped with the reason.
+ */
+export async function findTargets(opts: TargetOptions): Promise<{ targets: SearchTarget[]; skipped: Array<{ path: string; reason: string }> }> {
+  const paths: string[] = [];
+  if (opts.files) paths.push(...opts.files);
+  else for (const r of searchRoots(opts)) paths.push(...(await sessionFiles(r.dir, r.accepts, false)));
+  const skipped: Array<{ path: string; reason: string }> = [];
+  const targets: SearchTarget[] = [];
+  const seen = new Set<string>();
+  for (const path of paths) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    try {
+      const st = await stat(path);
+      // A FIFO or device named *.jsonl would block the read for ever.
+      if (!st.isFile()) throw new Error("not a regular file");
+      targets.push({ path, size: st.size, mtimeMs: st.mtimeMs });
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      skipped.push({ path, reason: e.code === "ENOENT" ? "no such file" : e.message });
+    }
+  }
+  targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
+  return { targets, skipped };
+}
+
+/** A target's format, search hooks, cwd and version, from its first lines; a string says why it is not searched. */
+export function prepareTarget(t: SearchTarget, only?: readonly string[]): PreparedTarget | string | null {
+  const first = readFirstLines(t.path);
+  const format = detectFormat(first);
+  if (only && !only.includes(format.id)) return null;
+  if (!format.search) return `${format.agent} sessions cannot be searched`;
+  const header = format.index.header?.accept(first.objects[0], 1);
+  const version = header && typeof header === "object" ? header.version : 0;
+  return { ...t, format, hooks: format.search, cwd: format.search.cwd(first.objects), version };
+}
+
+const TITLE_HEAD = 256 * 1024;
+
+/** The title a store lists for a session (its name, else its first prompt), read from its head; undefined when none. */
+export async function titleOf(t: PreparedTarget): Promise<string | undefined> {
+  const scanner = t.format.discovery?.scanner;
+  if (!scanner) return undefined;
+  const fh = await open(t.path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(TITLE_HEAD, t.size));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const lines = buf.toString("utf8", 0, bytesRead).split("\n");
+    // The last piece of a head cut mid-line is no line.
+    if (bytesRead < t.size) lines.pop();
+    const objects: Array<Record<string, unknown>> = [];
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      try {
+        const o = JSON.parse(line) as unknown;
+        if (o && typeof o === "object" && !Array.isArray(o)) objects.push(o as Record<string, unknown>);
+      } catch {
+        // Not JSON: the reader reports it; a title comes from what parses.
+      }
+    }
+    const facts = scanner.head(objects, t.size);
+    return facts.name ?? (facts.firstMessage || undefined);
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
