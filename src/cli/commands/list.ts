@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { homedir } from "node:os";
 import { listAllSessions } from "../../core/formats/list-all";
-import { FORMATS } from "../../core/formats/registry";
 import { clipText } from "../../core/util/visible-text";
+import { onlyAgents, parseDirs } from "../agent-dirs";
 import { parseFlags } from "../args";
 import type { CliCommand } from "../cli-error";
 import { CliError } from "../cli-error";
@@ -13,29 +13,6 @@ const usage = "ase list [--dir [AGENT=]D]... [--agent A]... [--json] [--no-cache
 function cacheDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(base, "agent-session-explorer");
-}
-
-const listed = () => FORMATS.filter((f) => f.discovery);
-
-function agentId(name: string): string {
-  const f = listed().find((x) => x.id === name);
-  if (!f) throw new CliError(`unknown agent "${name}" (agents with a session store: ${listed().map((x) => x.id).join(", ")})`);
-  return f.id;
-}
-
-/**
- * `--dir D` is pi's sessions dir, `--dir AGENT=D` another agent's root; once a folder is
- * given, only the agents given one are listed (a script names what it reads).
- */
-function parseDirs(specs: string[]): Record<string, string> {
-  const dirs: Record<string, string> = {};
-  for (const spec of specs) {
-    const m = /^([a-z0-9-]+)=(.+)$/.exec(spec);
-    const [agent, dir] = m && listed().some((f) => f.id === m[1]) ? [m[1], m[2]] : ["pi", spec];
-    if (dirs[agent] !== undefined) throw new CliError(`--dir given twice for ${agent}`);
-    dirs[agent] = dir;
-  }
-  return dirs;
 }
 
 export const listCommand: CliCommand = {
@@ -50,8 +27,7 @@ export const listCommand: CliCommand = {
     );
     if (positionals.length) throw new CliError(`unexpected argument "${positionals[0]}" (usage: ${usage})`);
     const dirs = parseDirs(values.dir ?? []);
-    const agents = values.agent?.map(agentId);
-    const only = agents ?? (Object.keys(dirs).length ? Object.keys(dirs) : undefined);
+    const only = onlyAgents(values.agent, dirs);
     const res = await listAllSessions({ dirs, only, cacheDir: values["no-cache"] ? undefined : cacheDir(io.env), env: io.env });
     if (values.json) {
       const dir = res.roots.find((r) => r.agent === "pi")?.root ?? res.roots[0]?.root;
