@@ -7,6 +7,7 @@ import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
+import { benchSearch } from "./search";
 import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/tree/tree-rows";
@@ -205,7 +206,15 @@ function benchList(files: string[]): void {
   rmSync(cache, { recursive: true, force: true });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi` or `-- claude-code`: only that section. */
+/** Files of the search bench (1,000: about 4 GB); fewer for a quick run. */
+const SEARCH_FILES = Number(process.env.ASE_BENCH_SEARCH_FILES ?? 1000);
+
+function searchSection(sources: string[]): Promise<void> {
+  console.log("\n# Search without an index (ase search)");
+  return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
+}
+
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code` or `-- search`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -230,7 +239,13 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code; none runs everything)`);
+  if (ONLY === "search") {
+    await searchSection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -251,6 +266,7 @@ async function main(): Promise<void> {
   for (const f of files.filter((f) => statSync(f).size >= 100 * MB)) await benchFirstRows(f);
   console.log("\n# Session listing");
   benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
+  await searchSection([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   console.log("\n# Tokens");
   await benchTokens((line) => console.log(line));
   console.log("\n# Claude Code transcripts (built from the real fixtures)");

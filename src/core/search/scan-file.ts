@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import type { EntryKind } from "../formats/entry-kinds";
 import type { SearchHooks } from "../formats/search-hooks";
@@ -12,6 +12,21 @@ export const SEARCH_CHUNK = 4 << 20;
 /** A line longer than this is skipped unread: V8 cannot hold it as one string anyway. */
 const MAX_LINE = 256 << 20;
 const NL = Buffer.from("\n");
+
+/**
+ * Chunk buffers kept between files: a fresh 4 MB buffer per file meant page faults on
+ * every one and garbage to collect (a search opens a thousand files).
+ */
+const pool: Buffer[] = [];
+
+function take(size: number): Buffer {
+  const k = pool.findIndex((b) => b.length === size);
+  return k >= 0 ? pool.splice(k, 1)[0] : Buffer.allocUnsafeSlow(size);
+}
+
+function give(...bufs: Buffer[]): void {
+  for (const b of bufs) if (pool.length < 4) pool.push(b);
+}
 
 export interface FileScan {
   path: string;
@@ -39,6 +54,37 @@ function countLines(buf: Buffer, from: number, to: number): number {
   let n = 0;
   for (let k = buf.indexOf(NL, from); k !== -1 && k < to; k = buf.indexOf(NL, k + 1)) n++;
   return n;
+}
+
+/**
+ * Line numbers, counted only when a line needs one: chunks without a candidate are never
+ * counted while they pass (counting every newline cost more than the search itself);
+ * when a later line needs its number, the bytes in between are read again (page-cached)
+ * and counted then. A rare word costs no counting at all in files without it.
+ */
+class LineCounter {
+  private countedTo = 0;
+  private line = 1;
+  private scratch?: Buffer;
+
+  constructor(private readonly fd: number) {}
+
+  /** The line number of the line starting at file offset `at`; buf holds the file from `base`. */
+  lineAt(at: number, buf: Buffer, base: number): number {
+    if (this.countedTo < base) {
+      this.scratch ??= Buffer.allocUnsafe(SEARCH_CHUNK);
+      for (let pos = this.countedTo; pos < base; ) {
+        const n = readSync(this.fd, this.scratch, 0, Math.min(this.scratch.length, base - pos), pos);
+        if (n === 0) break;
+        this.line += countLines(this.scratch, 0, n);
+        pos += n;
+      }
+      this.countedTo = base;
+    }
+    this.line += countLines(buf, this.countedTo - base, at - base);
+    this.countedTo = at;
+    return this.line;
+  }
 }
 
 /** The hit of one line, if its entry's visible text matches. */
@@ -69,7 +115,7 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
 /**
  * Searches one file: reads it in large chunks cut at line ends (the next read runs while
  * this chunk is searched), finds candidates in the raw bytes, and parses only the lines
- * holding one. Line numbers come from counting newlines (memchr-fast). Never writes.
+ * holding one. Line numbers are counted only where a line needs one (LineCounter). Never writes.
  */
 export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes: number }> {
   const size = s.chunkSize ?? SEARCH_CHUNK;
@@ -78,13 +124,13 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
   const hits: SearchHit[] = [];
   let inFlight: Promise<{ bytesRead: number }> | undefined;
   let bytes = 0;
+  let buf = take(size);
+  let spare = take(size);
   try {
-    let buf = Buffer.allocUnsafe(size);
-    let spare = Buffer.allocUnsafe(size);
     let pos = 0;
     // Bytes at buf's start that belong to a line the last chunk did not finish.
     let carry = 0;
-    let lineNo = 1;
+    const lines = new LineCounter(fh.fd);
     // Inside a line too long to keep: drop bytes until its end.
     let skipping = false;
     inFlight = fh.read(buf, 0, buf.length, 0);
@@ -106,7 +152,6 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
           inFlight = fh.read(buf, 0, buf.length, pos);
           continue;
         }
-        lineNo++;
         from = nl + 1;
         skipping = false;
       }
@@ -136,37 +181,35 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
         buf.copy(spare, 0, complete, len);
         inFlight = fh.read(spare, tail, spare.length - tail, pos);
       }
-      lineNo = searchChunk(s, buf, from, complete, lineNo, hits);
+      // buf[0] is at file offset pos - len (the carry came before this read's bytes).
+      searchChunk(s, buf, from, complete, (at) => lines.lineAt(at + pos - len, buf, pos - len), hits);
       if (eof || hits.length >= s.limit) break;
       [buf, spare] = [spare, buf];
       carry = tail;
     }
   } finally {
-    // A read still running must settle before its file closes.
+    // A read still running must settle before its file closes (and its buffer is reused).
     if (inFlight) await inFlight.catch(() => undefined);
     await fh.close();
+    // Grown buffers (a long line) go to the collector, not the pool.
+    if (buf.length === size) give(buf, spare);
   }
   return { hits, bytes };
 }
 
-/** Searches the whole lines in buf[from, end); returns the line number after them. */
-function searchChunk(s: FileScan, buf: Buffer, from: number, end: number, lineNo: number, hits: SearchHit[]): number {
+/** Searches the whole lines in buf[from, end); lineAt gives the number of the line starting at a buffer offset. */
+function searchChunk(s: FileScan, buf: Buffer, from: number, end: number, lineAt: (at: number) => number, hits: SearchHit[]): void {
   s.finder.begin(buf, end);
-  let counted = from;
   for (let p = s.finder.next(from); p !== -1 && p < end; ) {
-    const start = p > counted ? buf.lastIndexOf(NL, p - 1) + 1 : counted;
-    const start0 = Math.max(start, counted);
+    const start = Math.max(from, p > 0 ? buf.lastIndexOf(NL, p - 1) + 1 : 0);
     let stop = buf.indexOf(NL, p);
     if (stop === -1 || stop > end) stop = end;
-    lineNo += countLines(buf, counted, start0);
-    counted = start0;
-    const hit = stop > start0 ? lineHit(s, buf, start0, stop, lineNo) : undefined;
+    const hit = stop > start ? lineHit(s, buf, start, stop, lineAt(start)) : undefined;
     if (hit) {
       hits.push(hit);
-      if (hits.length >= s.limit) return lineNo;
+      if (hits.length >= s.limit) return;
     }
     if (stop >= end) break;
     p = s.finder.next(stop + 1);
   }
-  return lineNo + countLines(buf, counted, end);
 }

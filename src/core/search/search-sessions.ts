@@ -1,5 +1,5 @@
 import type { EntryKind } from "../formats/entry-kinds";
-import { candidateFinder } from "./candidates";
+import { type CandidateFinder, candidateFinder } from "./candidates";
 import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
 import { scanFile } from "./scan-file";
@@ -40,6 +40,8 @@ export interface SearchOptions extends TargetOptions {
 export class SessionSearch implements AsyncIterable<SessionHits> {
   readonly pattern: SearchPattern;
   readonly kinds?: ReadonlySet<EntryKind>;
+  /** One finder for every file (the SIMD one holds a WebAssembly instance). */
+  private readonly finder: CandidateFinder;
   /** Files and bytes read so far. */
   readonly scanned: SearchStats = { files: 0, bytes: 0 };
   /** Files passed over, with the reason (unreadable, a format that cannot be searched). */
@@ -51,6 +53,7 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
   constructor(private readonly opts: SearchOptions) {
     this.pattern = compilePattern(opts.pattern, { regex: opts.regex, caseSensitive: opts.caseSensitive });
     this.kinds = kindSet(opts.kinds);
+    this.finder = candidateFinder(this.pattern);
   }
 
   /** Whether the limit stopped the search. */
@@ -85,7 +88,7 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
           hooks: p.hooks,
           version: p.version,
           pattern: this.pattern,
-          finder: candidateFinder(this.pattern),
+          finder: this.finder,
           kinds: this.kinds,
           since: o.since,
           until: o.until,
