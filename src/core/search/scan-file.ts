@@ -30,9 +30,14 @@ function give(...bufs: Buffer[]): void {
 
 export interface FileScan {
   path: string;
-  hooks: SearchHooks;
+  /** The size the file had when listed: the search reads that much. */
+  size: number;
+  /** The file's head (its first bytes; `complete` when that is the whole file) decides its hooks and version; undefined skips the file. */
+  setup(head: Buffer, complete: boolean): { hooks: SearchHooks; version: number } | undefined;
+  /** Set by setup. */
+  hooks?: SearchHooks;
   /** The file's version from its header (0 for formats without one). */
-  version: number;
+  version?: number;
   pattern: SearchPattern;
   finder: CandidateFinder;
   /** Only text of these kinds counts. */
@@ -97,7 +102,7 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
     return undefined;
   }
   if (!obj || typeof obj !== "object" || Array.isArray(obj)) return undefined;
-  const entry = s.hooks.entry(obj as Record<string, unknown>, { lineNo, version: s.version });
+  const entry = (s.hooks as SearchHooks).entry(obj as Record<string, unknown>, { lineNo, version: s.version ?? 0 });
   if (!entry) return undefined;
   const t = Number.isNaN(entry.time) ? s.mtimeMs : entry.time;
   if ((s.since !== undefined && t < s.since) || (s.until !== undefined && t > s.until)) return undefined;
@@ -112,12 +117,22 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
   return undefined;
 }
 
+/** Bytes of a file's head its format is detected from (as the registry reads it). */
+export const HEAD_BYTES = 64 * 1024;
+
+function headOf(fd: number, size: number): Buffer {
+  const b = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));
+  return b.subarray(0, readSync(fd, b, 0, b.length, 0));
+}
+
 /**
  * Searches one file: reads it in large chunks cut at line ends (the next read runs while
  * this chunk is searched), finds candidates in the raw bytes, and parses only the lines
- * holding one. Line numbers are counted only where a line needs one (LineCounter). Never writes.
+ * holding one. The first chunk's head goes to `setup` first, which picks the format (or
+ * skips the file: then undefined comes back). Reads up to the size the file had when
+ * listed. Line numbers are counted only where a line needs one (LineCounter). Never writes.
  */
-export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes: number }> {
+export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes: number } | undefined> {
   const size = s.chunkSize ?? SEARCH_CHUNK;
   // Non-blocking: a file swapped for a FIFO must not hang the search.
   const fh = await open(s.path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -126,6 +141,7 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
   let bytes = 0;
   let buf = take(size);
   let spare = take(size);
+  const readInto = (b: Buffer, at: number, pos: number) => fh.read(b, at, Math.min(b.length - at, s.size - pos), pos);
   try {
     let pos = 0;
     // Bytes at buf's start that belong to a line the last chunk did not finish.
@@ -133,23 +149,33 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
     const lines = new LineCounter(fh.fd);
     // Inside a line too long to keep: drop bytes until its end.
     let skipping = false;
-    inFlight = fh.read(buf, 0, buf.length, 0);
+    let hooks: Pick<FileScan, "hooks" | "version"> | undefined;
+    inFlight = readInto(buf, 0, 0);
     for (;;) {
       s.signal?.throwIfAborted();
       const { bytesRead } = await (inFlight as Promise<{ bytesRead: number }>);
       inFlight = undefined;
       pos += bytesRead;
+      const len = carry + bytesRead;
+      const eof = bytesRead === 0 || pos >= s.size;
+      if (!hooks) {
+        const head = Math.min(len, HEAD_BYTES);
+        // A chunk smaller than the head (tests use tiny ones) has the head read on its own.
+        const whole = head < HEAD_BYTES && !eof ? headOf(fh.fd, s.size) : buf.subarray(0, head);
+        hooks = s.setup(whole, whole.length >= s.size);
+        if (!hooks) return undefined;
+        s.hooks = hooks.hooks;
+        s.version = hooks.version;
+      }
       bytes += bytesRead;
       s.onBytes?.(bytesRead);
-      const len = carry + bytesRead;
-      const eof = bytesRead === 0;
       let from = 0;
       if (skipping) {
         const nl = buf.indexOf(NL, 0);
         if (nl === -1 || nl >= len) {
           if (eof) break;
           carry = 0;
-          inFlight = fh.read(buf, 0, buf.length, pos);
+          inFlight = readInto(buf, 0, pos);
           continue;
         }
         from = nl + 1;
@@ -172,14 +198,14 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
           spare = Buffer.allocUnsafe(bigger.length);
           carry = len;
         }
-        inFlight = fh.read(buf, carry, buf.length - carry, pos);
+        inFlight = readInto(buf, carry, pos);
         continue;
       }
       // The unfinished line goes to the other buffer, whose read starts now.
       const tail = len - complete;
       if (!eof) {
         buf.copy(spare, 0, complete, len);
-        inFlight = fh.read(spare, tail, spare.length - tail, pos);
+        inFlight = readInto(spare, tail, pos);
       }
       // buf[0] is at file offset pos - len (the carry came before this read's bytes).
       searchChunk(s, buf, from, complete, (at) => lines.lineAt(at + pos - len, buf, pos - len), hits);

@@ -3,7 +3,7 @@ import { type CandidateFinder, candidateFinder } from "./candidates";
 import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
 import { scanFile } from "./scan-file";
-import { findTargets, prepareTarget, type TargetOptions, titleOf } from "./search-targets";
+import { findTargets, type PreparedTarget, prepareHead, type TargetOptions, titleOf } from "./search-targets";
 import type { SearchStats, SessionHits } from "./search-types";
 
 export interface SearchOptions extends TargetOptions {
@@ -72,21 +72,25 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
       if (this.hitCount >= limit) return;
       // A file last written before `since` holds nothing newer.
       if (o.since !== undefined && t.mtimeMs < o.since) continue;
-      const p = prepareTarget(t, o.only);
-      if (p === null) continue;
-      if (typeof p === "string") {
-        this.skipped.push({ path: t.path, reason: p });
-        continue;
-      }
-      if (o.project !== undefined && !p.cwd.includes(o.project)) continue;
-      o.onFile?.(t.path);
-      this.scanned.files++;
+      let p: PreparedTarget | undefined;
       let res;
       try {
         res = await scanFile({
           path: t.path,
-          hooks: p.hooks,
-          version: p.version,
+          size: t.size,
+          setup: (head, complete) => {
+            const got = prepareHead(t, head, complete, o.only);
+            if (got === null) return undefined;
+            if (typeof got === "string") {
+              this.skipped.push({ path: t.path, reason: got });
+              return undefined;
+            }
+            if (o.project !== undefined && !got.cwd.includes(o.project)) return undefined;
+            p = got;
+            o.onFile?.(t.path);
+            this.scanned.files++;
+            return got;
+          },
           pattern: this.pattern,
           finder: this.finder,
           kinds: this.kinds,
@@ -105,10 +109,12 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
         this.skipped.push({ path: t.path, reason: (err as Error).message });
         continue;
       }
+      if (!res || !p) continue;
       if (!res.hits.length) continue;
       this.hitCount += res.hits.length;
-      const title = await titleOf(p);
-      yield { path: t.path, agent: p.format.id, cwd: p.cwd, ...(title ? { title } : {}), hits: res.hits };
+      const found: PreparedTarget = p;
+      const title = await titleOf(found);
+      yield { path: t.path, agent: found.format.id, cwd: found.cwd, ...(title ? { title } : {}), hits: res.hits };
     }
   }
 }

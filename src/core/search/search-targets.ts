@@ -1,6 +1,6 @@
 import { constants } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import { FORMATS, detectFormat, readFirstLines } from "../formats/registry";
+import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
 import type { SearchHooks } from "../formats/search-hooks";
 import type { SessionFormat } from "../formats/session-format";
 import { sessionFiles } from "../store/discover";
@@ -69,9 +69,9 @@ export async function findTargets(opts: TargetOptions): Promise<{ targets: Searc
   return { targets, skipped };
 }
 
-/** A target's format, search hooks, cwd and version, from its first lines; a string says why it is not searched. */
-export function prepareTarget(t: SearchTarget, only?: readonly string[]): PreparedTarget | string | null {
-  const first = readFirstLines(t.path);
+/** A target's format, search hooks, cwd and version, from its head (the first chunk's start); a string says why it is not searched, null that the agent filter leaves it out. */
+export function prepareHead(t: SearchTarget, head: Buffer, complete: boolean, only?: readonly string[]): PreparedTarget | string | null {
+  const first = { path: t.path, objects: firstObjects(head.toString("utf8"), complete) };
   const format = detectFormat(first);
   if (only && !only.includes(format.id)) return null;
   if (!format.search) return `${format.agent} sessions cannot be searched`;
