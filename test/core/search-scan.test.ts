@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { candidateFinder } from "../../src/core/search/candidates";
 import { requiredLiterals } from "../../src/core/search/regex-literal";
 import { compilePattern } from "../../src/core/search/pattern";
 import { searchSessions, type SearchOptions } from "../../src/core/search/search-sessions";
@@ -131,6 +132,30 @@ describe("search: streaming and cancellation", () => {
 });
 
 describe("search: pattern pieces", () => {
+  it("the case-insensitive finders (SIMD, RegExp) find every place a plain scan finds, and only those", () => {
+    // Random text over a small alphabet with both cases, so the needles occur often and at chunk edges.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / (1 << 24);
+    const alphabet = "abcABC xX_7";
+    const text = Array.from({ length: 20_000 }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join("");
+    for (const needle of ["a", "Ab", "cab", "x_7a", "aBc", "bax7C"]) {
+      const want: number[] = [];
+      const lower = text.toLowerCase();
+      for (let k = lower.indexOf(needle.toLowerCase()); k !== -1; k = lower.indexOf(needle.toLowerCase(), k + 1)) want.push(k);
+      const p = compilePattern(needle);
+      for (const simd of [true, false]) {
+        const f = candidateFinder(p, { simd });
+        const [buf] = f.buffers?.(32 * 1024) ?? [Buffer.alloc(32 * 1024)];
+        const n = buf.write(text, "latin1");
+        f.begin(buf, n);
+        const got: number[] = [];
+        for (let k = f.next(0); k !== -1; k = f.next(k + 1)) got.push(k);
+        assert.deepEqual(got, want, `${needle} (simd ${simd})`);
+        assert.ok(want.length > 0, needle);
+      }
+    }
+  });
+
   it("the raw-byte literal of a regex is a run every match must hold", () => {
     assert.deepEqual(requiredLiterals("foo\\d+bar"), ["foo", "bar"]);
     assert.deepEqual(requiredLiterals("colou?r"), ["colo", "r"]);

@@ -10,6 +10,8 @@ export interface CandidateFinder {
   begin(buf: Buffer, end: number): void;
   /** The next candidate at or after `from`, or -1. */
   next(from: number): number;
+  /** Chunk buffers to read into, when the finder searches its own memory best (SIMD). */
+  buffers?(size: number): [Buffer, Buffer];
 }
 
 /**
@@ -61,9 +63,9 @@ class ExactFinder implements CandidateFinder {
 }
 
 /**
- * Case-insensitive, where WebAssembly SIMD runs: the chunk is copied into the module's
- * memory and tested 16 positions at a time on the needle's two rarest bytes, case bit
- * set (folded-simd.ts); each candidate is then checked whole. About 5 GB/s with the copy.
+ * Case-insensitive, where WebAssembly SIMD runs: files are read straight into the
+ * module's memory (buffers()), tested 16 positions at a time on the needle's two rarest
+ * bytes, case bit set (folded-simd.ts); each candidate is then checked whole.
  */
 class SimdFolded implements CandidateFinder {
   /** The needle's bytes with the case bit set on letters, and that bit per byte. */
@@ -72,9 +74,15 @@ class SimdFolded implements CandidateFinder {
   private readonly i: number;
   private readonly j: number;
   private mem: Uint8Array = new Uint8Array(0);
+  /** Where the chunk starts in the module's memory. */
+  private base = 0;
   private end = 0;
+  /** For a chunk outside the module's memory (a buffer grown for a long line). */
+  private readonly other: RegExpFolded;
+  private outside = false;
 
   constructor(private readonly simd: FoldedSearch, literal: string) {
+    this.other = new RegExpFolded(literal);
     const bytes = Buffer.from(literal, "latin1");
     this.bit = bytes.map((b) => (/[A-Za-z]/.test(String.fromCharCode(b)) ? 0x20 : 0));
     this.lower = bytes.map((b, k) => b | this.bit[k]);
@@ -86,22 +94,31 @@ class SimdFolded implements CandidateFinder {
     [this.i, this.j] = a <= b ? [a, b] : [b, a];
   }
 
+  buffers(size: number): [Buffer, Buffer] {
+    return this.simd.chunkBuffers(size);
+  }
+
   begin(buf: Buffer, end: number): void {
-    this.mem = this.simd.bytes(end);
-    this.mem.set(buf.subarray(0, end));
+    this.outside = buf.buffer !== this.simd.memory;
+    if (this.outside) return this.other.begin(buf, end);
+    this.mem = new Uint8Array(buf.buffer);
+    this.base = buf.byteOffset;
     this.end = end;
   }
 
   next(from: number): number {
-    const { lower, bit, i, j, mem } = this;
+    if (this.outside) return this.other.next(from);
+    const { lower, bit, i, j, mem, base } = this;
     const n = lower.length;
     // Positions p of byte i such that the needle, starting at p - i, ends by `end`.
-    const stop = this.end - n + j + 1;
-    for (let p = this.simd.find(from + i, stop, lower[i] | 0x20, lower[j] | 0x20, j - i); p !== -1; p = this.simd.find(p + 1, stop, lower[i] | 0x20, lower[j] | 0x20, j - i)) {
+    const stop = base + this.end - n + j + 1;
+    const first = lower[i] | 0x20;
+    const last = lower[j] | 0x20;
+    for (let p = this.simd.find(base + from + i, stop, first, last, j - i); p !== -1; p = this.simd.find(p + 1, stop, first, last, j - i)) {
       const q = p - i;
       let k = 0;
       while (k < n && (mem[q + k] | bit[k]) === lower[k]) k++;
-      if (k === n) return q;
+      if (k === n) return q - base;
     }
     return -1;
   }

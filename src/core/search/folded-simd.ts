@@ -81,8 +81,14 @@ const MODULE = new Uint8Array([
 ]);
 
 export interface FoldedSearch {
-  /** Memory the haystack is copied into (grown as needed). */
-  bytes(size: number): Uint8Array;
+  /** The module's memory. */
+  readonly memory: ArrayBuffer;
+  /**
+   * Two buffers of `size` bytes inside the module's memory, made on the first call (the
+   * memory grows once, then never: growing would detach them). Files are read straight
+   * into them, so the search needs no copy.
+   */
+  chunkBuffers(size: number): [Buffer, Buffer];
   find(from: number, end: number, first: number, last: number, gap: number): number;
 }
 
@@ -108,16 +114,20 @@ export function foldedSearch(): FoldedSearch | undefined {
   const inst = new wasm.Instance(compiled, {});
   const mem = inst.exports.mem as WasmMemory;
   const find = inst.exports.find as FoldedSearch["find"];
-  let view = new Uint8Array(mem.buffer);
+  let buffers: [Buffer, Buffer] | undefined;
   return {
-    bytes(size) {
-      // 16 bytes of slack: the vector loads may read past the last position tested.
-      const need = size + 64;
-      if (view.length < need) {
-        mem.grow(Math.ceil((need - view.length) / 65536));
-        view = new Uint8Array(mem.buffer);
-      }
-      return view;
+    get memory() {
+      return mem.buffer;
+    },
+    chunkBuffers(size) {
+      if (buffers && buffers[0].length === size) return buffers;
+      if (buffers) throw new Error(`chunk buffers of ${buffers[0].length} bytes exist; ${size} asked for`);
+      // 64 bytes apart and after: the vector loads never read past a buffer's end, but stay clear anyway.
+      const need = 2 * size + 128;
+      const have = mem.buffer.byteLength;
+      if (have < need) mem.grow(Math.ceil((need - have) / 65536));
+      buffers = [Buffer.from(mem.buffer, 0, size), Buffer.from(mem.buffer, size + 64, size)];
+      return buffers;
     },
     find,
   };

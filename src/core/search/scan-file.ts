@@ -139,8 +139,8 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
   const hits: SearchHit[] = [];
   let inFlight: Promise<{ bytesRead: number }> | undefined;
   let bytes = 0;
-  let buf = take(size);
-  let spare = take(size);
+  const own = s.finder.buffers?.(size);
+  let [buf, spare] = own ?? [take(size), take(size)];
   const readInto = (b: Buffer, at: number, pos: number) => fh.read(b, at, Math.min(b.length - at, s.size - pos), pos);
   try {
     let pos = 0;
@@ -217,8 +217,8 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
     // A read still running must settle before its file closes (and its buffer is reused).
     if (inFlight) await inFlight.catch(() => undefined);
     await fh.close();
-    // Grown buffers (a long line) go to the collector, not the pool.
-    if (buf.length === size) give(buf, spare);
+    // Grown buffers (a long line) go to the collector, not the pool; the finder's stay its own.
+    if (!own && buf.length === size) give(buf, spare);
   }
   return { hits, bytes };
 }
