@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { readFileSync, statSync, utimesSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { candidateFinder } from "../../src/core/search/candidates";
 import { requiredLiterals } from "../../src/core/search/regex-literal";
@@ -112,6 +112,24 @@ describe("search: streaming and cancellation", () => {
     );
     assert.deepEqual(seen, [files[0]]);
     assert.deepEqual(read, [files[0]]);
+  });
+
+  it("no file stays open: not after a break, an abort, a limit, nor the end", async function () {
+    if (process.platform !== "linux") this.skip();
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const files = three();
+    const before = openFiles();
+    for await (const _ of searchSessions({ pattern: "wibble", files })) break;
+    assert.equal(openFiles(), before, "after a break");
+    const ac = new AbortController();
+    await assert.rejects(async () => {
+      for await (const _ of searchSessions({ pattern: "wibble", files, signal: ac.signal })) ac.abort();
+    });
+    assert.equal(openFiles(), before, "after an abort");
+    for await (const _ of searchSessions({ pattern: "wibble", files, limit: 1 }));
+    assert.equal(openFiles(), before, "after the limit");
+    for await (const _ of searchSessions({ pattern: "wibble", files: [...files, join(tempDir(), "gone.jsonl")] }));
+    assert.equal(openFiles(), before, "after the end");
   });
 
   it("an abort mid-file stops between chunks, long before the file's end", async () => {

@@ -1,5 +1,5 @@
 import { constants, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { EntryKind } from "../formats/entry-kinds";
 import type { SearchHooks } from "../formats/search-hooks";
 import type { CandidateFinder } from "./candidates";
@@ -28,8 +28,27 @@ function give(...bufs: Buffer[]): void {
   for (const b of bufs) if (pool.length < 4) pool.push(b);
 }
 
+/** A file opened ahead of its scan, its first read perhaps under way (into `buf`). */
+export interface OpenedFile {
+  fh: Promise<FileHandle>;
+  buf?: Buffer;
+  first?: Promise<{ bytesRead: number }>;
+}
+
+/** Non-blocking: a file swapped for a FIFO must not hang the search. */
+export function openForSearch(path: string): Promise<FileHandle> {
+  return open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+}
+
 export interface FileScan {
   path: string;
+  /** The file opened ahead (see handOff). */
+  opened?: OpenedFile;
+  /**
+   * Called with a free chunk buffer once this file's last read is done, so the caller can
+   * start the next file's first read into it (that buffer is then the caller's to pass on).
+   */
+  handOff?(buf: Buffer): void;
   /** The size the file had when listed: the search reads that much. */
   size: number;
   /** The file's head (its first bytes; `complete` when that is the whole file) decides its hooks and version; undefined skips the file. */
@@ -134,13 +153,15 @@ function headOf(fd: number, size: number): Buffer {
  */
 export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes: number } | undefined> {
   const size = s.chunkSize ?? SEARCH_CHUNK;
-  // Non-blocking: a file swapped for a FIFO must not hang the search.
-  const fh = await open(s.path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fh = await (s.opened?.fh ?? openForSearch(s.path));
   const hits: SearchHit[] = [];
   let inFlight: Promise<{ bytesRead: number }> | undefined;
   let bytes = 0;
   const own = s.finder.buffers?.(size);
-  let [buf, spare] = own ?? [take(size), take(size)];
+  // A file opened ahead comes with its first read under way, into one of our buffers.
+  let buf = s.opened?.buf ?? (own ? own[0] : take(size));
+  let spare = own ? (own[0] === buf ? own[1] : own[0]) : take(size);
+  let handedOff: Buffer | undefined;
   const readInto = (b: Buffer, at: number, pos: number) => fh.read(b, at, Math.min(b.length - at, s.size - pos), pos);
   try {
     let pos = 0;
@@ -150,7 +171,7 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
     // Inside a line too long to keep: drop bytes until its end.
     let skipping = false;
     let hooks: Pick<FileScan, "hooks" | "version"> | undefined;
-    inFlight = readInto(buf, 0, 0);
+    inFlight = s.opened?.first ?? readInto(buf, 0, 0);
     for (;;) {
       s.signal?.throwIfAborted();
       const { bytesRead } = await (inFlight as Promise<{ bytesRead: number }>);
@@ -206,6 +227,10 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
       if (!eof) {
         buf.copy(spare, 0, complete, len);
         inFlight = readInto(spare, tail, pos);
+      } else if (s.handOff && spare.length === size) {
+        // The next file's first read runs while this last chunk is searched.
+        handedOff = spare;
+        s.handOff(spare);
       }
       // buf[0] is at file offset pos - len (the carry came before this read's bytes).
       searchChunk(s, buf, from, complete, (at) => lines.lineAt(at + pos - len, buf, pos - len), hits);
@@ -218,7 +243,7 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
     if (inFlight) await inFlight.catch(() => undefined);
     await fh.close();
     // Grown buffers (a long line) go to the collector, not the pool; the finder's stay its own.
-    if (!own && buf.length === size) give(buf, spare);
+    if (!own && buf.length === size) give(...[buf, spare].filter((b) => b !== handedOff));
   }
   return { hits, bytes };
 }

@@ -2,7 +2,7 @@ import type { EntryKind } from "../formats/entry-kinds";
 import { type CandidateFinder, candidateFinder } from "./candidates";
 import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
-import { scanFile } from "./scan-file";
+import { type OpenedFile, openForSearch, scanFile } from "./scan-file";
 import { findTargets, type PreparedTarget, prepareHead, type TargetOptions, titleOf } from "./search-targets";
 import type { SearchStats, SessionHits } from "./search-types";
 
@@ -67,55 +67,91 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
     const { targets, skipped } = await findTargets(o);
     this.skipped.push(...skipped);
     const limit = o.limit ?? Number.POSITIVE_INFINITY;
-    for (const t of targets) {
-      o.signal?.throwIfAborted();
-      if (this.hitCount >= limit) return;
-      // A file last written before `since` holds nothing newer.
-      if (o.since !== undefined && t.mtimeMs < o.since) continue;
-      let p: PreparedTarget | undefined;
-      let res;
-      try {
-        res = await scanFile({
-          path: t.path,
-          size: t.size,
-          setup: (head, complete) => {
-            const got = prepareHead(t, head, complete, o.only);
-            if (got === null) return undefined;
-            if (typeof got === "string") {
-              this.skipped.push({ path: t.path, reason: got });
-              return undefined;
+    // A file last written before `since` holds nothing newer: not read at all.
+    const wanted = targets.filter((t) => o.since === undefined || t.mtimeMs >= o.since);
+    // The next file, opened while this one is searched (its first read starts at this one's end).
+    let ahead: (OpenedFile & { path: string }) | undefined;
+    try {
+      for (let k = 0; k < wanted.length; k++) {
+        const t = wanted[k];
+        o.signal?.throwIfAborted();
+        if (this.hitCount >= limit) return;
+        const opened = ahead?.path === t.path ? ahead : undefined;
+        const n = wanted[k + 1];
+        ahead = n ? { path: n.path, fh: settled(openForSearch(n.path)) } : undefined;
+        const next = ahead;
+        const handOff = next
+          ? (buf: Buffer) => {
+              next.buf = buf;
+              next.first = settled(next.fh.then((fh) => fh.read(buf, 0, Math.min(buf.length, n.size), 0)));
             }
-            if (o.project !== undefined && !got.cwd.includes(o.project)) return undefined;
-            p = got;
-            o.onFile?.(t.path);
-            this.scanned.files++;
-            return got;
-          },
-          pattern: this.pattern,
-          finder: this.finder,
-          kinds: this.kinds,
-          since: o.since,
-          until: o.until,
-          mtimeMs: t.mtimeMs,
-          limit: limit - this.hitCount,
-          signal: o.signal,
-          chunkSize: o.chunkSize,
-          onBytes: (n) => {
-            this.scanned.bytes += n;
-          },
-        });
-      } catch (err) {
-        if (o.signal?.aborted) throw err;
-        this.skipped.push({ path: t.path, reason: (err as Error).message });
-        continue;
+          : undefined;
+        let p: PreparedTarget | undefined;
+        let res;
+        try {
+          res = await scanFile({
+            path: t.path,
+            opened,
+            handOff,
+            size: t.size,
+            setup: (head, complete) => {
+              const got = prepareHead(t, head, complete, o.only);
+              if (got === null) return undefined;
+              if (typeof got === "string") {
+                this.skipped.push({ path: t.path, reason: got });
+                return undefined;
+              }
+              if (o.project !== undefined && !got.cwd.includes(o.project)) return undefined;
+              p = got;
+              o.onFile?.(t.path);
+              this.scanned.files++;
+              return got;
+            },
+            pattern: this.pattern,
+            finder: this.finder,
+            kinds: this.kinds,
+            since: o.since,
+            until: o.until,
+            mtimeMs: t.mtimeMs,
+            limit: limit - this.hitCount,
+            signal: o.signal,
+            chunkSize: o.chunkSize,
+            onBytes: (n) => {
+              this.scanned.bytes += n;
+            },
+          });
+        } catch (err) {
+          if (o.signal?.aborted) throw err;
+          this.skipped.push({ path: t.path, reason: (err as Error).message });
+          continue;
+        }
+        if (!res || !p) continue;
+        if (!res.hits.length) continue;
+        this.hitCount += res.hits.length;
+        const found: PreparedTarget = p;
+        const title = await titleOf(found);
+        yield { path: t.path, agent: found.format.id, cwd: found.cwd, ...(title ? { title } : {}), hits: res.hits };
       }
-      if (!res || !p) continue;
-      if (!res.hits.length) continue;
-      this.hitCount += res.hits.length;
-      const found: PreparedTarget = p;
-      const title = await titleOf(found);
-      yield { path: t.path, agent: found.format.id, cwd: found.cwd, ...(title ? { title } : {}), hits: res.hits };
+    } finally {
+      // Stopped early (a limit, an abort, a consumer that broke off): the file opened ahead is closed.
+      if (ahead) await closeAhead(ahead);
     }
+  }
+}
+
+/** The promise, marked handled: its rejection surfaces where it is awaited, never as an unhandled one. */
+function settled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+async function closeAhead(a: OpenedFile): Promise<void> {
+  try {
+    const fh = await a.fh;
+    if (a.first) await a.first.catch(() => undefined);
+    await fh.close();
+  } catch {
+    // It never opened.
   }
 }
 

@@ -69,9 +69,31 @@ export async function findTargets(opts: TargetOptions): Promise<{ targets: Searc
   return { targets, skipped };
 }
 
+/** Non-blank lines detection looks at (the registry's count). */
+const FIRST_LINES = 5;
+
+/** The end of the first n non-blank lines in the head (so only they are decoded), or undefined when it holds fewer. */
+function firstLinesEnd(head: Buffer, n: number): number | undefined {
+  let seen = 0;
+  for (let start = 0; start < head.length; ) {
+    const nl = head.indexOf(10, start);
+    if (nl === -1) return undefined;
+    for (let k = start; k < nl; k++) {
+      if (head[k] > 32) {
+        seen++;
+        break;
+      }
+    }
+    if (seen === n) return nl + 1;
+    start = nl + 1;
+  }
+  return undefined;
+}
+
 /** A target's format, search hooks, cwd and version, from its head (the first chunk's start); a string says why it is not searched, null that the agent filter leaves it out. */
 export function prepareHead(t: SearchTarget, head: Buffer, complete: boolean, only?: readonly string[]): PreparedTarget | string | null {
-  const first = { path: t.path, objects: firstObjects(head.toString("utf8"), complete) };
+  const cut = firstLinesEnd(head, FIRST_LINES);
+  const first = { path: t.path, objects: firstObjects(head.toString("utf8", 0, cut ?? head.length), cut !== undefined || complete) };
   const format = detectFormat(first);
   if (only && !only.includes(format.id)) return null;
   if (!format.search) return `${format.agent} sessions cannot be searched`;
