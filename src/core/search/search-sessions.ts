@@ -32,10 +32,11 @@ export interface SearchOptions extends TargetOptions {
 
 /**
  * A search over session files, as an async iterable of each file's hits, yielded as
- * soon as that file is done (files run newest first, one at a time, and no file is
- * read before the consumer asks for the next result). No index: each file is read in
- * large chunks whose raw bytes are searched for the pattern's literal; only lines
- * holding one are parsed, and a hit counts only in the entry's visible text.
+ * soon as that file is done (files run newest first, one at a time; while one is
+ * searched, only the next is opened and its first chunk read). No index: each file is
+ * read in large chunks whose raw bytes are searched for the pattern's literal; only
+ * lines holding one are parsed, and a hit counts only in the entry's visible text.
+ * Iterate it once.
  */
 export class SessionSearch implements AsyncIterable<SessionHits> {
   readonly pattern: SearchPattern;

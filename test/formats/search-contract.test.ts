@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { ENTRY_KINDS } from "../../src/core/formats/entry-kinds";
+import { FORMATS, openSession } from "../../src/core/formats/registry";
+import type { SessionFormat } from "../../src/core/formats/session-format";
+
+/**
+ * Each format's search hooks (what `ase search` reads of a line) agree with its reader on
+ * every fixture in test/fixtures/<format id>/: the same lines are entries, with the same
+ * ids (pi v1's from line numbers included), and every text part has a neutral kind.
+ */
+const FIXTURES = join(process.cwd(), "test", "fixtures");
+
+function fixturesOf(f: SessionFormat): string[] {
+  const dir = join(FIXTURES, f.id);
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else if (e.name.endsWith(".jsonl") && !e.name.includes(".bad.")) out.push(join(d, e.name));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe("format contract: search hooks agree with the reader", () => {
+  it("every format has search hooks", () => {
+    assert.deepEqual(FORMATS.filter((f) => !f.search).map((f) => f.id), []);
+  });
+
+  for (const f of FORMATS) {
+    for (const file of fixturesOf(f)) {
+      it(`${f.id}/${basename(file)}: the same entries, ids and neutral kinds`, async () => {
+        const hooks = f.search;
+        assert.ok(hooks);
+        const session = await openSession(file);
+        assert.equal(session.formatId, f.id);
+        const lines = readFileSync(file, "utf8").split("\n");
+        const firstObject = lines.find((l) => l.trim());
+        const header = f.index.header?.accept(firstObject ? JSON.parse(firstObject) : undefined, 1);
+        const version = header && typeof header === "object" ? header.version : 0;
+        const fromHooks = new Map<number, string>();
+        let parts = 0;
+        lines.forEach((line, k) => {
+          if (!line.trim()) return;
+          const e = hooks.entry(JSON.parse(line) as Record<string, unknown>, { lineNo: k + 1, version });
+          if (!e) return;
+          fromHooks.set(k + 1, e.id);
+          for (const p of e.parts) {
+            assert.ok((ENTRY_KINDS as readonly string[]).includes(p.kind), `line ${k + 1}: kind ${p.kind}`);
+            assert.ok(p.text.length > 0, `line ${k + 1}: empty part`);
+            parts++;
+          }
+        });
+        const fromReader = new Map(session.metas.map((m) => [m.line, m.id]));
+        assert.deepEqual(fromHooks, fromReader);
+        assert.ok(parts > 0, "some text to search");
+      });
+    }
+  }
+});
