@@ -19,9 +19,10 @@ function median(xs: number[]): number {
 }
 
 /** Reads every file start to end in the search's chunk size, as fast as the file system gives it: the baseline. */
-async function plainRead(files: string[]): Promise<{ ms: number; bytes: number }> {
+async function plainRead(files: string[]): Promise<{ ms: number; cpuMs: number; bytes: number }> {
   const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
   let bytes = 0;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (const f of files) {
     const fh = await open(f, "r");
@@ -36,10 +37,17 @@ async function plainRead(files: string[]): Promise<{ ms: number; bytes: number }
       await fh.close();
     }
   }
-  return { ms: performance.now() - t0, bytes };
+  return { ms: performance.now() - t0, cpuMs: cpuMs(c0), bytes };
 }
 
-async function search(root: string, caseSensitive: boolean): Promise<{ ms: number; firstMs: number; bytes: number; hits: number; files: number }> {
+/** CPU time of this process (all its threads) since c0: steadier than wall time on a shared machine. */
+function cpuMs(c0: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1000;
+}
+
+async function search(root: string, caseSensitive: boolean): Promise<{ ms: number; cpuMs: number; firstMs: number; bytes: number; hits: number; files: number }> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   let firstMs = Number.NaN;
   let hits = 0;
@@ -48,7 +56,7 @@ async function search(root: string, caseSensitive: boolean): Promise<{ ms: numbe
     if (Number.isNaN(firstMs)) firstMs = performance.now() - t0;
     hits += r.hits.length;
   }
-  return { ms: performance.now() - t0, firstMs, bytes: s.scanned.bytes, hits, files: s.scanned.files };
+  return { ms: performance.now() - t0, cpuMs: cpuMs(c0), firstMs, bytes: s.scanned.bytes, hits, files: s.scanned.files };
 }
 
 /**
@@ -77,11 +85,13 @@ export async function benchSearch(opts: { sources: string[]; count: number; runs
     opts.log(`  ${files.length} files, ${(total / 1024 ** 3).toFixed(2)} GB (hard links to ${opts.sources.length} sources); the word is in one small file`);
     await plainRead(files);
     const reads: number[] = [];
+    const readCpu: number[] = [];
     const folded: Array<Awaited<ReturnType<typeof search>>> = [];
     const exact: number[] = [];
     for (let r = 0; r < opts.runs; r++) {
       const p = await plainRead(files);
       reads.push(p.ms);
+      readCpu.push(p.cpuMs);
       const s = await search(root, false);
       if (s.hits !== 1 || s.files !== files.length || s.bytes !== p.bytes) throw new Error(`search found ${s.hits} hit(s) in ${s.files} file(s), ${s.bytes} bytes; expected 1 in ${files.length}, ${p.bytes} bytes`);
       folded.push(s);
@@ -91,6 +101,7 @@ export async function benchSearch(opts: { sources: string[]; count: number; runs
     const find = median(folded.map((s) => s.ms));
     const first = median(folded.map((s) => s.firstMs));
     const rate = (ms: number) => total / MB / (ms / 1000);
+    opts.log(`  CPU time (all threads): plain read ${median(readCpu).toFixed(0)} ms, search ${median(folded.map((s) => s.cpuMs)).toFixed(0)} ms`);
     opts.log(`  plain read ${read.toFixed(0)} ms (${rate(read).toFixed(0)} MB/s); search ${find.toFixed(0)} ms (${rate(find).toFixed(0)} MB/s); case-sensitive ${median(exact).toFixed(0)} ms (${rate(median(exact)).toFixed(0)} MB/s); median of ${opts.runs}`);
     opts.report(`search ${files.length} files (${(total / 1024 ** 3).toFixed(1)} GB) for a rare word, case-insensitive, vs a plain read`, `${(read / find).toFixed(2)}x (${rate(find).toFixed(0)} MB/s against ${rate(read).toFixed(0)} MB/s)`, ">= 0.5x", read / find >= 0.5);
     opts.report("search: time to the first hit (newest session holds it)", `${first.toFixed(0)} ms`, "< 200 ms", first < 200);
