@@ -67,7 +67,7 @@ export function compilePattern(source: string, opts: PatternOptions = {}): Searc
   try {
     matcher = new RegExp(regex ? source : escapeRegExp(source), caseSensitive ? "" : "i");
   } catch (err) {
-    throw new SearchInputError(`invalid regular expression /${source}/: ${(err as Error).message.replace(/^Invalid regular expression: /, "")}`);
+    throw new SearchInputError(`invalid regular expression /${source}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`);
   }
   if (matcher.test("")) throw new SearchInputError(`the pattern /${source}/ matches the empty text (it would match every entry)`);
   const literal = longestSafeRun(regex ? requiredLiterals(source) : [source]);
