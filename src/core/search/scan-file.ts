@@ -53,7 +53,7 @@ export interface FileScan {
   size: number;
   /** The file's head (its first bytes; `complete` when that is the whole file) decides its hooks and version; undefined skips the file. */
   setup(head: Buffer, complete: boolean): { hooks: SearchHooks; version: number } | undefined;
-  /** Set by setup. */
+  /** Filled in by scanFile from what setup answered. */
   hooks?: SearchHooks;
   /** The file's version from its header (0 for formats without one). */
   version?: number;
