@@ -8,11 +8,21 @@ const OTHER_BRANCHES = 6;
  * continues), the selected branch, and the most recent other branches; a leaf's label
  * goes into its title.
  */
-export function barLeaves(session: SessionReader, defaultLeaf: number, selectedLeaf: number | undefined, agent: string): Array<{ leaf: number; id: string; title: string; selected: boolean }> {
+export function barLeaves(
+  session: SessionReader,
+  defaultLeaf: number,
+  selectedLeaf: number | undefined,
+  agent: string,
+  branchEnd?: (leaf: number) => number,
+): Array<{ leaf: number; id: string; title: string; selected: boolean }> {
   const tree = session.tree;
   const leaves: Array<[number, string]> = [[defaultLeaf, `Default leaf (where ${agent} continues)`]];
   if (selectedLeaf !== undefined && selectedLeaf !== defaultLeaf) leaves.push([selectedLeaf, "Selected branch"]);
-  const others = tree.leaves().filter((l) => l !== defaultLeaf && l !== selectedLeaf);
+  // Where a format's leaf is not where its branch ends (a trailing progress or system line), the branch's end
+  // stands for it; an end on the default leaf's own path is no branch of its own.
+  const onDefault = branchEnd && defaultLeaf >= 0 ? new Set(tree.path(defaultLeaf)) : undefined;
+  const ends = branchEnd ? [...new Set(tree.leaves().map(branchEnd))].filter((e) => e >= 0 && !onDefault?.has(e)) : tree.leaves();
+  const others = ends.filter((l) => l !== defaultLeaf && l !== selectedLeaf);
   for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, `Branch ending at ${session.metas[l].id}`]);
   return leaves.map(([leaf, title]) => {
     const id = session.metas[leaf].id;

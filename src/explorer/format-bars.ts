@@ -16,7 +16,8 @@ export function formatBars(session: SessionReader, selectedLeaf: number | undefi
   if (!tree.size) return [];
   const format = formatOf(session);
   const def = format.defaultLeaf(session);
-  return barLeaves(session, format.defaultLeaf(session), selectedLeaf, format.agent).map(({ leaf, id, title, selected }) => {
+  const branchEnd = format.branchEnd ? (leaf: number) => (format.branchEnd as NonNullable<typeof format.branchEnd>)(session, leaf) : undefined;
+  return barLeaves(session, def, selectedLeaf, format.agent, branchEnd).map(({ leaf, id, title, selected }) => {
     const t = leafTokenSummary(session, format, leaf, { windows: opts.windows });
     // The split is of the estimates; scaled to the total so the bar adds up to what it says.
     const scale = t.estimated > 0 ? t.contextTokens / t.estimated : 0;

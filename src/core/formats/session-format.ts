@@ -175,6 +175,13 @@ export interface SessionFormat extends CostHooks {
   info(session: SessionReader): SessionInfo;
   /** The leaf the agent continues from when the session is resumed. */
   defaultLeaf(session: SessionReader): number;
+  /**
+   * The entry a branch ends at for the agent, from a leaf of the tree: the leaf itself
+   * unless the agent never resumes from such a line (Claude Code: progress, system and
+   * inline sub-agent lines), then its nearest ancestor the agent would resume from; -1
+   * when there is none. Left out: every leaf ends its branch. Bars are drawn per end.
+   */
+  branchEnd?(session: SessionReader, leaf: number): number;
   /** Neutral kind and label of entry i, for rows, details and filters. */
   describe(session: SessionReader, i: number): EntryDescription;
   /** Entry i for the detail pane; left out: its record as JSON. */

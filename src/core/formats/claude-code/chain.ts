@@ -52,6 +52,19 @@ export function claudeCodeDefaultLeaf(session: SessionReader): number {
   return fallback >= 0 ? fallback : n - 1;
 }
 
+/**
+ * The entry a leaf's branch ends at for Claude Code: the nearest user or assistant line
+ * up from it (a trailing progress, system or attachment line is never resumed from);
+ * inline sub-agent and team lines end no branch of the session (-1), but in a sub-agent's
+ * own file they are its conversation.
+ */
+export function claudeCodeBranchEnd(session: SessionReader, leaf: number): number {
+  const facts = chainFacts(session);
+  const m = nearestMessage(session, facts, leaf);
+  if (m < 0) return -1;
+  return facts.flags[m] & TEAM || (facts.flags[m] & SIDECHAIN && !facts.sidechainFile) ? -1 : m;
+}
+
 /** Whether `anc` is on the (relinked) way up from i. */
 function isAncestor(facts: ChainFacts, anc: number, i: number): boolean {
   const seen = new Set<number>();

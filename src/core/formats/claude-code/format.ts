@@ -1,7 +1,7 @@
 import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
 import { branchClaudeCode } from "./branch";
-import { claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
+import { claudeCodeBranchEnd, claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeCompactionParent } from "./compaction-view";
 import { claudeCodeContext } from "./context";
 import { describeClaudeCode } from "./describe";
@@ -26,6 +26,7 @@ export const claudeCodeFormat: SessionFormat = {
   load: (path, opts) => HookedSession.open(path, claudeCodeIndexHooks, opts),
   info: claudeCodeInfo,
   defaultLeaf: claudeCodeDefaultLeaf,
+  branchEnd: claudeCodeBranchEnd,
   describe: describeClaudeCode,
   details: claudeCodeDetails,
   context: claudeCodeContext,
