@@ -1,14 +1,15 @@
 import { strict as assert } from "node:assert";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { main } from "../../src/cli/main";
+import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { assistant as seedAssistant, user as seedUser } from "../formats/seed-000/helpers";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
-async function run(args: string[]) {
+async function run(args: string[], cwd = "/") {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: {}, cwd: "/" });
+  const code = await main(args, { out: (t) => out.push(t), err: (t) => err.push(t), env: { XDG_CACHE_HOME: tempDir() }, cwd });
   return { code, out: out.join(""), err: err.join("") };
 }
 
@@ -103,5 +104,91 @@ describe("ase cost", () => {
   it("is listed in --help", async () => {
     const r = await run(["--help"]);
     assert.match(r.out, /ase cost <file> \[--by branch\|model\|day\]/);
+    assert.match(r.out, /ase cost --total \[--dir \[AGENT=\]D\]\.\.\. \[--agent A\]\.\.\. \[--project P\] \[--since DATE\] \[--until DATE\]/);
+  });
+});
+
+/** A pi step with a recorded cost at a given time. */
+function paidAt(id: string, parent: string, usd: number, at: string, model = "claude-sonnet-4-5") {
+  return { ...paid(id, parent, usd, model), timestamp: at };
+}
+
+/**
+ * A pi sessions dir with two projects: /home/ana/web (one session over two days, $0.10 on
+ * May 1 and $0.20 of opus on May 2) and /home/ana/api (one session, $0.05 on May 3).
+ */
+function sessionsDir(): string {
+  const root = tempDir();
+  const web = join(root, projectDirName("/home/ana/web"));
+  const api = join(root, projectDirName("/home/ana/api"));
+  mkdirSync(web);
+  mkdirSync(api);
+  writeSession([header({ cwd: "/home/ana/web" }), user("50000001", null, "hi"), paidAt("50000002", "50000001", 0.1, "2026-05-01T10:00:00.000Z"), user("50000003", "50000002", "more"), paidAt("50000004", "50000003", 0.2, "2026-05-02T10:00:00.000Z", "claude-opus-4-5")], { dir: web, name: "w.jsonl" });
+  writeSession([header({ cwd: "/home/ana/api" }), user("60000001", null, "hi"), paidAt("60000002", "60000001", 0.05, "2026-05-03T10:00:00.000Z")], { dir: api, name: "a.jsonl" });
+  return root;
+}
+
+describe("ase cost --total", () => {
+  it("sums every listed session by model, day and project, most expensive first", async () => {
+    const r = await run(["cost", "--total", "--dir", sessionsDir()]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^2 session file\(s\) with steps, all time$/m);
+    assert.match(r.out, /^total \$0\.3500 {2}3 step\(s\): 3 recorded \$0\.3500, 0 priced \$0\.0000, 0 unpriced$/m);
+    assert.match(r.out, /^claude-opus-4-5 +\$0\.2000 +1 step/m);
+    assert.match(r.out, /^2026-05-02 +\$0\.2000 /m);
+    assert.match(r.out, /^\/home\/ana\/web +\$0\.3000 /m);
+    assert.match(r.out, /^ +\$0\.3000 +2 step\(s\) {2}pi {2}.*w\.jsonl$/m);
+  });
+
+  it("--since/--until keep the steps written in the range; --project keeps one project", async () => {
+    const dir = sessionsDir();
+    const r = await run(["cost", "--total", "--dir", dir, "--since", "2026-05-02", "--until", "2026-05-02", "--json"]);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.range, { since: "2026-05-02T00:00:00.000Z", until: "2026-05-03T00:00:00.000Z" });
+    assert.ok(Math.abs(j.total.usd - 0.2) < 1e-12, String(j.total.usd));
+    assert.deepEqual(j.byDay.map((d: { day: string }) => d.day), ["2026-05-02"]);
+    const p = await run(["cost", "--total", "--dir", dir, "--project", "/home/ana/api/", "--json"]);
+    assert.equal(p.code, 0, p.err);
+    const pj = JSON.parse(p.out);
+    assert.equal(pj.project, "/home/ana/api");
+    assert.deepEqual(pj.byProject.map((x: { project: string }) => x.project), ["/home/ana/api"]);
+    assert.ok(Math.abs(pj.total.usd - 0.05) < 1e-12);
+    const rel = await run(["cost", "--total", "--dir", dir, "--project", "web"], "/home/ana");
+    assert.equal(rel.code, 0, rel.err);
+    assert.match(rel.out, /^project \/home\/ana\/web: 1 session file/m);
+  });
+
+  it("--json has the stable shape", async () => {
+    const r = await run(["cost", "--total", "--dir", sessionsDir(), "--json"]);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(j), ["roots", "project", "currency", "range", "total", "byModel", "byDay", "byProject", "sessions", "unpricedModels", "undatedSteps", "filesRead", "filesBefore", "failed"]);
+    assert.equal(j.project, null);
+    assert.equal(j.roots[0].agent, "pi");
+    assert.deepEqual(Object.keys(j.sessions[0]).slice(0, 3), ["path", "agent", "project"]);
+    assert.equal(j.filesRead, 2);
+    assert.deepEqual(j.failed, []);
+  });
+
+  it("errors are one line on stderr with exit 2, nothing on stdout", async () => {
+    const dir = sessionsDir();
+    for (const args of [
+      ["cost", "--total", piFile()],
+      ["cost", "--total", "--dir", dir, "--by", "model"],
+      ["cost", "--total", "--dir", dir, "--since", "last week"],
+      ["cost", "--total", "--dir", dir, "--until", "2026-02-30"],
+      ["cost", "--total", "--dir", dir, "--since", "2026-05-03", "--until", "2026-05-01"],
+      ["cost", "--total", "--dir", dir, "--project", "/no/such/project"],
+      ["cost", "--total", "--agent", "nobody"],
+      ["cost", piFile(), "--since", "2026-05-01"],
+      ["cost", "--since", "2026-05-01"],
+    ]) {
+      const r = await run(args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.err}`);
+      assert.equal(r.out, "");
+      assert.equal(r.err.trim().split("\n").length, 1, r.err);
+      assert.match(r.err, /^ase cost: /);
+    }
   });
 });

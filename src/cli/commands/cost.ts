@@ -1,41 +1,17 @@
-import { readFileSync } from "node:fs";
 import { formatOf } from "../../core/formats/registry";
-import type { PriceOverrides } from "../../core/tokens/prices";
-import { validatePriceOverrides } from "../../core/tokens/price-overrides";
+import { costSplit as split, usd4 as usd } from "../../core/tokens/cost-total-text";
 import { type CostSum, type SessionCost, sessionCost } from "../../core/tokens/session-cost";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, reportProblems } from "../load";
+import { readPrices } from "../prices-file";
+import { runTotal, TOTAL_FLAGS, totalUsage } from "./cost-total";
 
-const usage = "ase cost <file> [--by branch|model|day] [--prices FILE] [--json]";
+const fileUsage = "ase cost <file> [--by branch|model|day] [--prices FILE] [--json]";
 
 const GROUPINGS = ["branch", "model", "day"] as const;
 type Grouping = (typeof GROUPINGS)[number];
-
-function usd(n: number): string {
-  return `$${n.toFixed(4)}`;
-}
-
-/** Overrides from a JSON file shaped like the agentSessions.modelPrices setting; bad entries are warned about, not fatal. */
-function readPrices(file: string | undefined, io: CliIO): PriceOverrides | undefined {
-  if (file === undefined) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new CliError(`--prices ${file}: ${e.code ? `cannot read it (${e.code})` : "not JSON"}`);
-  }
-  const v = validatePriceOverrides(raw, `--prices ${file}`);
-  for (const p of v.problems) io.err(`warning: ${p}\n`);
-  return v.prices;
-}
-
-/** How a sum splits: "12 steps: 10 recorded $0.1000, 2 priced $0.0100, 1 unpriced". */
-function split(s: CostSum): string {
-  return `${s.steps} step(s): ${s.recordedSteps} recorded ${usd(s.recordedUsd)}, ${s.pricedSteps} priced ${usd(s.pricedUsd)}, ${s.unpricedSteps} unpriced`;
-}
 
 function rows(c: SessionCost, by: Grouping, defaultLeaf: number): string[] {
   const groups: Array<{ name: string; sum: CostSum }> =
@@ -61,10 +37,14 @@ function text(path: string, agent: string, c: SessionCost, by: Grouping | undefi
 }
 
 async function run(args: string[], io: CliIO): Promise<void> {
-  const { values, positionals } = parseFlags(args, { by: { type: "string" }, prices: { type: "string" }, json: { type: "boolean" } }, usage);
+  const total = args.includes("--total");
+  const { values, positionals } = parseFlags(args, { by: { type: "string" }, prices: { type: "string" }, json: { type: "boolean" }, ...TOTAL_FLAGS }, total ? totalUsage : fileUsage);
+  if (total) return runTotal(values, positionals, io);
+  const extra = Object.keys(TOTAL_FLAGS).find((f) => values[f as keyof typeof TOTAL_FLAGS] !== undefined);
+  if (extra) throw new CliError(`--${extra} is for the total of many sessions: add --total (usage: ${totalUsage})`);
   const by = values.by as Grouping | undefined;
   if (by !== undefined && !GROUPINGS.includes(by)) throw new CliError(`--by expects one of ${GROUPINGS.join(", ")}, got "${values.by}"`);
-  const path = onePositional(positionals, "session file", usage);
+  const path = onePositional(positionals, "session file", fileUsage);
   const prices = readPrices(values.prices, io);
   const session = await loadSession(path);
   const format = formatOf(session);
@@ -82,7 +62,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
 
 export const costCommand: CliCommand = {
   name: "cost",
-  usage,
-  summary: "cost in USD in total and per branch, model or day: recorded where the agent recorded it, else priced per model, else shown as unpriced",
+  usage: `${fileUsage}\n  ${totalUsage}`,
+  summary: "cost in USD in total and per branch, model or day: recorded where the agent recorded it, else priced per model, else shown as unpriced; --total sums every listed session (by model, day, project) over a date range",
   run,
 };

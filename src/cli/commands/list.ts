@@ -10,7 +10,8 @@ import { humanBytes, relativeTime, safeText } from "../format";
 
 const usage = "ase list [--dir [AGENT=]D]... [--agent A]... [--json] [--no-cache]";
 
-function cacheDir(env: NodeJS.ProcessEnv): string {
+/** Where the listing caches its summaries (also `ase cost --total`'s). */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
   return join(base, "agent-session-explorer");
 }

@@ -48,6 +48,8 @@ export interface CostStep {
   model?: string;
   /** UTC day of the entry, YYYY-MM-DD, or "unknown". */
   day: string;
+  /** When the entry was written, ms since the epoch; NaN when it has no readable timestamp. */
+  time: number;
   /** As recorded, plus the 1-hour part of the cache writes where the format's hook gave it. */
   usage: RecordedUsage & Pick<TokenFigures, "cacheWrite1h">;
   cost: StepCost;
@@ -84,7 +86,7 @@ function tokenTotal(u: TokenFigures): number {
 }
 
 /** Adds (sign 1) or takes away (sign -1) one step. */
-function addStep(s: CostSum, step: CostStep, sign = 1): void {
+export function addStep(s: CostSum, step: CostStep, sign = 1): void {
   const c = step.cost;
   s.steps += sign;
   s.usd += sign * c.usd;
@@ -147,7 +149,7 @@ export function costSteps(session: SessionReader, opts: SessionCostOptions = {})
     const long = opts.cacheWrite1h?.(session, i);
     if (long !== undefined && long > 0) u.cacheWrite1h = long;
     const model = modelFor(session, i);
-    const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), usage: u, cost: { usd: 0, source: "none" }, repeats: 0 };
+    const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), time: Number.isFinite(t.times[i]) ? t.times[i] : Number.NaN, usage: u, cost: { usd: 0, source: "none" }, repeats: 0 };
     steps.push(step);
     if (rid !== undefined) byResponse.set(rid, step);
   }

@@ -4,3 +4,12 @@ export function humanTokens(n: number): string {
   if (n < 1_000_000) return `${(n / 1000).toFixed(1)}k`;
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
+
+/** US dollars for people: $0.00, <$0.0001, $0.0042 (cents would hide small sums), $1.23, $1,234. */
+export function humanUsd(n: number): string {
+  if (!(n > 0)) return "$0.00";
+  if (n < 0.0001) return "<$0.0001";
+  if (n < 0.01) return `$${n.toFixed(4)}`;
+  if (n < 1000) return `$${n.toFixed(2)}`;
+  return `$${Math.round(n).toLocaleString("en-US")}`;
+}

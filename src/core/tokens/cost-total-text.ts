@@ -1,0 +1,68 @@
+import { humanTokens } from "../util/human";
+import { visibleText } from "../util/visible-text";
+import type { CostScanResult } from "./cost-scan";
+import type { CostSum } from "./session-cost";
+
+/** USD with four decimals, the figure `ase cost` prints. */
+export function usd4(n: number): string {
+  return `$${n.toFixed(4)}`;
+}
+
+/** How a sum splits: "12 step(s): 10 recorded $0.1000, 2 priced $0.0100, 1 unpriced". */
+export function costSplit(s: CostSum): string {
+  return `${s.steps} step(s): ${s.recordedSteps} recorded ${usd4(s.recordedUsd)}, ${s.pricedSteps} priced ${usd4(s.pricedUsd)}, ${s.unpricedSteps} unpriced`;
+}
+
+/** Where to give a missing price, said in the report (the CLI names --prices too). */
+export const PRICE_HINT = "give one with the agentSessions.modelPrices setting or ase cost --prices";
+
+/** A range end for people: the UTC day when it is a midnight, else the instant. */
+function when(iso: string): string {
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : `${iso.slice(0, 16).replace("T", " ")}`;
+}
+
+/** The range of a total in words (UTC). */
+export function rangeText(r: CostScanResult["range"]): string {
+  if (r.since === null && r.until === null) return "all time";
+  if (r.until === null) return `since ${when(r.since as string)} (UTC)`;
+  if (r.since === null) return `before ${when(r.until)} (UTC)`;
+  return `from ${when(r.since)} to before ${when(r.until)} (UTC)`;
+}
+
+function table(head: string, groups: Array<{ name: string; sum: CostSum }>): string[] {
+  const width = Math.max(head.length, ...groups.map((g) => g.name.length));
+  return [`${head.padEnd(width)}  ${"usd".padStart(11)}  split`, ...groups.map((g) => `${g.name.padEnd(width)}  ${usd4(g.sum.usd).padStart(11)}  ${costSplit(g.sum)}`)];
+}
+
+/** Session text on one line, hidden characters marked. */
+const safe = (s: string) => visibleText(s);
+
+/**
+ * A total as plain text: the sum with its split, what was left out and why, then by
+ * model, by day, by project and the sessions, most expensive first (up to `maxSessions`).
+ */
+export function costTotalText(t: CostScanResult, opts: { title?: string; maxSessions?: number } = {}): string {
+  const sub = t.sessions.filter((s) => s.parent !== undefined).length;
+  const files = `${t.sessions.length} session file(s) with steps${sub ? ` (${sub} of them sub-agent transcripts)` : ""}`;
+  const out = [`${opts.title ? `${safe(opts.title)}: ` : ""}${files}, ${rangeText(t.range)}`, `total ${usd4(t.total.usd)}  ${costSplit(t.total)}`];
+  const k = t.total.tokens;
+  out.push(`tokens: input ${humanTokens(k.input)}, output ${humanTokens(k.output)}, cache write ${humanTokens(k.cacheWrite)}, cache read ${humanTokens(k.cacheRead)}`);
+  if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map(safe).join(", ")} (no price known; ${PRICE_HINT})`);
+  if (t.undatedSteps) out.push(`left out: ${t.undatedSteps} step(s) without a time (a range was given)`);
+  out.push(`read ${t.filesRead} file(s)${t.filesBefore ? `; ${t.filesBefore} last written before the range, not read` : ""}${t.failed.length ? `; ${t.failed.length} could not be read (listed at the end)` : ""}`);
+  if (t.total.steps) {
+    out.push("", ...table("model", t.byModel.map((g) => ({ name: safe(g.model), sum: g }))));
+    out.push("", ...table("day", t.byDay.map((g) => ({ name: g.day, sum: g }))));
+    out.push("", ...table("project", t.byProject.map((g) => ({ name: g.project ? safe(g.project) : "(no cwd)", sum: g }))));
+    const max = opts.maxSessions ?? 50;
+    out.push("", `sessions, most expensive first${t.sessions.length > max ? ` (the first ${max} of ${t.sessions.length})` : ""}`);
+    for (const s of t.sessions.slice(0, max)) {
+      out.push(`${usd4(s.usd).padStart(11)}  ${String(s.steps).padStart(5)} step(s)  ${safe(s.agent)}  ${safe(s.path)}${s.parent !== undefined ? `  (sub-agent of ${safe(s.parent)})` : ""}`);
+    }
+  }
+  if (t.failed.length) {
+    out.push("", "could not be read:");
+    for (const f of t.failed) out.push(`  ${safe(f.path)}: ${safe(f.reason)}`);
+  }
+  return `${out.join("\n")}\n`;
+}

@@ -1,0 +1,147 @@
+import { addStep, type CostStep, type CostSum, emptySum, type SessionCost } from "./session-cost";
+
+/** A span of time in ms since the epoch: `since` included, `until` excluded; a missing end is open. */
+export interface TimeRange {
+  since?: number;
+  until?: number;
+}
+
+/** One session's cost, as it goes into a total. */
+export interface CostedSession {
+  path: string;
+  /** Format id of the agent that wrote it. */
+  agent: string;
+  /** The project (working directory) it belongs to; "" when it names none. */
+  project: string;
+  cost: SessionCost;
+  /** For a sub-agent's transcript: the session that started it. */
+  parent?: string;
+}
+
+/** A session's share of a total (its steps inside the range). */
+export interface SessionCostLine extends CostSum {
+  path: string;
+  agent: string;
+  project: string;
+  parent?: string;
+}
+
+/** The cost of many sessions over a time range, split like one session's. */
+export interface CostTotal {
+  /** The range as given, ISO timestamps; null for an open end. */
+  range: { since: string | null; until: string | null };
+  total: CostSum;
+  /** Most expensive first. */
+  byModel: Array<CostSum & { model: string }>;
+  /** UTC days, oldest first. */
+  byDay: Array<CostSum & { day: string }>;
+  /** Most expensive first. */
+  byProject: Array<CostSum & { project: string }>;
+  /** Sessions with at least one step in the range, most expensive first. */
+  sessions: SessionCostLine[];
+  /** Models (as recorded) with steps that could not be priced. */
+  unpricedModels: string[];
+  /** Steps without a readable time, left out because a range was given. */
+  undatedSteps: number;
+}
+
+/** Whether a step's time is inside the range; an undated step is inside only an open range. */
+export function inRange(time: number, range: TimeRange): boolean {
+  if (range.since === undefined && range.until === undefined) return true;
+  if (!Number.isFinite(time)) return false;
+  return (range.since === undefined || time >= range.since) && (range.until === undefined || time < range.until);
+}
+
+function bump<K>(groups: Map<K, CostSum>, key: K, step: CostStep): void {
+  let g = groups.get(key);
+  if (!g) groups.set(key, (g = emptySum()));
+  addStep(g, step);
+}
+
+const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
+
+/**
+ * Sums the cost of many sessions, one at a time (a session's steps need not be kept
+ * once added), counting only steps whose own time falls in the range: a session that
+ * ran over several days adds to the days it ran on.
+ */
+export class CostTotaller {
+  private readonly total = emptySum();
+  private readonly models = new Map<string, CostSum>();
+  private readonly days = new Map<string, CostSum>();
+  private readonly projects = new Map<string, CostSum>();
+  private readonly lines: SessionCostLine[] = [];
+  private undated = 0;
+
+  constructor(private readonly range: TimeRange = {}) {}
+
+  add(s: CostedSession): void {
+    const line: SessionCostLine = { path: s.path, agent: s.agent, project: s.project, ...(s.parent !== undefined ? { parent: s.parent } : {}), ...emptySum() };
+    for (const step of s.cost.steps) {
+      if (!inRange(step.time, this.range)) {
+        if (!Number.isFinite(step.time)) this.undated++;
+        continue;
+      }
+      addStep(this.total, step);
+      addStep(line, step);
+      bump(this.models, step.model ?? "(unknown)", step);
+      bump(this.days, step.day, step);
+      bump(this.projects, s.project, step);
+    }
+    if (line.steps > 0) this.lines.push(line);
+  }
+
+  result(): CostTotal {
+    const byModel = [...this.models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
+    return {
+      range: { since: iso(this.range.since), until: iso(this.range.until) },
+      total: { ...this.total, tokens: { ...this.total.tokens } },
+      byModel,
+      byDay: [...this.days].map(([day, sum]) => ({ day, ...sum })).sort((a, b) => a.day.localeCompare(b.day)),
+      byProject: [...this.projects].map(([project, sum]) => ({ project, ...sum })).sort((a, b) => b.usd - a.usd || a.project.localeCompare(b.project)),
+      sessions: [...this.lines].sort((a, b) => b.usd - a.usd || a.path.localeCompare(b.path)),
+      unpricedModels: byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model),
+      undatedSteps: this.undated,
+    };
+  }
+}
+
+/** The total of sessions already costed (see CostTotaller). */
+export function costTotal(sessions: Iterable<CostedSession>, range: TimeRange = {}): CostTotal {
+  const t = new CostTotaller(range);
+  for (const s of sessions) t.add(s);
+  return t.result();
+}
+
+/** The ranges the editor offers, in whole UTC days ending today. */
+export type RangePreset = "today" | "7d" | "30d" | "all";
+
+const DAY = 86_400_000;
+
+/** A preset as a time range at `now`: "7d" is today and the 6 UTC days before it. */
+export function presetRange(preset: RangePreset, now: number): TimeRange {
+  if (preset === "all") return {};
+  const today = Math.floor(now / DAY) * DAY;
+  const days = preset === "today" ? 1 : preset === "7d" ? 7 : 30;
+  return { since: today - (days - 1) * DAY };
+}
+
+/**
+ * A date given by a person: `YYYY-MM-DD` is that UTC day (its start, or with `end` the
+ * start of the next day, so an end date is included); an ISO date-time with a zone
+ * (`2026-11-25T10:00:00Z`, `...+01:00`) is that instant. Undefined for anything else.
+ */
+export function parseDateBound(text: string, end = false): number | undefined {
+  const t = text.trim();
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  if (day) {
+    const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
+    const ms = Date.UTC(y, m - 1, d);
+    const back = new Date(ms);
+    if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) return undefined;
+    return end ? ms + DAY : ms;
+  }
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t)) return undefined;
+  const ms = Date.parse(t);
+  return Number.isFinite(ms) ? ms : undefined;
+}
