@@ -16,6 +16,10 @@ export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/
 
 export type { EntryKind } from "./core/formats/entry-kinds";
 
+/** A session's cost and where it came from; a branch's on its bar (see core/tokens/cost-words.ts). */
+export type { BranchCostFigures as BranchCostView, CostFigures as CostView } from "./core/tokens/cost-words";
+import type { BranchCostFigures, CostFigures } from "./core/tokens/cost-words";
+
 /** Row filters, like pi's /tree: user messages only, conversation (default), everything. */
 export type RowFilter = "user" | "default" | "all";
 
@@ -83,6 +87,8 @@ export interface TokenBar {
   threshold: number;
   source: TokenSource;
   selected?: boolean;
+  /** What the steps on the branch's path cost (root to leaf). */
+  cost?: BranchCostFigures;
 }
 
 export interface FileActivityView {
@@ -224,6 +230,8 @@ export interface InitMessage {
   rowCount: number;
   filter: RowFilter;
   bars: TokenBar[];
+  /** The whole session's cost (every branch). */
+  cost: CostFigures;
 }
 /** Entries were appended (live tail); rows must be refetched. */
 export interface SessionChangedMessage {
@@ -231,6 +239,13 @@ export interface SessionChangedMessage {
   session: SessionInfoView;
   rowCount: number;
   added: number;
+  bars: TokenBar[];
+  cost: CostFigures;
+}
+/** The prices changed (agentSessions.modelPrices): the session's cost and the bars with theirs. */
+export interface CostMessage {
+  type: "cost";
+  cost: CostFigures;
   bars: TokenBar[];
 }
 /** Better token figures are in (exact counts finished): redraw the bars. */
@@ -267,7 +282,7 @@ export interface ReplyMessage {
   error?: string;
 }
 
-export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | LoadingMessage | LoadFailedMessage | NoticeMessage | ReplyMessage;
+export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | CostMessage | LoadingMessage | LoadFailedMessage | NoticeMessage | ReplyMessage;
 
 /** Result shapes of the requests, by request type. */
 export interface ReplyResults {

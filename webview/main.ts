@@ -1,5 +1,6 @@
 import "./elements";
 import type { EntryDetails, FileActivityView, InitMessage, LoadFailedMessage, NoticeMessage, RowFilter, SessionChangedMessage, TokenBar } from "../src/protocol";
+import { CostChip } from "./cost-chip";
 import { DetailPane } from "./detail-pane";
 import { clip, codicon, custom, el, formatInt, oneLine, TITLE_MAX } from "./dom";
 import { FileList } from "./file-list";
@@ -39,6 +40,7 @@ const app = document.getElementById("app") ?? document.body.appendChild(el("div"
 const title = el("span", { className: "session-title" });
 const subtitle = el("span", { className: "session-sub" });
 const badges = el("span", { className: "session-badges" });
+const costChip = new CostChip();
 const filterSelect = custom<SingleSelect>(
   "vscode-single-select",
   { "aria-label": "Show", class: "filter", title: "Which entries the tree shows" },
@@ -97,7 +99,7 @@ const search = new SearchBox({
 
 const notices = el("div", { className: "notices", attrs: { role: "status" } });
 const toolbar = el("header", { className: "toolbar" }, [
-  el("div", { className: "session-head" }, [codicon("history"), title, subtitle, badges]),
+  el("div", { className: "session-head" }, [codicon("history"), title, subtitle, costChip.element, badges]),
   el("div", { className: "controls" }, [filterSelect, search.element]),
 ]);
 const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [tree.element]);
@@ -144,6 +146,10 @@ function onHostEvent(e: HostEvent): void {
     case "bars":
       bars.render(e.bars);
       void showTimeline(e.bars, false);
+      break;
+    case "cost":
+      costChip.render(e.cost);
+      bars.render(e.bars);
       break;
     case "loading":
       if (!initialized) showLoading(e.bytesRead, e.totalBytes);
@@ -216,6 +222,7 @@ function showLoadFailed(m: LoadFailedMessage): void {
   title.title = oneLine(m.file, TITLE_MAX);
   subtitle.textContent = oneLine(m.file, 1000);
   badges.replaceChildren();
+  costChip.render(undefined);
   const retry = custom("vscode-button", { icon: "refresh", class: "retry-load" });
   retry.textContent = "Retry";
   retry.addEventListener("click", () => {
@@ -242,6 +249,7 @@ async function onInit(m: InitMessage): Promise<void> {
     store.flush();
   }
   showSession(m.session);
+  costChip.render(m.cost);
   bars.render(m.bars);
   void showTimeline(m.bars, true);
   filterSelect.value = m.filter;
@@ -260,6 +268,7 @@ function onSessionChanged(m: SessionChangedMessage): void {
   const list = tree.list;
   const atEnd = list.scrollTop + list.visibleRows * list.rowHeight >= list.rowCount * list.rowHeight - list.rowHeight;
   showSession(m.session);
+  costChip.render(m.cost);
   bars.render(m.bars);
   void showTimeline(m.bars, true);
   const top = list.scrollTop;

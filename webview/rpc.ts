@@ -77,7 +77,7 @@ export class RpcClient {
 }
 
 /** Every message type the host sends: a record, so a type added to the protocol must be added here. */
-const HOST_TYPES: Record<HostToWebview["type"], true> = { init: true, sessionChanged: true, bars: true, loading: true, loadFailed: true, notice: true, reply: true };
+const HOST_TYPES: Record<HostToWebview["type"], true> = { init: true, sessionChanged: true, bars: true, cost: true, loading: true, loadFailed: true, notice: true, reply: true };
 
 function isHostMessage(m: unknown): m is HostToWebview {
   if (!m || typeof m !== "object") return false;

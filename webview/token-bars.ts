@@ -1,4 +1,5 @@
 import { TOKEN_KINDS, type TokenBar, type TokenKind, type TokenSource } from "../src/protocol";
+import { branchCostLine } from "../src/core/tokens/cost-words";
 import { clear, el, formatInt, formatTokens, oneLine } from "./dom";
 
 export const KIND_LABELS: Record<TokenKind, string> = {
@@ -55,19 +56,20 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   }
   const used = bar.contextWindow > 0 ? Math.round((bar.total / bar.contextWindow) * 100) : 0;
   const over = bar.threshold > 0 && bar.total >= bar.threshold;
+  const cost = bar.cost ? branchCostLine(bar.cost) : undefined;
   const head = el("div", { className: "bar-head" }, [
-    el("span", { className: "bar-title", text: oneLine(bar.title, 200), title: bar.title }),
+    el("span", { className: "bar-title", text: oneLine(bar.title, 200), title: cost ? `${bar.title}\n${cost}` : bar.title }),
     el("span", { className: `bar-figure${over ? " over" : ""}`, text: `${figure(bar.total, bar.source)} / ${formatTokens(bar.contextWindow)} (${used}%)` }),
     el("span", { className: `source-badge source-${bar.source}`, text: SOURCE_TEXT[bar.source] }),
   ]);
   const breakdown = TOKEN_KINDS.filter((k) => (bar.byKind[k] ?? 0) > 0)
     .map((k) => `${KIND_LABELS[k]} ${formatInt(bar.byKind[k] ?? 0)}`)
     .join(", ");
-  const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId } }, [head, track]);
+  const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId }, ...(cost ? { title: cost } : {}) }, [head, track]);
   item.setAttribute(
     "aria-label",
     `${oneLine(bar.title, 200)}: ${formatInt(bar.total)} tokens (${SOURCE_TEXT[bar.source]}) of a ${formatInt(bar.contextWindow)} context window, ${used}%; ` +
-      `auto-compaction at ${formatInt(bar.threshold)}. ${breakdown}`,
+      `auto-compaction at ${formatInt(bar.threshold)}. ${breakdown}${cost ? `. ${cost}` : ""}`,
   );
   item.addEventListener("click", () => onPick(bar.leafId));
   return item;

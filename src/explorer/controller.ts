@@ -4,11 +4,16 @@ import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
+import { costFigures } from "../core/tokens/cost-words";
+import type { PriceOverrides } from "../core/tokens/prices";
+import { type SessionCost, sessionCost } from "../core/tokens/session-cost";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type {
   ActionMessage,
   BarsMessage,
+  CostMessage,
+  CostView,
   InitMessage,
   ReplyResults,
   RequestType,
@@ -46,6 +51,8 @@ export interface ExplorerOptions {
   folders?(): readonly string[];
   /** Whether a file exists (the file system unless a test says otherwise). */
   fileExists?(path: string): boolean;
+  /** Prices for the cost (the validated agentSessions.modelPrices); a new object when they change. */
+  prices?(): PriceOverrides;
   /** Messages the controller sends unasked: better bars once exact counts are in. */
   post?(msg: BarsMessage): void;
   log?: { warn(msg: string): void };
@@ -68,6 +75,8 @@ export class ExplorerController {
   private told: number | undefined;
   /** The timeline being computed; a newer request or dispose stops it. */
   private timelineRun: AbortController | undefined;
+  /** The session's cost, kept until the session grows, is replaced or the prices change. */
+  private costMemo: { session: SessionReader; entries: number; prices: PriceOverrides | undefined; cost: SessionCost } | undefined;
 
   constructor(
     session: SessionReader,
@@ -148,7 +157,27 @@ export class ExplorerController {
   /** The initial state; from now on the webview knows every entry there is. */
   init(): InitMessage {
     this.told = this.s.metas.length;
-    return { type: "init", session: this.info(), rowCount: this.view.rowCount, filter: this.view.filter, bars: this.bars() };
+    return { type: "init", session: this.info(), rowCount: this.view.rowCount, filter: this.view.filter, bars: this.bars(), cost: this.costView() };
+  }
+
+  /** The session's cost by its format's rules (recorded, else priced), every branch and per branch. */
+  cost(): SessionCost {
+    const prices = this.opts.prices?.();
+    const m = this.costMemo;
+    if (m && m.session === this.s && m.entries === this.s.metas.length && m.prices === prices) return m.cost;
+    const cost = sessionCost(this.s, formatOf(this.s), { prices });
+    this.costMemo = { session: this.s, entries: this.s.metas.length, prices, cost };
+    return cost;
+  }
+
+  costView(): CostView {
+    const c = this.cost();
+    return costFigures(c.total, c.unpricedModels);
+  }
+
+  /** The prices changed: the cost and the bars' costs again. */
+  costChanged(): CostMessage {
+    return { type: "cost", cost: this.costView(), bars: this.bars() };
   }
 
   /**
@@ -172,14 +201,19 @@ export class ExplorerController {
     const added = s.metas.length - this.told;
     if (added <= 0 && opts.followDefault) return undefined;
     this.told = s.metas.length;
-    return { type: "sessionChanged", session: this.info(), rowCount: this.view.rowCount, added, bars: this.bars() };
+    return { type: "sessionChanged", session: this.info(), rowCount: this.view.rowCount, added, bars: this.bars(), cost: this.costView() };
   }
 
-  /** Token bars: the default leaf, the selected branch and the most recent others. */
+  /** Token bars: the default leaf, the selected branch and the most recent others, each with its branch's cost. */
   bars(): TokenBar[] {
     const opts = this.opts.tokenOptions?.() ?? {};
-    if (this.s instanceof Session) return tokenBars(this.s, this.table, this.view.selectedLeaf, opts);
-    return formatBars(this.s, this.view.selectedLeaf, opts);
+    const bars = this.s instanceof Session ? tokenBars(this.s, this.table, this.view.selectedLeaf, opts) : formatBars(this.s, this.view.selectedLeaf, opts);
+    const byLeaf = new Map(this.cost().byBranch.map((b) => [b.leafId, b]));
+    for (const bar of bars) {
+      const b = byLeaf.get(bar.leafId);
+      if (b) bar.cost = { usd: b.usd, steps: b.steps, unpricedSteps: b.unpricedSteps };
+    }
+    return bars;
   }
 
   info(): SessionInfoView {

@@ -16,9 +16,14 @@ import type { ContextFormat } from "./context-preview";
 import type { Log } from "./log";
 import { pickEntry, pickSession } from "./pickers";
 import type { SessionsView, SessionsViewNode } from "./sessions-view";
+import { totalCost } from "./cost-command";
+import type { RangePreset } from "../core/tokens/cost-total";
+import type { SessionCosts } from "./session-costs";
 
 export interface CommandDeps extends ActionDeps {
   view: SessionsView;
+  /** Session costs, cached by file (the Sessions view's and the Total Cost commands'). */
+  costs: SessionCosts;
   log: Log;
   /** The file of the focused explorer panel, if any. */
   activeFile(): string | undefined;
@@ -241,6 +246,12 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
   reg("agentSessions.clearApiKey", guarded(deps, "Clear API Key", async () => {
     await clearApiKey(deps.secrets);
     void vscode.window.showInformationMessage("Anthropic API key removed.");
+  }));
+  // Called by code (tests, other extensions) with a range preset ("today", "7d", "30d", "all") and a project's cwd, nothing is asked.
+  reg("agentSessions.totalCost", guarded(deps, "Total Cost", async (range?: RangePreset, project?: string) => totalCost(deps, { range, project })));
+  reg("agentSessions.projectTotalCost", guarded(deps, "Total Cost", async (node?: SessionsViewNode | string, range?: RangePreset) => {
+    const project = typeof node === "string" ? node : node?.kind === "project" ? node.group.cwd : undefined;
+    return totalCost(deps, { range, project });
   }));
   reg("agentSessions.showLog", () => deps.log.show());
   reg("agentSessions.refresh", () => deps.view.refresh());

@@ -14,6 +14,7 @@ import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToH
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
+import type { PriceOverrides } from "../core/tokens/prices";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
 
@@ -24,6 +25,8 @@ export interface PanelDeps {
   tokenOptions(): LeafTokenOptions;
   /** Exact counting for the table in the background (setting tokenCounting = exact); resolves when done. */
   countExact?: CountExact;
+  /** Prices for the cost (agentSessions.modelPrices, validated); a new object when the setting changes. */
+  prices?(): PriceOverrides;
   /** Runs an entry action (fork, continue, label, preview, compact) from the webview. */
   runAction(action: EntryAction, file: string, entryId: string): Promise<void>;
   onDidDispose(panel: ExplorerPanel): void;
@@ -240,6 +243,7 @@ export class ExplorerPanel extends Disposable {
           trusted: () => vscode.workspace.isTrusted,
           tokenOptions: () => this.deps.tokenOptions(),
           countExact: this.deps.countExact,
+          prices: this.deps.prices,
           folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
           post: (m) => this.post(m),
           log: this.deps.log,
@@ -270,6 +274,11 @@ export class ExplorerPanel extends Disposable {
   private showAdded(opts: { followDefault: boolean }): void {
     const msg = this.controller?.sessionChanged(opts);
     if (msg) this.post(msg);
+  }
+
+  /** The prices changed: the header's cost and the bars' costs again (once the webview has its init). */
+  pricesChanged(): void {
+    if (this.controller?.entriesTold !== undefined) this.post(this.controller.costChanged());
   }
 
   private postInit(): void {

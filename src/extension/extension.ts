@@ -18,6 +18,8 @@ import { OPEN_ON_START, type RefusedOpen, sessionsToOpen } from "./open-on-start
 /** workspaceState: the open.json list last opened (see activate). */
 const OPENED_KEY = "agentSessions.openJsonOpened";
 import { SessionsView } from "./sessions-view";
+import { ModelPrices } from "./model-prices";
+import { SessionCosts } from "./session-costs";
 import { readSettings } from "./settings";
 
 /** What activate() returns: a small API for other extensions and the extension tests. */
@@ -45,7 +47,11 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const log = createLog(vscode.window);
   context.subscriptions.push(log);
   const cacheDir = context.globalStorageUri.fsPath;
-  const view = new SessionsView(cacheDir, log);
+  const prices = new ModelPrices(() => readSettings().modelPrices, log);
+  // Read at once, so that bad entries are in the log before any cost is shown.
+  prices.get();
+  const costs = new SessionCosts(() => prices.get());
+  const view = new SessionsView(cacheDir, log, costs);
   context.subscriptions.push(view, vscode.window.registerTreeDataProvider("agentSessions.sessions", view));
   const previews = new ContextPreviewProvider();
   context.subscriptions.push(previews, vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews));
@@ -79,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       log,
       tokenOptions,
       countExact,
+      prices: () => prices.get(),
       runAction: (action, f, id) => runEntryAction(commandDeps, action, f, id),
       onDidDispose: (gone) => {
         if (panels.get(gone.file) === gone) panels.delete(gone.file);
@@ -122,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   commandDeps = {
     ...actionDeps,
     view,
+    costs,
     activeFile: () => [...panels.values()].find((p) => p.panel.active)?.file,
   };
   registerCommands(context, commandDeps);
@@ -139,6 +147,15 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("agentSessions.sessionsDirectory") || e.affectsConfiguration("agentSessions.agentDirectories")) void view.refresh();
+      if (e.affectsConfiguration("agentSessions.modelPrices")) {
+        prices.reset();
+        costs.clear();
+        prices.get();
+        for (const p of panels.values()) p.pricesChanged();
+        view.costsChanged();
+      } else if (e.affectsConfiguration("agentSessions.showCost")) {
+        view.costsChanged();
+      }
     }),
   );
   const openListed = (files: string[]) => {

@@ -9,6 +9,10 @@ import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { costFigures, costHeadline, costTooltip } from "../core/tokens/cost-words";
+import { emptySum, type SessionCost } from "../core/tokens/session-cost";
+import { humanUsd } from "../core/util/human";
+import type { FileStamp, SessionCosts } from "./session-costs";
 
 type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary } | { kind: "subagent"; sub: SubagentSummary; session: SessionSummary };
 
@@ -79,11 +83,26 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   /** fs.watch per directory (sessions dir and each project dir), so new and growing sessions show within a second. */
   private watchers = new Map<string, FSWatcher>();
   private debounce: NodeJS.Timeout | undefined;
+  /** Files whose cost the description waits for, computed one at a time (showCost). */
+  private readonly costQueue = new Map<string, FileStamp>();
+  private costRunning = false;
+  /** Files (path and stamp) whose cost could not be computed: not tried again until they change. */
+  private readonly costFailed = new Set<string>();
+  private costRedraw: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly cacheDir: string,
     private readonly log: Log,
+    private readonly costs: SessionCosts,
+    /** Whether descriptions show the cost (agentSessions.showCost), asked at each redraw. */
+    private readonly showCost: () => boolean = () => readSettings().showCost,
   ) {}
+
+  /** Redraws every item: the prices or the showCost setting changed. */
+  costsChanged(): void {
+    this.costFailed.clear();
+    this.changed.fire(undefined);
+  }
 
   get filter(): string {
     return this.filterText;
@@ -99,6 +118,11 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   refresh(): Promise<void> {
     this.loading = this.load();
     return this.loading;
+  }
+
+  /** The projects as last listed, each with its sessions (newest first). */
+  projects(): readonly ProjectGroup[] {
+    return this.groups;
   }
 
   allSessions(): SessionSummary[] {
@@ -171,7 +195,11 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
-    if (node.kind === "subagent") return subagentItem(node.sub);
+    if (node.kind === "subagent") {
+      const item = subagentItem(node.sub);
+      item.description = `${item.description as string}${this.costText(node.sub.path, node.sub)}`;
+      return item;
+    }
     if (node.kind === "project") {
       const item = new vscode.TreeItem(node.group.cwd ? visibleText(clipText(node.group.cwd, 300)) : "(no working directory)", vscode.TreeItemCollapsibleState.Expanded);
       item.iconPath = new vscode.ThemeIcon("folder");
@@ -186,7 +214,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const item = new vscode.TreeItem(clipText(title, 80), s.subagents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
     const agent = formatById(s.agent).agent;
-    item.description = `${agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}`;
+    item.description = `${agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}${this.costText(s.path, s)}`;
     item.iconPath = new vscode.ThemeIcon(s.parentSession ? "repo-forked" : "comment-discussion");
     item.resourceUri = vscode.Uri.file(s.path);
     item.contextValue = contextValue(s);
@@ -198,8 +226,82 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     return item;
   }
 
+  /**
+   * The cost in a tooltip, computed when VS Code asks for the tooltip (hover), cached by
+   * path, mtime and size; a session's tooltip adds its sub-agents' transcripts.
+   */
+  async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
+    if (node.kind === "project") return item;
+    const tip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString(typeof item.tooltip === "string" ? item.tooltip : "");
+    const [path, stamp] = node.kind === "session" ? [node.session.path, node.session] : [node.sub.path, node.sub];
+    try {
+      const cost = await this.costs.get(path, { mtimeMs: stamp.mtimeMs, size: stamp.size });
+      tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent"), "keep")}`);
+      const subs = node.kind === "session" ? node.session.subagents ?? [] : [];
+      if (subs.length) tip.appendText(`\n${await this.subagentsLine(subs)}`);
+    } catch (err) {
+      tip.appendText(`\n\nCost: the session could not be read (${visibleText(clipText((err as Error).message, 300))})`);
+    }
+    item.tooltip = tip;
+    return item;
+  }
+
+  /** "Its 3 sub-agents: $0.42 · 12 steps" (those that could be read). */
+  private async subagentsLine(subs: NonNullable<SessionSummary["subagents"]>): Promise<string> {
+    const sum = emptySum();
+    let failed = 0;
+    for (const a of subs) {
+      let c: SessionCost;
+      try {
+        c = await this.costs.get(a.path, { mtimeMs: a.mtimeMs, size: a.size });
+      } catch {
+        failed++;
+        continue;
+      }
+      for (const k of ["usd", "steps", "recordedUsd", "recordedSteps", "pricedUsd", "pricedSteps", "unpricedSteps", "unpricedTokens"] as const) sum[k] += c.total[k];
+    }
+    return `Its ${subs.length} sub-agent transcript${subs.length === 1 ? "" : "s"}: ${costHeadline(sum)}${failed ? ` (${failed} could not be read)` : ""}, not in the session's cost`;
+  }
+
+  /** " · $1.23" for a description when showCost is on and the cost is known; else queues it. */
+  private costText(path: string, stamp: FileStamp): string {
+    if (!this.showCost()) return "";
+    const s = { mtimeMs: stamp.mtimeMs, size: stamp.size };
+    const cost = this.costs.peek(path, s);
+    if (cost) return ` · ${humanUsd(cost.total.usd)}${cost.total.unpricedSteps ? "+" : ""}`;
+    if (!this.costFailed.has(`${path}\0${s.mtimeMs}:${s.size}`)) this.queueCost(path, s);
+    return "";
+  }
+
+  private queueCost(path: string, stamp: FileStamp): void {
+    this.costQueue.set(path, stamp);
+    if (this.costRunning) return;
+    this.costRunning = true;
+    void (async () => {
+      try {
+        for (let next = this.costQueue.entries().next(); !next.done; next = this.costQueue.entries().next()) {
+          const [p, st] = next.value;
+          this.costQueue.delete(p);
+          try {
+            await this.costs.get(p, st);
+          } catch (err) {
+            this.costFailed.add(`${p}\0${st.mtimeMs}:${st.size}`);
+            this.log.warn(`cost of ${p}: ${(err as Error).message}`);
+          }
+          // Redrawn in batches: every item again, each showing the costs known by then.
+          clearTimeout(this.costRedraw);
+          this.costRedraw = setTimeout(() => this.changed.fire(undefined), 250);
+        }
+      } finally {
+        this.costRunning = false;
+      }
+    })();
+  }
+
   dispose(): void {
     clearTimeout(this.debounce);
+    clearTimeout(this.costRedraw);
+    this.costQueue.clear();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
     this.changed.dispose();

@@ -15,6 +15,10 @@ export interface Settings {
   allowTruncateFallback: boolean;
   /** Overall budget of one compaction or branch summary, retries included (>= 10). */
   summaryTimeoutSeconds: number;
+  /** agentSessions.modelPrices as written: ModelPrices validates it (and warns about bad entries). */
+  modelPrices: unknown;
+  /** Show each session's cost in the Sessions view (computed lazily, cached). */
+  showCost: boolean;
 }
 
 export const MIN_SUMMARY_TIMEOUT_SECONDS = 10;
@@ -33,6 +37,8 @@ export function readSettings(): Settings {
     defaultContextFormat: c.get<"pi" | "anthropic" | "xml">("defaultContextFormat", "anthropic"),
     allowTruncateFallback: c.get<boolean>("allowTruncateFallback", false),
     summaryTimeoutSeconds: timeoutSeconds(c.get<unknown>("summaryTimeoutSeconds", 300)),
+    modelPrices: c.get<unknown>("modelPrices", {}),
+    showCost: c.get<unknown>("showCost", false) === true,
   };
 }
 

@@ -321,4 +321,45 @@ describe("explorer controller", () => {
     assert.deepEqual(warned, ["exact token counts stopped: tokenizer gone"]);
     assert.deepEqual(posted, []);
   });
+
+  // Each assistant step of lines(): 100 input + 20 output tokens of claude-sonnet-4-5, no recorded cost: $0.0006 at list price.
+  const STEP = (100 * 3 + 20 * 15) / 1e6;
+  const near = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) < 1e-12, `${what}: ${a} != ${b}`);
+
+  it("cost: init carries the session's cost (every branch) and each bar its branch's", async () => {
+    const { c } = await open();
+    const init = c.init();
+    assert.equal(init.cost.steps, 3);
+    assert.equal(init.cost.pricedSteps, 3);
+    assert.equal(init.cost.recordedSteps, 0);
+    near(init.cost.usd, 3 * STEP, "total");
+    assert.deepEqual(init.cost.unpricedModels, []);
+    const bars = Object.fromEntries(init.bars.map((b) => [b.leafId, b.cost]));
+    assert.deepEqual(bars.l1 && [bars.l1.steps, bars.l1.unpricedSteps], [1, 0]);
+    near(bars.l1?.usd ?? -1, STEP, "l1: a3 only");
+    near(bars.a2?.usd ?? -1, 2 * STEP, "a2: a1 and a2");
+  });
+
+  it("cost: an unpriced model is counted apart and named; a price from the setting prices it; an append adds to it", async () => {
+    let prices = {};
+    const extra = [assistant("a4", "l1", "from a local model", { model: "local-llama", usage: { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 } })];
+    const { c, file, session } = await open({ prices: () => prices }, extra);
+    const init = c.init();
+    near(init.cost.usd, 3 * STEP, "the local step is not in the total");
+    assert.equal(init.cost.unpricedSteps, 1);
+    assert.equal(init.cost.unpricedTokens, 1100);
+    assert.deepEqual(init.cost.unpricedModels, ["local-llama"]);
+    assert.equal(init.bars.find((b) => b.leafId === "a4")?.cost?.unpricedSteps, 1);
+    prices = { "local-": { input: 1, output: 10, cacheWrite: 0, cacheRead: 0 } };
+    const changed = c.costChanged();
+    assert.equal(changed.type, "cost");
+    assert.equal(changed.cost.unpricedSteps, 0);
+    near(changed.cost.usd, 3 * STEP + (1000 + 100 * 10) / 1e6, "priced by the setting");
+    near(changed.bars.find((b) => b.leafId === "a4")?.cost?.usd ?? -1, STEP + (1000 + 100 * 10) / 1e6, "a4's branch: a3 and a4");
+    appendFileSync(file, `${JSON.stringify(assistant("a5", "a4", "more", { model: "claude-sonnet-4-5" }))}\n`);
+    await session.refresh();
+    const msg = c.sessionChanged({ followDefault: true });
+    assert.equal(msg?.cost.steps, 5);
+    near(msg?.cost.usd ?? -1, 4 * STEP + (1000 + 100 * 10) / 1e6, "after the append");
+  });
 });

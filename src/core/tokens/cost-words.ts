@@ -1,0 +1,62 @@
+import { humanTokens, humanUsd } from "../util/human";
+
+/** A cost as the views show it: the sum and where it came from (a CostSum without the token split). */
+export interface CostFigures {
+  usd: number;
+  steps: number;
+  recordedUsd: number;
+  recordedSteps: number;
+  pricedUsd: number;
+  pricedSteps: number;
+  /** Steps with tokens but no recorded cost and no price: not in `usd`. */
+  unpricedSteps: number;
+  unpricedTokens: number;
+  /** The models of the unpriced steps, as recorded. */
+  unpricedModels: string[];
+}
+
+/** A branch's cost on its token bar. */
+export interface BranchCostFigures {
+  usd: number;
+  steps: number;
+  unpricedSteps: number;
+}
+
+const steps = (n: number) => `${n.toLocaleString("en-US")} step${n === 1 ? "" : "s"}`;
+
+/** The figures of a sum (anything shaped like a CostSum) with the models left unpriced. */
+export function costFigures(sum: Omit<CostFigures, "unpricedModels">, unpricedModels: readonly string[]): CostFigures {
+  const { usd, steps: n, recordedUsd, recordedSteps, pricedUsd, pricedSteps, unpricedSteps, unpricedTokens } = sum;
+  return { usd, steps: n, recordedUsd, recordedSteps, pricedUsd, pricedSteps, unpricedSteps, unpricedTokens, unpricedModels: [...unpricedModels] };
+}
+
+/** One short line: "$1.23 · 45 steps", with "(3 unpriced)" when some steps have no price. */
+export function costHeadline(c: CostFigures | BranchCostFigures): string {
+  return `${humanUsd(c.usd)} · ${steps(c.steps)}${c.unpricedSteps ? ` (${c.unpricedSteps} unpriced)` : ""}`;
+}
+
+/**
+ * Where a cost came from, one line per source that has steps: recorded by the agent,
+ * priced from the table (or the setting), and unpriced with the models named. Model
+ * names are session text: the caller shows these lines as text.
+ */
+export function costBreakdown(c: CostFigures): string[] {
+  const out: string[] = [];
+  if (c.recordedSteps) out.push(`recorded by the agent: ${humanUsd(c.recordedUsd)} (${steps(c.recordedSteps)})`);
+  if (c.pricedSteps) out.push(`priced per model: ${humanUsd(c.pricedUsd)} (${steps(c.pricedSteps)})`);
+  if (c.unpricedSteps) {
+    out.push(`unpriced, not in the total: ${steps(c.unpricedSteps)}, ${humanTokens(c.unpricedTokens)} tokens of ${c.unpricedModels.join(", ") || "(unknown)"} (set agentSessions.modelPrices to price them)`);
+  }
+  if (!c.steps) out.push("no step with recorded usage");
+  return out;
+}
+
+/** A branch's cost for its bar's tooltip. */
+export function branchCostLine(c: BranchCostFigures): string {
+  return `Cost of this branch (root to leaf): ${costHeadline(c)}`;
+}
+
+/** A cost for a tooltip: the headline, then where it came from. */
+export function costTooltip(c: CostFigures, what = "Cost"): string {
+  return [`${what}: ${costHeadline(c)}`, ...costBreakdown(c).map((l) => `  ${l}`)].join("\n");
+}
