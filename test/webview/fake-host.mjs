@@ -88,7 +88,7 @@ export class TreeHost {
   }
 
   init() {
-    return { type: "init", session: sessionInfo(this.data.session), rowCount: this.rows.length, filter: this.filter, bars: this.data.bars };
+    return { type: "init", session: sessionInfo(this.data.session), rowCount: this.rows.length, filter: this.filter, bars: this.data.bars, ...(this.data.cost ? { cost: this.data.cost } : {}) };
   }
 
   details(id, fullBlock) {

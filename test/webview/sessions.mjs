@@ -62,8 +62,8 @@ export function realisticSession() {
     if (x.id === "u2") x.boundary = "kept-start";
   }
   const bars = [
-    { leafId: "a8", title: "Active branch (batch)", total: 148_300, byKind: { summary: 850, user: 9_500, assistant: 31_000, thinking: 12_000, toolCall: 8_000, toolResult: 84_000, image: 1_600, bash: 1_350 }, contextWindow: 200_000, threshold: 183_616, source: "recorded", selected: true },
-    { leafId: "a6", title: "streaming-attempt", total: 120_900, byKind: { summary: 850, user: 9_000, assistant: 28_000, thinking: 11_000, toolCall: 7_000, toolResult: 63_450, image: 1_600 }, contextWindow: 200_000, threshold: 183_616, source: "estimate" },
+    { leafId: "a8", title: "Active branch (batch)", total: 148_300, byKind: { summary: 850, user: 9_500, assistant: 31_000, thinking: 12_000, toolCall: 8_000, toolResult: 84_000, image: 1_600, bash: 1_350 }, contextWindow: 200_000, threshold: 183_616, source: "recorded", selected: true, cost: { usd: 1.2345, steps: 12, unpricedSteps: 0 } },
+    { leafId: "a6", title: "streaming-attempt", total: 120_900, byKind: { summary: 850, user: 9_000, assistant: 28_000, thinking: 11_000, toolCall: 7_000, toolResult: 63_450, image: 1_600 }, contextWindow: 200_000, threshold: 183_616, source: "estimate", cost: { usd: 0.3, steps: 4, unpricedSteps: 1 } },
     { leafId: "a9", title: "rm -rf dist", total: 190_200, byKind: { summary: 850, user: 9_100, assistant: 40_000, thinking: 20_000, toolCall: 10_000, toolResult: 108_650, image: 1_600 }, contextWindow: 200_000, threshold: 183_616, source: "exact" },
   ];
   const files = [
@@ -77,6 +77,8 @@ export function realisticSession() {
     activeLeaf,
     bars,
     files,
+    // What the whole session cost: recorded by pi, one step priced, one of a model without a price.
+    cost: { usd: 1.8, steps: 20, recordedUsd: 1.5, recordedSteps: 15, pricedUsd: 0.3, pricedSteps: 4, unpricedSteps: 1, unpricedTokens: 2100, unpricedModels: ["local-llama"] },
   };
 }
 
@@ -107,5 +109,7 @@ export function xssSession() {
     activeLeaf: "x6",
     bars: [{ leafId: "x6", title: XSS.script, total: 60, byKind: { user: 30, assistant: 30 }, contextWindow: 200000, threshold: 183616, source: "estimate", selected: true }],
     files: [{ path: XSS.img, read: 1, written: 0, edited: 0, fromSummary: [], openable: true }, { path: XSS.link, read: 0, written: 1, edited: 0, fromSummary: [], openable: false }],
+    // Model names are session text too.
+    cost: { usd: 0.01, steps: 2, recordedUsd: 0, recordedSteps: 0, pricedUsd: 0.01, pricedSteps: 1, unpricedSteps: 1, unpricedTokens: 10, unpricedModels: [XSS.img] },
   };
 }
