@@ -10,7 +10,7 @@ import { clipText, visibleText } from "../core/util/visible-text";
 import { LiveTail } from "../explorer/live-tail";
 import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";
 import type { CountExact } from "../explorer/exact-counting";
-import { type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type SessionInfoView, type WebviewToHost } from "../protocol";
+import { type CostView, type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type SessionInfoView, type WebviewToHost } from "../protocol";
 import { Disposable } from "./dispose";
 import { watchFile } from "./file-watch";
 import type { Log } from "./log";
@@ -68,6 +68,8 @@ export class ExplorerPanel extends Disposable {
     firstLook?: { entries: number; bytes: number; ms: number };
     /** The last notice the panel showed (a refused action says why here). */
     lastNotice?: string;
+    /** The session's cost as last sent (init, sessionChanged or a prices change). */
+    lastCost?: CostView;
   } = { inits: 0, rowRequests: 0, rowsServed: 0, changes: 0, reloads: 0, errors: 0, barUpdates: 0, loadFailures: 0 };
 
   constructor(
@@ -295,6 +297,7 @@ export class ExplorerPanel extends Disposable {
     else if (msg.type === "sessionChanged") this.stats.changes++;
     else if (msg.type === "bars") this.stats.barUpdates++;
     else if (msg.type === "notice") this.stats.lastNotice = msg.text;
+    if (msg.type === "init" || msg.type === "sessionChanged" || msg.type === "cost") this.stats.lastCost = msg.cost;
     if (!this.isDisposed) void this.panel.webview.postMessage(msg);
   }
 
