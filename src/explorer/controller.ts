@@ -4,9 +4,8 @@ import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
-import { costFigures } from "../core/tokens/cost-words";
+import { CostLedger } from "../core/tokens/cost-ledger";
 import type { PriceOverrides } from "../core/tokens/prices";
-import { type SessionCost, sessionCost } from "../core/tokens/session-cost";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type {
@@ -75,8 +74,8 @@ export class ExplorerController {
   private told: number | undefined;
   /** The timeline being computed; a newer request or dispose stops it. */
   private timelineRun: AbortController | undefined;
-  /** The session's cost, kept until the session grows, is replaced or the prices change. */
-  private costMemo: { session: SessionReader; entries: number; prices: PriceOverrides | undefined; cost: SessionCost } | undefined;
+  /** The session's running cost: read on as the session grows, made anew for a new load or new prices. */
+  private costs: { session: SessionReader; prices: PriceOverrides | undefined; ledger: CostLedger } | undefined;
 
   constructor(
     session: SessionReader,
@@ -160,19 +159,22 @@ export class ExplorerController {
     return { type: "init", session: this.info(), rowCount: this.view.rowCount, filter: this.view.filter, bars: this.bars(), cost: this.costView() };
   }
 
-  /** The session's cost by its format's rules (recorded, else priced), every branch and per branch. */
-  cost(): SessionCost {
+  /** The session's cost by its format's rules (recorded, else priced), up to date with the session. */
+  private ledger(): CostLedger {
     const prices = this.opts.prices?.();
-    const m = this.costMemo;
-    if (m && m.session === this.s && m.entries === this.s.metas.length && m.prices === prices) return m.cost;
-    const cost = sessionCost(this.s, formatOf(this.s), { prices });
-    this.costMemo = { session: this.s, entries: this.s.metas.length, prices, cost };
-    return cost;
+    const c = this.costs;
+    if (c && c.session === this.s && c.prices === prices) {
+      c.ledger.update();
+      return c.ledger;
+    }
+    const ledger = new CostLedger(this.s, formatOf(this.s), { prices });
+    this.costs = { session: this.s, prices, ledger };
+    return ledger;
   }
 
+  /** The whole session's cost (every branch). */
   costView(): CostView {
-    const c = this.cost();
-    return costFigures(c.total, c.unpricedModels);
+    return this.ledger().figures();
   }
 
   /** The prices changed: the cost and the bars' costs again. */
@@ -208,10 +210,10 @@ export class ExplorerController {
   bars(): TokenBar[] {
     const opts = this.opts.tokenOptions?.() ?? {};
     const bars = this.s instanceof Session ? tokenBars(this.s, this.table, this.view.selectedLeaf, opts) : formatBars(this.s, this.view.selectedLeaf, opts);
-    const byLeaf = new Map(this.cost().byBranch.map((b) => [b.leafId, b]));
+    const ledger = this.ledger();
     for (const bar of bars) {
-      const b = byLeaf.get(bar.leafId);
-      if (b) bar.cost = { usd: b.usd, steps: b.steps, unpricedSteps: b.unpricedSteps };
+      const leaf = this.s.tree.indexOf(bar.leafId);
+      if (leaf !== undefined) bar.cost = ledger.branch(leaf);
     }
     return bars;
   }

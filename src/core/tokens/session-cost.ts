@@ -110,8 +110,20 @@ function copySum(s: CostSum): CostSum {
   return { ...s, tokens: { ...s.tokens } };
 }
 
+const DAY_MS = 86_400_000;
+/** Day names by UTC day number: steps come in runs of the same day. */
+const dayNames = new Map<number, string>();
+
 function dayOf(time: number): string {
-  return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 10) : "unknown";
+  if (!Number.isFinite(time)) return "unknown";
+  const d = Math.floor(time / DAY_MS);
+  let name = dayNames.get(d);
+  if (name === undefined) {
+    name = new Date(d * DAY_MS).toISOString().slice(0, 10);
+    if (dayNames.size > 100_000) dayNames.clear();
+    dayNames.set(d, name);
+  }
+  return name;
 }
 
 /** The model of entry i: its own, else the nearest entry above it that names one. */
@@ -123,38 +135,81 @@ function modelFor(session: SessionReader, i: number): string | undefined {
   return undefined;
 }
 
+/** A step as it was before a later line of its response replaced its usage and cost. */
+export type StepBefore = Pick<CostStep, "usage" | "cost">;
+
 /**
- * The steps of a session, in file order. A step is an entry with usage that holds
- * tokens (or a recorded cost). Lines of one response (same responseId) are one step,
- * placed at the first of them (on every path that reaches the response) with the usage
- * of the last (output_tokens grows while a response streams).
+ * Reads a session's steps in file order, and reads on from where it stopped when the
+ * session grew (an append-only file: the entries it read stay as they were). A step is
+ * an entry with usage that holds tokens (or a recorded cost). Lines of one response (same
+ * responseId) are one step, placed at the first of them (on every path that reaches the
+ * response) with the usage of the last (output_tokens grows while a response streams).
  */
-export function costSteps(session: SessionReader, opts: SessionCostOptions = {}): CostStep[] {
-  const t = session.table;
-  const steps: CostStep[] = [];
-  const byResponse = new Map<string, CostStep>();
-  for (let i = 0; i < session.metas.length; i++) {
-    const u: CostStep["usage"] | undefined = t.getUsage(i);
-    if (!u) continue;
-    if (tokenTotal(u) <= 0 && !(typeof u.cost === "number" && u.cost > 0)) continue;
-    const rid = opts.responseId?.(session, i);
-    const seen = rid !== undefined ? byResponse.get(rid) : undefined;
-    if (seen) {
+export class StepReader {
+  readonly steps: CostStep[] = [];
+  private readonly byResponse = new Map<string, CostStep>();
+  private next = 0;
+
+  constructor(
+    private readonly session: SessionReader,
+    private readonly opts: SessionCostOptions = {},
+  ) {}
+
+  /** Entries read so far. */
+  get entriesRead(): number {
+    return this.next;
+  }
+
+  /**
+   * Reads the entries added since the last call; returns the new steps. A line that
+   * updates a step read before (a later line of its response) is told to `onUpdate`
+   * with what the step was, so that sums can take that away and add the step anew.
+   */
+  read(onUpdate?: (step: CostStep, before: StepBefore) => void): CostStep[] {
+    const { session, opts } = this;
+    const t = session.table;
+    const added: CostStep[] = [];
+    const n = session.metas.length;
+    for (let i = this.next; i < n; i++) {
+      const u: CostStep["usage"] | undefined = t.getUsage(i);
+      if (!u) continue;
+      if (tokenTotal(u) <= 0 && !(typeof u.cost === "number" && u.cost > 0)) continue;
+      const rid = opts.responseId?.(session, i);
       const long = opts.cacheWrite1h?.(session, i);
       if (long !== undefined && long > 0) u.cacheWrite1h = long;
-      seen.usage = u;
-      seen.repeats++;
-      continue;
+      const seen = rid !== undefined ? this.byResponse.get(rid) : undefined;
+      if (seen) {
+        const before: StepBefore = { usage: seen.usage, cost: seen.cost };
+        seen.usage = u;
+        seen.cost = costOf(u, seen.model, opts.prices);
+        seen.repeats++;
+        onUpdate?.(seen, before);
+        continue;
+      }
+      const model = modelFor(session, i);
+      const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), time: Number.isFinite(t.times[i]) ? t.times[i] : Number.NaN, usage: u, cost: costOf(u, model, opts.prices), repeats: 0 };
+      this.steps.push(step);
+      added.push(step);
+      if (rid !== undefined) this.byResponse.set(rid, step);
     }
-    const long = opts.cacheWrite1h?.(session, i);
-    if (long !== undefined && long > 0) u.cacheWrite1h = long;
-    const model = modelFor(session, i);
-    const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), time: Number.isFinite(t.times[i]) ? t.times[i] : Number.NaN, usage: u, cost: { usd: 0, source: "none" }, repeats: 0 };
-    steps.push(step);
-    if (rid !== undefined) byResponse.set(rid, step);
+    this.next = n;
+    return added;
   }
-  for (const s of steps) s.cost = costOf(s.usage, s.model, opts.prices);
-  return steps;
+}
+
+/** The steps of a session, in file order (see StepReader). */
+export function costSteps(session: SessionReader, opts: SessionCostOptions = {}): CostStep[] {
+  const r = new StepReader(session, opts);
+  r.read();
+  return r.steps;
+}
+
+/** The format's cost hooks, bound, unless the options give their own. */
+export function costHooks(format: { readonly id: string } & CostHooks, opts: SessionCostOptions = {}): SessionCostOptions {
+  const hooks: CostHooks = format;
+  const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
+  const cacheWrite1h = opts.cacheWrite1h ?? (typeof hooks.cacheWrite1h === "function" ? hooks.cacheWrite1h.bind(format) : undefined);
+  return { ...opts, responseId, cacheWrite1h };
 }
 
 /** Sums per leaf path in one depth-first walk (adding a step on the way down, taking it away on the way back). */
@@ -198,10 +253,9 @@ function groupBy<K extends string>(steps: readonly CostStep[], keyOf: (s: CostSt
  * carry the CostHooks (opts win over it).
  */
 export function sessionCost(session: SessionReader, format: { readonly id: string } & CostHooks, opts: SessionCostOptions = {}): SessionCost {
-  const hooks: CostHooks = format;
-  const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
-  const cacheWrite1h = opts.cacheWrite1h ?? (typeof hooks.cacheWrite1h === "function" ? hooks.cacheWrite1h.bind(format) : undefined);
-  const steps = costSteps(session, { ...opts, responseId, cacheWrite1h });
+  const all = costHooks(format, opts);
+  const responseId = all.responseId;
+  const steps = costSteps(session, all);
   const total = emptySum();
   for (const s of steps) addStep(total, s);
   const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
