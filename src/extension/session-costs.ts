@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { loadAndCost } from "../core/tokens/cost-scan";
+import type { BranchCostFigures } from "../core/tokens/cost-words";
 import type { PriceOverrides } from "../core/tokens/prices";
 import type { SessionCost } from "../core/tokens/session-cost";
 import { Lru } from "../core/util/lru";
@@ -24,6 +25,11 @@ type Load = (path: string, prices: PriceOverrides, signal?: AbortSignal) => Prom
 export class SessionCosts {
   private readonly cache = new Lru<string, { stamp: string; cost: SessionCost }>(500, MAX_STEPS);
   private readonly pending = new Map<string, Promise<SessionCost>>();
+  /**
+   * Each file's total, kept when its full cost is evicted: the Sessions view's rows need
+   * only this, and a row whose cost was evicted must not be computed again at each redraw.
+   */
+  private readonly totals = new Map<string, { stamp: string; total: BranchCostFigures }>();
   /** Bumped when the prices change: a cost computed before that is not kept. */
   private generation = 0;
 
@@ -36,6 +42,12 @@ export class SessionCosts {
   peek(path: string, stamp: FileStamp): SessionCost | undefined {
     const hit = this.cache.get(path);
     return hit && hit.stamp === key(stamp) ? hit.cost : undefined;
+  }
+
+  /** A file's total as it was at `stamp`, if it was computed (kept longer than the full cost). */
+  peekTotal(path: string, stamp: FileStamp): BranchCostFigures | undefined {
+    const hit = this.totals.get(path);
+    return hit && hit.stamp === key(stamp) ? hit.total : undefined;
   }
 
   /** The cost of a file as it is now (stat'ed unless a stamp is given); one computation per file at a time. */
@@ -51,7 +63,10 @@ export class SessionCosts {
       p = this.load(path, this.prices(), signal).then(
         (cost) => {
           this.pending.delete(id);
-          if (generation === this.generation) this.cache.set(path, { stamp: k, cost }, Math.max(1, cost.steps.length));
+          if (generation === this.generation) {
+            this.cache.set(path, { stamp: k, cost }, Math.max(1, cost.steps.length));
+            this.totals.set(path, { stamp: k, total: { usd: cost.total.usd, steps: cost.total.steps, unpricedSteps: cost.total.unpricedSteps } });
+          }
           return cost;
         },
         (err: unknown) => {
@@ -68,6 +83,7 @@ export class SessionCosts {
   clear(): void {
     this.generation++;
     this.cache.clear();
+    this.totals.clear();
   }
 }
 

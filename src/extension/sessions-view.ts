@@ -267,8 +267,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   private costText(path: string, stamp: FileStamp): string {
     if (!this.showCost()) return "";
     const s = { mtimeMs: stamp.mtimeMs, size: stamp.size };
-    const cost = this.costs.peek(path, s);
-    if (cost) return ` · ${humanUsd(cost.total.usd)}${cost.total.unpricedSteps ? "+" : ""}`;
+    const total = this.costs.peekTotal(path, s);
+    if (total) return ` · ${humanUsd(total.usd)}${total.unpricedSteps ? "+" : ""}`;
     if (!this.costFailed.has(`${path}\0${s.mtimeMs}:${s.size}`)) this.queueCost(path, s);
     return "";
   }

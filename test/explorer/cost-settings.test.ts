@@ -52,11 +52,13 @@ describe("session costs cache", () => {
     assert.equal(first.total.unpricedSteps, 1);
     const st = statSync(path);
     assert.equal(costs.peek(path, st), first);
+    assert.deepEqual(costs.peekTotal(path, st), { usd: 0, steps: 1, unpricedSteps: 1 });
     assert.equal(await costs.get(path), first, "cached");
     prices = { "local-": good };
     assert.equal(await costs.get(path), first, "prices are picked up only after clear()");
     costs.clear();
     assert.equal(costs.peek(path, st), undefined);
+    assert.equal(costs.peekTotal(path, st), undefined);
     const priced = await costs.get(path);
     assert.equal(priced.total.pricedSteps, 1);
     appendFileSync(path, `${JSON.stringify(assistant("a2", "a1", "more", { model: "local-llama" }))}\n`);
@@ -75,15 +77,28 @@ describe("session costs cache", () => {
       await gate;
       return fake;
     });
-    const a = costs.get(path);
-    const b = costs.get(path);
-    await new Promise((r) => setImmediate(r));
+    // With the stamp given, no stat comes first: both asks are in before clear().
+    const st = statSync(path);
+    const a = costs.get(path, st);
+    const b = costs.get(path, st);
+    assert.equal(loads, 1);
     costs.clear();
     release();
     assert.equal(await a, fake);
     assert.equal(await b, fake);
     assert.equal(loads, 1);
     assert.equal(costs.peek(path, statSync(path)), undefined, "computed with the old prices: dropped");
+  });
+
+  it("totals outlive the full costs the cache lets go (rows would be costed again at each redraw)", async () => {
+    const fake = (n: number) => ({ steps: new Array(n).fill(null), total: { usd: n, steps: n, unpricedSteps: 0 } }) as unknown as SessionCost;
+    const a = file();
+    const b = file();
+    const costs = new SessionCosts(() => ({}), async (p) => fake(p === a ? 300_000 : 200_000));
+    await costs.get(a);
+    await costs.get(b);
+    assert.equal(costs.peek(a, statSync(a)), undefined, "evicted: 500,000 steps are more than the cache keeps");
+    assert.deepEqual(costs.peekTotal(a, statSync(a)), { usd: 300_000, steps: 300_000, unpricedSteps: 0 });
   });
 
   it("a file that cannot be read rejects with its reason", async () => {
