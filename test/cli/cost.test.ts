@@ -171,6 +171,25 @@ describe("ase cost --total", () => {
     assert.deepEqual(j.failed, []);
   });
 
+  it("a Claude Code store: a sub-agent's transcript counts under its session; a response over two lines counts once", async () => {
+    const root = tempDir();
+    const proj = join(root, "projects", "-srv-app");
+    mkdirSync(join(proj, "s1", "subagents"), { recursive: true });
+    const line = (sid: string, n: number, type: string, message: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ parentUuid: n > 1 ? `u-${sid}-${n - 1}` : null, isSidechain: false, cwd: "/srv/app", sessionId: sid, version: "2.1.90", type, message, uuid: `u-${sid}-${n}`, timestamp: `2026-03-01T10:00:0${n}.000Z`, ...extra });
+    // 1M input and 100k output of Sonnet: $3 + $1.50, written as two lines of one response.
+    const usage = { input_tokens: 1_000_000, output_tokens: 100_000 };
+    const reply = (sid: string, n: number, text: string) => line(sid, n, "assistant", { id: `msg_${sid}`, role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text }], usage });
+    writeFileSync(join(proj, "s1.jsonl"), `${[line("s1", 1, "user", { role: "user", content: "Why does the build fail?" }), reply("s1", 2, "Let me look."), reply("s1", 3, "Found it.")].join("\n")}\n`);
+    writeFileSync(join(proj, "s1", "subagents", "agent-abcd.jsonl"), `${[line("s1", 1, "user", { role: "user", content: "search" }, { isSidechain: true }), line("s1", 2, "assistant", { id: "msg_sub", role: "assistant", model: "claude-haiku-4-5", content: [{ type: "text", text: "done" }], usage: { input_tokens: 1_000_000, output_tokens: 0 } }, { isSidechain: true })].join("\n")}\n`);
+    const r = await run(["cost", "--total", "--dir", `claude-code=${root}`, "--json"]);
+    assert.equal(r.code, 0, r.err);
+    const j = JSON.parse(r.out);
+    assert.deepEqual(j.sessions.map((x: { path: string; parent?: string; steps: number }) => [x.path.slice(proj.length), x.parent?.slice(proj.length) ?? null, x.steps]), [["/s1.jsonl", null, 1], ["/s1/subagents/agent-abcd.jsonl", "/s1.jsonl", 1]]);
+    assert.ok(Math.abs(j.total.usd - (4.5 + 1)) < 1e-9, String(j.total.usd));
+    assert.deepEqual(j.byModel.map((m: { model: string }) => m.model), ["claude-sonnet-4-5", "claude-haiku-4-5"]);
+  });
+
   it("errors are one line on stderr with exit 2, nothing on stdout", async () => {
     const dir = sessionsDir();
     for (const args of [
