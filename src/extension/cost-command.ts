@@ -37,17 +37,17 @@ async function pickRange(given: RangePreset | undefined): Promise<(typeof RANGES
 }
 
 /** Asks for a project (or all) unless given; undefined when dismissed. */
-async function pickProjects(view: SessionsView, given: string | undefined): Promise<{ label: string; groups: readonly ProjectGroup[] } | undefined> {
+async function pickProjects(view: SessionsView, given: string | undefined): Promise<{ label: string; all: boolean; groups: readonly ProjectGroup[] } | undefined> {
   await view.refresh();
   const groups = view.projects();
   if (given !== undefined) {
     const g = groups.find((x) => x.cwd === given);
     if (!g) throw new Error(`no sessions of project ${visibleText(clipText(given, 300))}`);
-    return { label: given, groups: [g] };
+    return { label: given, all: false, groups: [g] };
   }
   const items = [
-    { label: "All projects", description: `${groups.length} project(s)`, groups },
-    ...groups.map((g) => ({ label: g.cwd ? visibleText(clipText(g.cwd, 300)) : "(no working directory)", description: `${g.sessions.length} session(s)`, groups: [g] })),
+    { label: "All projects", description: `${groups.length} project(s)`, all: true, groups },
+    ...groups.map((g) => ({ label: g.cwd ? visibleText(clipText(g.cwd, 300)) : "(no working directory)", description: `${g.sessions.length} session(s)`, all: false, groups: [g] })),
   ];
   return vscode.window.showQuickPick(items, { title: "Total cost: which project?", matchOnDescription: true });
 }
@@ -85,7 +85,7 @@ export async function totalCost(deps: CostCommandDeps, opts: { range?: RangePres
   }
   deps.log.info(`total cost (${range.label}, ${chosen.label}): $${result.total.usd.toFixed(4)} over ${result.total.steps} steps of ${result.filesRead} file(s) read in ${Date.now() - started} ms`);
   for (const f of result.failed) deps.log.warn(`total cost: could not read ${f.path}: ${f.reason}`);
-  const title = `${range.label}, ${chosen.groups.length === 1 ? `project ${chosen.groups[0].cwd || "(no working directory)"}` : "all projects"}`;
+  const title = `${range.label}, ${chosen.all ? "all projects" : `project ${chosen.groups[0]?.cwd || "(no working directory)"}`}`;
   const text = costTotalText(result, { title });
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/Total cost (${range.label}).txt`, query: `t=${Date.now()}` });
   deps.previews.set(uri, text);

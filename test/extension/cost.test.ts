@@ -131,6 +131,26 @@ describe("Know the cost in a real VS Code extension host", function () {
     assert.match(out.text, /^Last 7 days, project \/home\/ana\/costs: 0 session file\(s\) with steps, since \d{4}-\d\d-\d\d \(UTC\)$/m);
   });
 
+  it("Total Cost from the palette asks for a range and a project (the first of each: today, all projects)", async () => {
+    let out: TotalCostOutcome | undefined;
+    let done = false;
+    const running = Promise.resolve(vscode.commands.executeCommand("agentSessions.totalCost")).then((r) => {
+      out = r as TotalCostOutcome;
+      done = true;
+    });
+    // Accepts whatever quick pick is open (a no-op while none is) until the command is through both.
+    await until("the command to finish", async () => {
+      if (!done) await vscode.commands.executeCommand("workbench.action.acceptSelectedQuickOpenItem");
+      return done;
+    }, 30_000);
+    await running;
+    assert.ok(out, "a result, not a dismissal");
+    const today = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000).toISOString();
+    assert.equal(out.range.since, today);
+    assert.match(out.text, /^Today, all projects: /);
+    assert.ok(out.filesRead >= 3, `read ${out.filesRead} file(s)`);
+  });
+
   it("modelPrices: a bad entry is named in the log; a price applies at once to the open explorer, the tooltips and Total Cost", async () => {
     await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(files.local));
     const panel = await until("the panel", () => api.panelFor(files.local));
