@@ -55,6 +55,8 @@ export interface Row {
   compaction?: { tokensBefore: number; firstKeptEntryId?: string };
   /** Compaction boundary marks on the active path. */
   boundary?: "summarized" | "kept-start";
+  /** The parent the entry names, when it is not in the file (or would close a cycle): the row is shown as a root. */
+  brokenParent?: string;
 }
 
 export interface SessionInfoView {

@@ -53,6 +53,7 @@ function kindName(row: Row): string {
 export function rowLabel(row: Row): string {
   const parts = [kindName(row), clip(row.preview, PREVIEW_MAX) || "(empty)", `${row.tokens} tokens`];
   if (row.isError) parts.push("error");
+  if (row.brokenParent) parts.push("broken link: its parent is not in the file");
   if (row.label) parts.push(`label ${oneLine(row.label, LABEL_MAX)}`);
   if (row.compaction) parts.push(`compaction, ${row.compaction.tokensBefore} tokens before`);
   if (row.boundary === "summarized") parts.push("summarized by a compaction");
@@ -114,6 +115,10 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   const children: Node[] = [el("span", { className: "prefix", text: row.prefix, attrs: { "aria-hidden": "true" } }), twisty, icon];
   children.push(el("span", { className: "preview", text: oneLine(row.preview, PREVIEW_MAX) }));
   if (row.label) children.push(el("span", { className: "chip label-chip", text: oneLine(row.label, LABEL_MAX), title: row.label }));
+  if (row.brokenParent) {
+    const title = `Broken link: its parent ${oneLine(row.brokenParent, 200)} is not in this file (or would close a cycle), so the part from here on is shown as a root.`;
+    children.push(el("span", { className: "chip broken-chip", text: "parent missing", title }));
+  }
   if (row.compaction) {
     children.push(el("span", { className: "chip compaction-chip", text: `compacted ${formatTokens(row.compaction.tokensBefore)}`, title: "Compaction: tokens in context before it ran" }));
   }

@@ -149,6 +149,8 @@ export class RowView {
       childCount: s.tree.childCount(r.index),
       folded: this.folded.has(m.id),
     };
+    const parentId = s.table.parentIdAt(r.index);
+    if (parentId !== null && s.tree.parent[r.index] < 0) row.brokenParent = parentId;
     if (d.kind === "boundary") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
     const b = this.marks.get(r.index);
     if (b) row.boundary = b;

@@ -2,7 +2,7 @@
 // stub VS Code API and a fake host. Run: node test/webview/run.mjs
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -1256,6 +1256,32 @@ test("a real Claude Code response starting three sub-agents (ccl-subagents-v2.1.
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();
+  }
+});
+
+test("a broken parent link (a Claude Code transcript naming a parent it does not hold): the row is marked, its title says why as text, the part after it is there", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ase-webview-broken-"));
+  const missing = "<img src=x onerror=alert(1)>";
+  const line = (uuid, parentUuid, type, content) => JSON.stringify({ parentUuid, isSidechain: false, userType: "external", cwd: "/home/dev/demo", sessionId: "cc000000-0000-4000-8000-00000000000b", version: "2.1.90", type, uuid, timestamp: "2026-03-01T10:00:00.000Z", message: { role: type, content, ...(type === "assistant" ? { id: `msg_${uuid}`, model: "claude-sonnet-4-5-20250929" } : {}) } });
+  const file = join(dir, "broken.jsonl");
+  writeFileSync(file, [line("u1", null, "user", "first"), line("a1", "u1", "assistant", [{ type: "text", text: "one" }]), line("u2", missing, "user", "after the break"), line("a2", "u2", "assistant", [{ type: "text", text: "two" }])].join("\n") + "\n");
+  const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+  const host = await createRealHost(file);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const chip = page.locator(".row[data-id=u2] .broken-chip");
+    await until(() => chip.count(), "the marked row");
+    assert.equal(await chip.textContent(), "parent missing");
+    assert.equal(await chip.getAttribute("title"), `Broken link: its parent ${missing} is not in this file (or would close a cycle), so the part from here on is shown as a root.`);
+    assert.match(await page.locator(".row[data-id=u2]").getAttribute("aria-label"), /broken link: its parent is not in the file/);
+    assert.equal(await page.locator(".row[data-id=u1] .broken-chip").count(), 0);
+    assert.equal(await page.locator(".row[data-id=a2]").count(), 1, "the cut-off part is reachable");
+    assert.equal(await page.locator(".row img").count(), 0, "the id stays text");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
