@@ -31,7 +31,13 @@ export interface TablePart {
 export type RareFields = Pick<
   EntryMeta,
   "thinkingLevel" | "targetId" | "label" | "name" | "firstKeptEntryId" | "firstKeptEntryIndex" | "tokensBefore" | "tokensAfter" | "hasRetainedTail" | "fromId" | "emptySummary" | "excluded"
->;
+> & {
+  /**
+   * What a format read off the line while indexing it, to spare a second parse later
+   * (Claude Code's chain facts); plain data, so it crosses to and from the second thread.
+   */
+  lineFacts?: unknown;
+};
 
 function grow<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: T, size: number): T {
   const b = new (a.constructor as new (n: number) => T)(size);

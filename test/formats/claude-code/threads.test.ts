@@ -2,7 +2,9 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { lineFacts } from "../../../src/core/formats/claude-code/chain-facts";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
+import { asLine } from "../../../src/core/formats/claude-code/lines";
 import { boundary, compactSummary, fragment, jsonl, type Raw, text, toolResult, toolUse, user } from "./lines";
 
 describe("claude-code: a file indexed on two threads", () => {
@@ -34,6 +36,10 @@ describe("claude-code: a file indexed on two threads", () => {
       const row = (m: (typeof one.metas)[number]) => [m.id, m.parentId, m.type, m.role, m.preview, m.estimate, m.toolCalls, m.line, JSON.stringify(m.usage), m.model];
       assert.deepEqual(two.metas.map(row), one.metas.map(row));
       assert.equal(two.problemCount, 0);
+      // The chain facts each thread read off the lines while indexing them are the lines' own.
+      for (const s of [one, two]) {
+        for (let i = 0; i < s.metas.length; i++) assert.deepEqual(s.table.rare.get(i)?.lineFacts, lineFacts(asLine(s.entryAt(i))), `${s === one ? "one" : "two"} thread(s), line ${s.metas[i].line}`);
+      }
       assert.deepEqual(f.chain?.(two, f.defaultLeaf(two)), f.chain?.(one, f.defaultLeaf(one)));
       // From the boundary: the summary merged with prompt 401, then per round an assistant
       // message and a user message (its result merged with the next prompt).

@@ -61,6 +61,46 @@ function flagsOf(l: ClaudeLine): number {
   return f;
 }
 
+/** What one line gives the chain facts, read off it once while it is indexed (index-hooks.ts). */
+export interface LineFacts {
+  flags: number;
+  /** parentUuid as written (a boundary's is null). */
+  parent: string | null;
+  response?: string;
+  calls?: string[];
+  answers?: string[];
+  source?: string;
+  subtype?: string;
+  /** A compact boundary's compactMetadata, for the relinks. */
+  boundary?: NonNullable<ClaudeLine["compactMetadata"]>;
+}
+
+export function lineFacts(l: ClaudeLine): LineFacts {
+  const out: LineFacts = { flags: flagsOf(l), parent: typeof l.parentUuid === "string" ? l.parentUuid : null };
+  const r = responseId(l);
+  if (r) out.response = r;
+  const c = calledToolIds(l);
+  if (c.length) out.calls = c;
+  const a = answeredToolIds(l);
+  if (a.length) {
+    out.answers = a;
+    const s = str(l.sourceToolAssistantUUID);
+    if (s) out.source = s;
+  }
+  if (l.type === "system") {
+    const st = str(l.subtype);
+    if (st) out.subtype = st;
+  }
+  if (isCompactBoundary(l) && l.compactMetadata) out.boundary = l.compactMetadata;
+  return out;
+}
+
+/** Line i's facts: kept by the index where it read them, else read off the line now. */
+export function factsAt(session: SessionReader, i: number): LineFacts {
+  const kept = session.table.rare.get(i)?.lineFacts as LineFacts | undefined;
+  return kept ?? lineFacts(asLine(session.entryAt(i)));
+}
+
 /** The facts of a session's entries (cached until the session holds more entries). */
 export function chainFacts(session: SessionReader): ChainFacts {
   const n = session.metas.length;
@@ -76,20 +116,18 @@ export function chainFacts(session: SessionReader): ChainFacts {
   const subtype: Array<string | undefined> = new Array(n);
   const boundaries: ClaudeLine[] = [];
   for (let i = 0; i < n; i++) {
-    const l = asLine(session.entryAt(i));
+    const f = factsAt(session, i);
     // On disk a boundary is a root; the tree hangs it under its logical parent for display only.
-    parent[i] = pos(l.parentUuid);
-    flags[i] = flagsOf(l);
-    response[i] = responseId(l);
-    const c = calledToolIds(l);
-    if (c.length) calls[i] = c;
-    const a = answeredToolIds(l);
-    if (a.length) {
-      answers[i] = a;
-      source[i] = pos(l.sourceToolAssistantUUID);
+    parent[i] = pos(f.parent);
+    flags[i] = f.flags;
+    response[i] = f.response;
+    if (f.calls) calls[i] = f.calls;
+    if (f.answers) {
+      answers[i] = f.answers;
+      source[i] = pos(f.source);
     }
-    if (l.type === "system") subtype[i] = str(l.subtype);
-    if (isCompactBoundary(l) && l.compactMetadata) boundaries.push(l);
+    subtype[i] = f.subtype;
+    if (f.boundary) boundaries.push({ compactMetadata: f.boundary });
   }
   const onDisk = parent.slice();
   for (const b of boundaries) relink(b, parent, pos);

@@ -1,6 +1,7 @@
 import { HookedSession } from "../../store/session";
 import type { SessionFormat } from "../session-format";
 import { branchClaudeCode } from "./branch";
+import { factsAt } from "./chain-facts";
 import { claudeCodeBranchEnd, claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";
 import { claudeCodeCompactionParent } from "./compaction-view";
 import { claudeCodeContext } from "./context";
@@ -40,10 +41,7 @@ export const claudeCodeFormat: SessionFormat = {
     rootHelp: CLAUDE_CODE_ROOT_HELP,
   },
   // One API response is written over several lines, each repeating its usage: counted once.
-  responseId(session, i) {
-    const m = (session.entryAt(i) as { message?: { id?: unknown } }).message;
-    return typeof m?.id === "string" ? m.id : undefined;
-  },
+  responseId: (session, i) => factsAt(session, i).response,
   cacheWrite1h(session, i) {
     const u = (session.entryAt(i) as { message?: { usage?: { cache_creation?: { ephemeral_1h_input_tokens?: unknown } } } }).message?.usage;
     const n = u?.cache_creation?.ephemeral_1h_input_tokens;

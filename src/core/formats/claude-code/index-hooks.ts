@@ -3,6 +3,7 @@ import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { lineFacts } from "./chain-facts";
 import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
 
 /** The model name Claude Code gives its own API-error turns: no real response, no usage. */
@@ -116,6 +117,8 @@ export class ClaudeCodeIndexHooks implements IndexHooks {
 
   fill(t: EntryTable, i: number, e: Record<string, unknown>): void {
     const l = asLine(e);
+    // The chain facts of the line, read now, spare chain-facts.ts a second parse of the file.
+    t.rareOf(i).lineFacts = lineFacts(l);
     const role = l.type === "user" || l.type === "assistant" ? str(l.message?.role) : undefined;
     t.setRole(i, role ?? String(l.type));
     if (l.type === "assistant") this.fillAssistant(t, i, l);
