@@ -278,6 +278,33 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
+    await check('the rich demo session: the context growth chart, and "What this compaction changed" in VS Code\'s diff editor (screenshots)', async () => {
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      await page.locator('.sidebar .monaco-list-row', { hasText: DEMO_NAME }).first().click({ timeout: budget(15_000) });
+      const frame = await webviewFrame(page, { text: DEMO_TEXT, timeoutMs: 60_000 });
+      await frame.locator('.timeline-svg .timeline-point').first().waitFor({ timeout: budget(30_000) });
+      const marks = await frame.locator('.timeline-svg [role=button]').count();
+      if (marks < 3) throw new Error(`the chart shows ${marks} steps`);
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'context-chart.png'))}`);
+      const row = frame.locator('.row.compaction-row').first();
+      await row.click({ timeout: budget(15_000) });
+      await row.press('Enter');
+      const button = frame.locator('vscode-button[data-action=compactionChange]');
+      await button.waitFor({ timeout: budget(15_000) });
+      await button.click();
+      const diff = page.locator('.monaco-diff-editor').first();
+      await diff.waitFor({ timeout: budget(30_000) });
+      let text = '';
+      await until('both sides of the compaction in the diff editor', async () => {
+        text = (await diff.innerText()).replace(/\u00a0/g, ' ');
+        return /#1/.test(text) && /summary/i.test(text);
+      }, { ms: 20_000, everyMs: 300, describe: () => JSON.stringify(text.slice(0, 300)) });
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'context-diff.png'))}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    });
     await browser.close();
   }
 
