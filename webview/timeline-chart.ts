@@ -13,6 +13,8 @@ const HEIGHT = 170;
 const PAD = { left: 38, right: 8, top: 10, bottom: 24 };
 /** Focusable marks at most: past it every n-th step is drawn as a point (the line keeps them all). */
 export const MAX_MARKS = 400;
+/** Below this share of its auto-compaction threshold a branch is drawn to its own height. */
+const ZOOM_BELOW = 0.3;
 
 type Attrs = Record<string, string | number>;
 
@@ -105,7 +107,10 @@ export class TimelineChart {
     }
     const marks: Mark[] = [...t.points.map((p, k): Mark => ({ kind: "point", step: k + 1, p })), ...t.compactions.map((c): Mark => ({ kind: "drop", c }))];
     marks.sort((a, b) => markIndex(a) - markIndex(b));
-    const top = Math.max(1, t.window, ...t.points.map((p) => p.tokens), ...t.compactions.map((c) => Math.max(c.before, c.after))) * 1.05;
+    const peak = Math.max(1, ...t.points.map((p) => p.tokens), ...t.compactions.map((c) => Math.max(c.before, c.after)));
+    // A context far below its limits is drawn to its own height (else it is a flat line at 0); the limits are named above it.
+    const zoomed = peak < ZOOM_BELOW * Math.max(1, t.threshold);
+    const top = (zoomed ? peak * 1.25 : Math.max(peak, t.window)) * 1.05;
     const plotW = WIDTH - PAD.left - PAD.right;
     const plotH = HEIGHT - PAD.top - PAD.bottom;
     const xAt = (slot: number) => PAD.left + (marks.length > 1 ? (slot / (marks.length - 1)) * plotW : plotW / 2);
@@ -123,11 +128,17 @@ export class TimelineChart {
       [t.window, "timeline-window", "window"],
       [t.threshold, "timeline-threshold", "auto-compact"],
     ] as Array<[number, string, string]>) {
-      if (value <= 0) continue;
+      if (value <= 0 || value > top) continue;
       const y = yAt(value);
       root.appendChild(svg("line", { class: `timeline-limit ${cls}`, x1: PAD.left, y1: y, x2: PAD.left + plotW, y2: y }, [title(`${name === "window" ? "Context window" : "Auto-compaction threshold"}: ${formatInt(value)}`)]));
       root.appendChild(label(PAD.left - 3, y + 3, formatTokens(value), "timeline-label", "end"));
       root.appendChild(label(PAD.left + plotW, y - 2, name, `timeline-label ${cls}-label`, "end"));
+    }
+
+    if (zoomed) {
+      root.appendChild(label(PAD.left - 3, PAD.top + 3, formatTokens(Math.round(top / 1.05)), "timeline-label", "end"));
+      const above = `↑ auto-compact ${formatTokens(t.threshold)} · window ${formatTokens(t.window)}`;
+      root.appendChild(label(PAD.left + plotW, PAD.top - 2, above, "timeline-label timeline-above-label", "end"));
     }
 
     // The line: runs of recorded steps solid, any segment touching an estimate dashed.

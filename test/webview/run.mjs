@@ -538,6 +538,35 @@ test("context growth chart: hand-made SVG of the selected branch, estimated segm
   }
 });
 
+test("context growth chart: a branch far below its limits is drawn to its own height, the limits named above it", async () => {
+  const data = realisticSession();
+  const point = (k, tokens) => ({ entryId: `p${k}`, index: k, time: null, tokens, source: "recorded" });
+  const small = { leafId: "a8", model: "claude-sonnet-4-5", window: 200_000, threshold: 183_616, points: [point(1, 1000), point(2, 3000), point(3, 5000)], compactions: [] };
+  data.timeline = small;
+  const host = new TreeHost(data);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    await page.waitForSelector(".timeline-svg .timeline-point");
+    const shape = () => page.evaluate(() => {
+      const svg = document.querySelector(".timeline-svg");
+      return { limits: svg.querySelectorAll(".timeline-limit").length, above: svg.querySelector(".timeline-above-label")?.textContent ?? null, labels: [...svg.querySelectorAll("text")].map((t) => t.textContent) };
+    });
+    const zoomed = await shape();
+    assert.equal(zoomed.limits, 0, "the threshold and window lines are off the scale");
+    assert.equal(zoomed.above, "↑ auto-compact 184k · window 200k");
+    assert.ok(zoomed.labels.includes("6.3k"), `the top of the scale is the branch's: ${zoomed.labels}`);
+    // Near the threshold the chart is to the window again, with both lines.
+    data.timeline = { ...small, leafId: "a6", points: [point(1, 40_000), point(2, 90_000)] };
+    await page.click(".token-bar[data-leaf=a6]");
+    await until(async () => (await shape()).limits === 2, "the window and threshold lines");
+    assert.equal((await shape()).above, null);
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("context growth chart: session text in titles and labels is text, not markup", async () => {
   const data = xssSession();
   data.timeline = {
