@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { copyFileSync, readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { openSession } from "../../../src/core/formats/registry";
@@ -65,5 +65,18 @@ describe("claude-code: fork as /branch writes it", () => {
     assert.deepEqual(f.context(back, f.defaultLeaf(back)).messages, f.context(s, f.defaultLeaf(s)).messages);
     const title = JSON.parse(lines(res.path).at(-1) as string) as { customTitle: string };
     assert.equal(title.customTitle, "Keep going (Branch)");
+  });
+
+  it("content-replacement lines (stubs of large tool outputs) are copied under the new sessionId, before the title; other metadata lines are not", async () => {
+    const { copy, dir } = copyOf(join(OURS, "rewind-split-sidechain.jsonl"));
+    const replacement = { type: "content-replacement", sessionId: "cc000000-0000-4000-8000-000000000000", replacements: [{ toolUseId: "toolu_01", path: "/tmp/out.txt" }] };
+    appendFileSync(copy, `${JSON.stringify(replacement)}\n${JSON.stringify({ type: "tag", tag: "x", sessionId: "cc000000-0000-4000-8000-000000000000" })}\n`);
+    const s = await openSession(copy);
+    const res = f.writer!.fork(s, s.metas[f.defaultLeaf(s)].id, { dir });
+    const out = lines(res.path).map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(out.at(-2), { ...replacement, sessionId: res.sessionId });
+    assert.equal(out.at(-1)?.type, "custom-title");
+    assert.equal(out.filter((r) => r.type === "tag").length, 0);
+    assert.deepEqual((await openSession(res.path)).problems, []);
   });
 });

@@ -17,14 +17,28 @@ const TITLE_CHARS = 60;
  * only lines naming a title type are parsed.
  */
 export function readTitle(path: string): string | undefined {
+  return readMetadata(path).title;
+}
+
+/** Metadata lines /branch copies into the branch (claude-code-format.md 12): what a re-sent tool result looks like. */
+const COPIED_METADATA = new Set(["content-replacement"]);
+
+/**
+ * The title as Claude Code reads it (the last custom-title, else the last ai-title) and
+ * the metadata lines /branch copies, in file order. Metadata lines are not entries, so the
+ * file is scanned once, in chunks, and only lines naming such a type are parsed.
+ */
+export function readMetadata(path: string): { title?: string; copied: Array<Record<string, unknown>> } {
   let custom: string | undefined;
   let ai: string | undefined;
+  const copied: Array<Record<string, unknown>> = [];
   const take = (line: string) => {
-    if (!line.includes("-title")) return;
+    if (!line.includes("-title") && !line.includes("content-replacement")) return;
     try {
       const o = JSON.parse(line) as Record<string, unknown>;
       if (o.type === "custom-title" && str(o.customTitle)) custom = o.customTitle as string;
       else if (o.type === "ai-title" && str(o.aiTitle)) ai = o.aiTitle as string;
+      else if (typeof o.type === "string" && COPIED_METADATA.has(o.type)) copied.push(o);
     } catch {
       // A bad line names no title; the reader reports it.
     }
@@ -45,7 +59,8 @@ export function readTitle(path: string): string | undefined {
   } finally {
     closeSync(fd);
   }
-  return custom ?? ai;
+  const title = custom ?? ai;
+  return { ...(title !== undefined ? { title } : {}), copied };
 }
 
 /** With no title: the first prompt of the branch, cut short (our choice; Claude Code's own is unknown). */
@@ -64,9 +79,11 @@ function firstPrompt(records: ReadonlyArray<Record<string, unknown>>): string {
  * at an entry: a new `<sessionId>.jsonl` beside the source (or in `opts.dir`) with the
  * chain's lines, same uuids, parents rebuilt as one line in write order (a progress line
  * is never a parent), the new sessionId, and `forkedFrom {sessionId, messageUuid}` on
- * every line; then a custom-title "<title> (Branch)". File-history snapshots and other
- * metadata lines are not copied. Written to a hidden temp file and linked into place:
- * never half a file, never over an existing one; the source is only read.
+ * every line; then the content-replacement lines (stubs of large tool outputs, which
+ * decide what a re-sent result looks like) under the new sessionId, and a custom-title
+ * "<title> (Branch)". File-history snapshots and other metadata lines are not copied.
+ * Written to a hidden temp file and linked into place: never half a file, never over an
+ * existing one; the source is only read.
  */
 export function branchClaudeCode(session: SessionReader, entryId: string, opts: { dir?: string; now?: Date } = {}): ForkResult {
   const at = session.requireIndex(entryId);
@@ -81,8 +98,10 @@ export function branchClaudeCode(session: SessionReader, entryId: string, opts: 
     records.push({ ...line, parentUuid: parent, sessionId, forkedFrom: { sessionId: str(line.sessionId) ?? source, messageUuid: uuid } });
     if (line.type !== "progress") parent = uuid;
   }
-  const title = `${readTitle(session.path) ?? firstPrompt(records)} (Branch)`;
-  const text = [...records, { type: "custom-title", customTitle: title, sessionId }].map((r) => JSON.stringify(r)).join("\n");
+  const meta = readMetadata(session.path);
+  const title = `${meta.title ?? firstPrompt(records)} (Branch)`;
+  const copied = meta.copied.map((m) => (m.sessionId !== undefined ? { ...m, sessionId } : m));
+  const text = [...records, ...copied, { type: "custom-title", customTitle: title, sessionId }].map((r) => JSON.stringify(r)).join("\n");
   const dir = opts.dir ?? dirname(resolve(session.path));
   const target = join(dir, `${sessionId}.jsonl`);
   cleanStaleTemps(dir);
