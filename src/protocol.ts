@@ -7,6 +7,7 @@
 
 import type { EntryKind } from "./core/formats/entry-kinds";
 import type { CompactionFacts } from "./core/formats/entry-view";
+import type { SubagentFigures } from "./explorer/subagent-figures";
 import type { ContextTimeline } from "./core/tokens/timeline";
 
 export type { CompactionFacts };
@@ -127,7 +128,7 @@ export interface EntryDetails {
   blocks: DetailBlock[];
   compaction?: CompactionFacts;
   /** The sub-agents this entry started or reported on; `found`: the transcript is beside the session (openSubagent opens it). */
-  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean }>;
+  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean; figures?: SubagentFigures }>;
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compareContext" | "compactionChange" | "compact";

@@ -1,4 +1,5 @@
 import type { CompactionFacts, DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
+import { costHeadline } from "../src/core/tokens/cost-words";
 import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
 import { iconFor } from "./row-view";
 
@@ -114,6 +115,11 @@ export class DetailPane {
   private subagent(id: string, a: NonNullable<EntryDetails["subagents"]>[number]): HTMLElement {
     const what = `Sub-agent ${oneLine(a.agentId, 100)}${a.agentType ? ` (${oneLine(a.agentType, 100)})` : ""}${a.description ? `: ${oneLine(a.description, 300)}` : ""}`;
     const box = el("div", { className: "subagent-info" }, [el("div", { className: "section-title", text: what })]);
+    const f = a.figures;
+    if (f) {
+      const cost = f.steps ? ` · ${costHeadline(f)}` : "";
+      box.appendChild(el("div", { className: "subagent-figures", text: `Its context at its end: ${f.source === "estimate" ? "~" : ""}${formatTokens(f.contextTokens)} of ${formatTokens(f.contextWindow)}${cost}` }));
+    }
     if (a.found) {
       const btn = custom("vscode-button", { icon: "go-to-file", secondary: "", "data-action": "openSubagent" });
       btn.textContent = "Open Sub-agent Transcript";

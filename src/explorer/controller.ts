@@ -28,6 +28,7 @@ import { type CountExact, ExactCounting } from "./exact-counting";
 import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
+import { subagentFigures } from "./subagent-figures";
 import { tokenBars } from "./token-bars";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
@@ -265,7 +266,28 @@ export class ExplorerController {
   async answerAsync<T extends RequestType>(msg: Extract<ExplorerRequest, { type: T }>): Promise<ReplyResults[T]>;
   async answerAsync(msg: ExplorerRequest): Promise<ReplyResults[RequestType]> {
     if (msg.type === "timeline") return this.timeline(msg.leafId);
+    if (msg.type === "details") return this.detailsWithSubagents(msg);
     return this.answer(msg);
+  }
+
+  /** An entry's details, each sub-agent it started given its own context size and cost (read from its transcript). */
+  private async detailsWithSubagents(msg: Extract<ExplorerRequest, { type: "details" }>): Promise<ReplyResults["details"]> {
+    const d = this.answer(msg);
+    if (!d.subagents?.some((a) => a.found)) return d;
+    const prices = this.opts.prices?.();
+    const subagents = await Promise.all(
+      d.subagents.map(async (a) => {
+        const path = a.found ? this.subagentToOpen(d.id, a.agentId) : undefined;
+        if (!path) return a;
+        try {
+          return { ...a, figures: await subagentFigures(path, prices) };
+        } catch {
+          // Unreadable now (removed, being written): the link stays, without figures.
+          return a;
+        }
+      }),
+    );
+    return { ...d, subagents };
   }
 
   private async timeline(leafId: string): Promise<ContextTimeline> {

@@ -244,7 +244,7 @@ export async function connect(page, host, opts = {}) {
   const reply = async (m) => {
     if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
     try {
-      await send({ type: "reply", requestId: m.requestId, ok: true, result: host.answer(m) });
+      await send({ type: "reply", requestId: m.requestId, ok: true, result: await host.answer(m) });
     } catch (err) {
       await send({ type: "reply", requestId: m.requestId, ok: false, error: String(err.message ?? err) });
     }

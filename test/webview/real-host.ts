@@ -18,9 +18,10 @@ export async function createRealHost(path: string) {
     init(): InitMessage {
       return controller.init();
     },
-    answer(m: WebviewToHost): unknown {
+    /** As the panel answers: the asynchronous path (details with sub-agent figures, the timeline in slices). */
+    answer(m: WebviewToHost): Promise<unknown> {
       if (!("requestId" in m)) throw new Error(`${m.type} is not a request`);
-      return controller.answer(m);
+      return controller.answerAsync(m);
     },
   };
 }

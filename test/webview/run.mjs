@@ -1276,6 +1276,10 @@ test("a real Claude Code response starting three sub-agents (ccl-subagents-v2.1.
       "Sub-agent a52886dc180afb356 (general-purpose): Research Claude Code teammates",
       "Sub-agent ab1e6e141221a29ab (general-purpose): Research Steve Yegge Beads",
     ]);
+    // Each with its own context size and cost, read from its transcript.
+    const figures = await page.$$eval(".subagent-info .subagent-figures", (els) => els.map((e) => e.textContent));
+    assert.equal(figures.length, 3);
+    for (const f of figures) assert.match(f, /^Its context at its end: ~?[\d.]+k of 200k · \$\d+\.\d+ · \d+ steps?/);
     const mark = host.log.length;
     await page.locator(".subagent-info vscode-button[data-action=openSubagent]").first().click();
     const m = await posted(host, mark, (m) => m.type === "openSubagent", "openSubagent");
