@@ -209,6 +209,9 @@ function showSession(s: InitMessage["session"]): void {
   }
   badges.replaceChildren(...b);
   detail.setUnavailable(s.unavailable);
+  // What the context menu offers on every row and bar (VS Code merges this with theirs).
+  const offers = Object.fromEntries((["fork", "continue", "label", "compact"] as const).map((a) => [`offers_${a}`, s.unavailable[a] === undefined]));
+  document.body.dataset.vscodeContext = JSON.stringify(offers);
 }
 
 /** Shown instead of the tree when the session could not be loaded: why, and Retry. */

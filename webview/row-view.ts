@@ -91,6 +91,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
     node.setAttribute("aria-label", "loading");
     node.replaceChildren(el("span", { className: "preview", text: "…" }));
     delete node.dataset.id;
+    delete node.dataset.vscodeContext;
     return;
   }
   if (row.onActivePath) cls.push("active-path");
@@ -102,6 +103,8 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   if (row.isError) cls.push("is-error");
   node.className = cls.join(" ");
   node.dataset.id = row.id;
+  // VS Code's context menu for the row (package.json menus webview/context): the entry it acts on.
+  node.dataset.vscodeContext = JSON.stringify({ webviewSection: "row", entryId: row.id, isBoundary: row.kind === "boundary", preventDefaultContextMenuItems: true });
   node.setAttribute("aria-level", String(levelOf(row)));
   if (isFoldable(row)) node.setAttribute("aria-expanded", String(!row.folded));
   else node.removeAttribute("aria-expanded");

@@ -65,7 +65,7 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   const breakdown = TOKEN_KINDS.filter((k) => (bar.byKind[k] ?? 0) > 0)
     .map((k) => `${KIND_LABELS[k]} ${formatInt(bar.byKind[k] ?? 0)}`)
     .join(", ");
-  const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId }, ...(cost ? { title: cost } : {}) }, [head, track]);
+  const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId, "data-vscode-context": JSON.stringify({ webviewSection: "bar", entryId: bar.leafId, preventDefaultContextMenuItems: true }) }, ...(cost ? { title: cost } : {}) }, [head, track]);
   item.setAttribute(
     "aria-label",
     `${oneLine(bar.title, 200)}: ${formatInt(bar.total)} tokens (${SOURCE_TEXT[bar.source]}) of a ${formatInt(bar.contextWindow)} context window, ${used}%; ` +

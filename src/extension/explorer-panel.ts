@@ -322,20 +322,32 @@ export class ExplorerPanel extends Disposable {
       return;
     }
     if (msg.type === "action") {
-      await this.whenShown();
-      const refusal = this.controller ? this.controller.actionRefusal(msg) : `${msg.action}: the session is not loaded`;
-      if (refusal) {
-        this.deps.log.warn(`refused an action from the webview: ${refusal}`);
-        this.post({ type: "notice", level: "warning", text: refusal });
-        return;
-      }
-      await this.deps.runAction(msg.action, this.file, msg.id);
+      await this.runAction(msg);
       return;
     }
     if (msg.type === "openFile") {
       await this.openFile(msg.path);
       return;
     }
+    await this.onOtherMessage(msg);
+  }
+
+  /**
+   * An action on an entry, from the detail pane's buttons or the webview's context menu:
+   * refused with its reason where the session does not offer it, else run.
+   */
+  async runAction(msg: { action: EntryAction; id: string }): Promise<void> {
+    await this.whenShown();
+    const refusal = this.controller ? this.controller.actionRefusal(msg) : `${msg.action}: the session is not loaded`;
+    if (refusal) {
+      this.deps.log.warn(`refused an action from the webview: ${refusal}`);
+      this.post({ type: "notice", level: "warning", text: refusal });
+      return;
+    }
+    await this.deps.runAction(msg.action, this.file, msg.id);
+  }
+
+  private async onOtherMessage(msg: WebviewToHost): Promise<void> {
     if (msg.type === "openSubagent") {
       const path = this.controller?.subagentToOpen(msg.entryId, msg.agentId);
       if (path) await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(path));

@@ -16,6 +16,9 @@ import { createLog } from "./log";
 import { OPEN_ON_START, type RefusedOpen, sessionsToOpen } from "./open-on-start";
 
 /** workspaceState: the open.json list last opened (see activate). */
+/** The entry actions the webview's context menu offers (package.json: agentSessions.menu.<action>). */
+const MENU_ACTIONS = ["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"] as const;
+
 const OPENED_KEY = "agentSessions.openJsonOpened";
 import { SessionsView } from "./sessions-view";
 import { ModelPrices } from "./model-prices";
@@ -133,6 +136,16 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     activeFile: () => [...panels.values()].find((p) => p.panel.active)?.file,
   };
   registerCommands(context, commandDeps);
+  // The webview's context menu (rows and bars): the entry it was opened on, in the panel in front.
+  for (const action of MENU_ACTIONS) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(`agentSessions.menu.${action}`, async (ctx: unknown) => {
+        const id = (ctx as { entryId?: unknown } | undefined)?.entryId;
+        const p = [...panels.values()].find((x) => x.panel.active);
+        if (p && typeof id === "string" && id.length <= 200) await p.runAction({ action, id });
+      }),
+    );
+  }
 
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, {

@@ -679,6 +679,25 @@ test("the header shows the session's cost with where it came from; each bar's to
   }
 });
 
+test("VS Code's context menu: each row and bar names its entry (and a boundary says so); the body says which writes the session offers", async () => {
+  const data = realisticSession();
+  data.session.unavailable = { label: "not here", compact: "not here either" };
+  const host = new TreeHost(data);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const ctx = (sel) => page.$eval(sel, (n) => JSON.parse(n.dataset.vscodeContext));
+    assert.deepEqual(await ctx(".row[data-id=a1]"), { webviewSection: "row", entryId: "a1", isBoundary: false, preventDefaultContextMenuItems: true });
+    assert.deepEqual(await ctx(".row[data-id=c1]"), { webviewSection: "row", entryId: "c1", isBoundary: true, preventDefaultContextMenuItems: true });
+    assert.deepEqual(await ctx(".token-bar[data-leaf=a8]"), { webviewSection: "bar", entryId: "a8", preventDefaultContextMenuItems: true });
+    await until(async () => (await page.evaluate(() => document.body.dataset.vscodeContext)) !== undefined, "the body's context");
+    assert.deepEqual(await ctx("body"), { offers_fork: true, offers_continue: true, offers_label: false, offers_compact: false });
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+  }
+});
+
 test("XSS payloads stay inert and show literally (rows, labels, details, files, notices, title)", async () => {
   const host = new TreeHost(xssSession());
   const x = await openExplorer(browser, host);
