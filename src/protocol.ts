@@ -182,6 +182,12 @@ export interface SelectRequest {
   /** A leaf to keep selected when the entry is on its path (a timeline step picks its entry without leaving the branch). */
   keepLeaf?: string;
 }
+/** Select an entry and make its row shown (unfold branch points above it, widen the filter): the host's showEntry asks for it. */
+export interface RevealRequest {
+  type: "reveal";
+  requestId: number;
+  id: string;
+}
 /** The context size at every assistant step of the path root..leafId, for the timeline chart. */
 export interface TimelineRequest {
   type: "timeline";
@@ -218,6 +224,7 @@ export type WebviewToHost =
   | ToggleFoldRequest
   | SearchRequest
   | SelectRequest
+  | RevealRequest
   | TimelineRequest
   | ActionMessage
   | OpenFileMessage
@@ -276,6 +283,11 @@ export interface LoadFailedMessage {
   /** Why, as the core said it (which file, which line, what was expected). */
   reason: string;
 }
+/** Select this entry and show it (a search hit opened from the Search Results view): answered with a reveal request. */
+export interface ShowEntryMessage {
+  type: "showEntry";
+  id: string;
+}
 /** The answer to a request. */
 export interface ReplyMessage {
   type: "reply";
@@ -285,7 +297,7 @@ export interface ReplyMessage {
   error?: string;
 }
 
-export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | CostMessage | LoadingMessage | LoadFailedMessage | NoticeMessage | ReplyMessage;
+export type HostToWebview = InitMessage | SessionChangedMessage | BarsMessage | CostMessage | LoadingMessage | LoadFailedMessage | NoticeMessage | ShowEntryMessage | ReplyMessage;
 
 /** Result shapes of the requests, by request type. */
 export interface ReplyResults {
@@ -295,12 +307,14 @@ export interface ReplyResults {
   toggleFold: { rowCount: number };
   search: { matches: number[] };
   select: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number };
+  /** As select, plus the view's new shape: the filter it now has, its row count, and the branch points it unfolded. */
+  reveal: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number; rowCount: number; filter: RowFilter; unfolded: string[] };
   timeline: ContextTimeline;
 }
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "timeline", "action", "openFile", "openSubagent", "retryLoad"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "reveal", "timeline", "action", "openFile", "openSubagent", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -331,6 +345,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return isInt(o.requestId) && isStr(o.id, 200);
     case "select":
       return isInt(o.requestId) && isStr(o.id, 200) && (o.keepLeaf === undefined || isStr(o.keepLeaf, 200));
+    case "reveal":
+      return isInt(o.requestId) && isStr(o.id, 200);
     case "timeline":
       return isInt(o.requestId) && isStr(o.leafId, 200);
     case "search":

@@ -32,6 +32,8 @@ let initialized = false;
 let selectTimer = 0;
 let selectSeq = 0;
 let detailSeq = 0;
+/** The running init (its restore selects an entry too): a showEntry waits for it. */
+let initRun: Promise<void> = Promise.resolve();
 
 const rpc = new RpcClient(api, (e) => onHostEvent(e));
 
@@ -138,7 +140,7 @@ rpc.post({ type: "ready", restore: { filter: store.state.filter, folded: [...fol
 function onHostEvent(e: HostEvent): void {
   switch (e.type) {
     case "init":
-      void onInit(e);
+      initRun = onInit(e);
       break;
     case "sessionChanged":
       onSessionChanged(e);
@@ -160,6 +162,9 @@ function onHostEvent(e: HostEvent): void {
       break;
     case "notice":
       showNotice(e);
+      break;
+    case "showEntry":
+      void showEntry(e.id);
       break;
     default: {
       const never: never = e;
@@ -314,6 +319,34 @@ async function pickEntry(id: string, keepScroll: boolean, center = true, keepLea
       await tree.select(res.rowIndex, { silent: true, center: !keepScroll || center });
       store.update({ selectedId: id, selectedIndex: res.rowIndex });
     }
+  } catch (err) {
+    report(err);
+  }
+}
+
+/**
+ * Selects an entry the host names (a search hit opened from VS Code): the host unfolds
+ * and widens the filter as needed to show its row; the tree follows, centred on it, and
+ * its details open.
+ */
+async function showEntry(id: string): Promise<void> {
+  await initRun;
+  const seq = ++selectSeq;
+  try {
+    const res = await rpc.request<"reveal">({ type: "reveal", id });
+    if (seq !== selectSeq) return;
+    for (const u of res.unfolded) folded.delete(u);
+    filterSelect.value = res.filter;
+    store.update({ filter: res.filter, folded: [...folded] });
+    tree.setRowCount(res.rowCount);
+    applySelection(res.bars, res.files);
+    if (res.rowIndex >= 0) {
+      await tree.select(res.rowIndex, { silent: true, center: true });
+      store.update({ selectedId: id, selectedIndex: res.rowIndex });
+    }
+    search.refresh();
+    tree.element.focus();
+    await loadDetails(id);
   } catch (err) {
     report(err);
   }

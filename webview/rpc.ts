@@ -77,11 +77,12 @@ export class RpcClient {
 }
 
 /** Every message type the host sends: a record, so a type added to the protocol must be added here. */
-const HOST_TYPES: Record<HostToWebview["type"], true> = { init: true, sessionChanged: true, bars: true, cost: true, loading: true, loadFailed: true, notice: true, reply: true };
+const HOST_TYPES: Record<HostToWebview["type"], true> = { init: true, sessionChanged: true, bars: true, cost: true, loading: true, loadFailed: true, notice: true, showEntry: true, reply: true };
 
 function isHostMessage(m: unknown): m is HostToWebview {
   if (!m || typeof m !== "object") return false;
   const o = m as { type?: unknown; requestId?: unknown };
   if (typeof o.type !== "string" || !Object.hasOwn(HOST_TYPES, o.type)) return false;
+  if (o.type === "showEntry") return typeof (m as { id?: unknown }).id === "string";
   return o.type !== "reply" || typeof o.requestId === "number";
 }

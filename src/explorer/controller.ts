@@ -73,6 +73,8 @@ export class ExplorerController {
   private readonly files: FileOffers;
   /** Entry count the webview was last told (init or sessionChanged); undefined before init. */
   private told: number | undefined;
+  /** The entry the webview last selected. */
+  private selected: string | undefined;
   /** The timeline being computed; a newer request or dispose stops it. */
   private timelineRun: AbortController | undefined;
   /** The session's running cost: read on as the session grows, made anew for a new load or new prices. */
@@ -126,6 +128,11 @@ export class ExplorerController {
   /** Index of the selected branch's leaf; undefined = the default leaf. */
   get selectedLeaf(): number | undefined {
     return this.view.selectedLeaf;
+  }
+
+  /** The entry the webview last selected (select or reveal), or undefined before any. */
+  get selectedEntry(): string | undefined {
+    return this.selected;
   }
 
   /** Stops the background counting (the panel closed). */
@@ -247,9 +254,18 @@ export class ExplorerController {
         this.entryIndex(msg.id);
         const keep = msg.keepLeaf === undefined ? undefined : this.s.tree.indexOf(msg.keepLeaf);
         const { entry, rowIndex } = view.select(msg.id, keep);
+        this.selected = msg.id;
         const format = formatOf(this.s);
         const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex };
+      }
+      case "reveal": {
+        this.entryIndex(msg.id);
+        const { entry, rowIndex, unfolded } = view.reveal(msg.id);
+        this.selected = msg.id;
+        const format = formatOf(this.s);
+        const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
+        return { bars: this.bars(), files, rowIndex, rowCount: view.rowCount, filter: view.filter, unfolded };
       }
       case "timeline":
         return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });

@@ -8,6 +8,9 @@ import { type TreeRow, treeRows } from "../core/tree/tree-rows";
 
 type Boundary = "summarized" | "kept-start";
 
+/** Filters from the narrowest to the widest (reveal widens along it). */
+const WIDER: readonly RowFilter[] = ["user", "default", "all"];
+
 /**
  * The explorer's rows for one session: filter, folded branch points and the active
  * leaf, rebuilt in O(entries) when one of them changes, and served by page. Pure, so the
@@ -83,6 +86,28 @@ export class RowView {
     this.selectedLeaf = leaf;
     this.recompute();
     return { entry, leaf, rowIndex: this.rows.findIndex((r) => r.index === entry) };
+  }
+
+  /**
+   * Selects an entry as select() does and makes its row shown: folded branch points
+   * above it are unfolded, and a filter that hides it is widened (user messages, then
+   * conversation, then all) only as far as needed. Says what it changed.
+   */
+  reveal(id: string): { entry: number; rowIndex: number; unfolded: string[] } {
+    const s = this.session;
+    const entry = s.requireIndex(id);
+    const unfolded: string[] = [];
+    for (const i of s.tree.path(entry)) {
+      const at = s.metas[i].id;
+      if (i !== entry && this.folded.delete(at)) unfolded.push(at);
+    }
+    let { rowIndex } = this.select(id);
+    for (let k = WIDER.indexOf(this.filter) + 1; rowIndex < 0 && k < WIDER.length; k++) {
+      this.filter = WIDER[k];
+      this.recompute();
+      rowIndex = this.rows.findIndex((r) => r.index === entry);
+    }
+    return { entry, rowIndex, unfolded };
   }
 
   /** Row indexes whose preview or label contains the query, or whose id starts with it. */

@@ -25,7 +25,8 @@ export interface ActionDeps {
   diffs: ContextPreviewProvider;
   /** The session an open panel holds (fresh), or a newly loaded one. */
   session(file: string): Promise<SessionReader>;
-  openSession(uri: vscode.Uri): Promise<void>;
+  /** Opens (or focuses) the explorer on a session; with an entry id, that entry is selected and shown. */
+  openSession(uri: vscode.Uri, entryId?: string): Promise<void>;
 }
 
 export function requireTrust(what: string): void {

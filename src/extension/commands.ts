@@ -29,10 +29,10 @@ export interface CommandDeps extends ActionDeps {
   activeFile(): string | undefined;
 }
 
-type Target = vscode.Uri | string | SessionsViewNode | undefined;
+export type Target = vscode.Uri | string | SessionsViewNode | undefined;
 
 /** Accepts a Uri, a path, or a sessions-view node (context menus pass the node). */
-function fileOf(t: Target): string | undefined {
+export function fileOf(t: Target): string | undefined {
   if (!t) return undefined;
   if (typeof t === "string") return t;
   if (t instanceof vscode.Uri) return t.fsPath;
@@ -135,9 +135,9 @@ async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s
 export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
   const reg = (id: string, fn: (...args: never[]) => unknown) => ctx.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
 
-  reg("agentSessions.openSession", guarded(deps, "Open Session", async (t?: Target) => {
+  reg("agentSessions.openSession", guarded(deps, "Open Session", async (t?: Target, entryId?: string) => {
     const file = fileOf(t) ?? (await pickSession(deps.view, "Open Session"))?.fsPath;
-    if (file) await deps.openSession(vscode.Uri.file(file));
+    if (file) await deps.openSession(vscode.Uri.file(file), typeof entryId === "string" ? entryId : undefined);
   }));
 
   reg("agentSessions.previewContext", guarded(deps, "Preview Context", async (t?: Target, leafId?: string, format?: ContextFormat, strategy?: string) => {

@@ -8,7 +8,7 @@ import { openSession } from "../core/formats/registry";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { LiveTail } from "../explorer/live-tail";
-import { ExplorerController, type ExplorerRequest, type ViewState } from "../explorer/controller";
+import { ExplorerController, type ExplorerRequest, quoteId, type ViewState } from "../explorer/controller";
 import type { CountExact } from "../explorer/exact-counting";
 import { type CostView, type EntryAction, type HostToWebview, type LoadingMessage, isWebviewToHost, type ReplyResults, type RequestType, type SessionInfoView, type WebviewToHost } from "../protocol";
 import { Disposable } from "./dispose";
@@ -284,7 +284,37 @@ export class ExplorerPanel extends Disposable {
   }
 
   private postInit(): void {
-    if (this.controller) this.post(this.controller.init());
+    if (!this.controller) return;
+    this.post(this.controller.init());
+    // A webview that came up (or back: a hidden panel loses its webview) still has an entry to show.
+    if (this.pendingShow !== undefined) this.post({ type: "showEntry", id: this.pendingShow });
+  }
+
+  /** An entry the webview is to select and show, until it asks the host to reveal it. */
+  private pendingShow: string | undefined;
+
+  /** The entry the webview last selected (clicked, or shown by showEntry), for the extension tests. */
+  get selectedEntry(): string | undefined {
+    return this.controller?.selectedEntry;
+  }
+
+  /**
+   * Has the webview select an entry and show its row and details (a search hit opened
+   * from VS Code), on a panel just created or long open. The message is posted again
+   * after every init until the webview asks for the entry, so a webview still loading,
+   * or reloading after the panel was hidden, gets it too. Throws when the session has
+   * no such entry (the file was rewritten since the search).
+   */
+  async showEntry(id: string): Promise<void> {
+    await this.whenShown();
+    const has = () => this.session?.tree.indexOf(id) !== undefined;
+    // A large session's first part may not hold it yet; an entry appended since the load needs a refresh.
+    if (!has()) await this.whenLoaded();
+    if (!has()) await this.onFileChanged();
+    if (!this.session) throw new Error(this.loadError ? `the session could not be loaded: ${this.loadError}` : "the session could not be loaded");
+    if (!has()) throw new Error(`${this.file} has no entry ${quoteId(id)} (was the file rewritten since the search?)`);
+    this.pendingShow = id;
+    if (this.webviewReady && this.controller?.entriesTold !== undefined) this.post({ type: "showEntry", id });
   }
 
   private applyRestore(r: ViewState): void {
@@ -355,6 +385,7 @@ export class ExplorerPanel extends Disposable {
       return;
     }
     if (!("requestId" in msg)) return;
+    if (msg.type === "reveal" && msg.id === this.pendingShow) this.pendingShow = undefined;
     try {
       const result = await this.answer(msg);
       this.post({ type: "reply", requestId: msg.requestId, ok: true, result });

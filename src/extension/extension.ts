@@ -20,7 +20,9 @@ import { OPEN_ON_START, type RefusedOpen, sessionsToOpen } from "./open-on-start
 const MENU_ACTIONS = ["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"] as const;
 
 const OPENED_KEY = "agentSessions.openJsonOpened";
-import { SessionsView } from "./sessions-view";
+import { registerSearchCommands } from "./search-command";
+import { SEARCH_VIEW_ID, SearchView } from "./search-view";
+import { agentDirs, SessionsView } from "./sessions-view";
 import { ModelPrices } from "./model-prices";
 import { SessionCosts } from "./session-costs";
 import { readSettings } from "./settings";
@@ -30,6 +32,8 @@ export interface ExtensionApi {
   panels(): string[];
   panelFor(file: string): ExplorerPanel | undefined;
   sessionsView: SessionsView;
+  /** The Search Results view's provider (its results, for the extension tests). */
+  searchView: SearchView;
   /** What the log's "activated in N ms" line says, for the extension tests. */
   activation: ActivationStats;
   /** The extension's log folder (context.logUri): the log channel's file is in or beside it. */
@@ -101,18 +105,22 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     return p;
   };
 
-  const openSession = async (uri: vscode.Uri) => {
+  /** Opens (or focuses) the explorer on a session; with an entry id, that entry is selected and shown. */
+  const openSession = async (uri: vscode.Uri, entryId?: string) => {
     const file = uri.fsPath;
     const existing = panels.get(file);
     if (existing) {
       existing.panel.reveal();
+      if (entryId !== undefined) await existing.showEntry(entryId);
       return;
     }
     const panel = vscode.window.createWebviewPanel(EXPLORER_VIEW_TYPE, "Session", vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")],
     });
-    await createPanel(panel, file).whenLoaded();
+    const p = createPanel(panel, file);
+    if (entryId !== undefined) await p.showEntry(entryId);
+    await p.whenLoaded();
   };
 
   /** An open panel's session is the freshest copy (it tails the file); else load one. */
@@ -146,6 +154,19 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       }),
     );
   }
+
+  const search = new SearchView({
+    log,
+    dirs: agentDirs,
+    listedTitle: (path) => {
+      const s = view.allSessions().find((x) => x.path === path);
+      return s ? s.name ?? (s.firstMessage || undefined) : undefined;
+    },
+  });
+  const searchTree = vscode.window.createTreeView(SEARCH_VIEW_ID, { treeDataProvider: search });
+  search.attach(searchTree);
+  context.subscriptions.push(search, searchTree);
+  registerSearchCommands(context, { log, search, sessions: view, dirs: agentDirs });
 
   context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(EXPLORER_VIEW_TYPE, {
@@ -209,7 +230,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   log.info(
     `activated in ${activation.ms.toFixed(0)} ms (activate() ${activation.activateMs.toFixed(0)} ms${heavy}; ${vscode.env.appName} ${vscode.version}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? "web" : "desktop"})`,
   );
-  return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view, activation, logDir: context.logUri.fsPath };
+  return { panels: () => [...panels.keys()], panelFor: (f) => panels.get(f), sessionsView: view, searchView: search, activation, logDir: context.logUri.fsPath };
 }
 
 export function deactivate(): void {

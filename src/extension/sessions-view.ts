@@ -25,7 +25,7 @@ export function sessionsDir(): string {
 }
 
 /** Every agent's root from the settings (pi's from sessionsDirectory); unset ones come from the environment. */
-function agentDirs(): Record<string, string> {
+export function agentDirs(): Record<string, string> {
   const out: Record<string, string> = { pi: sessionsDir() };
   for (const [agent, dir] of Object.entries(readSettings().agentDirectories)) if (agent !== "pi") out[agent] = home(dir);
   return out;
@@ -123,6 +123,11 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   /** The projects as last listed, each with its sessions (newest first). */
   projects(): readonly ProjectGroup[] {
     return this.groups;
+  }
+
+  /** The projects (cwds) the listing found, in its order. */
+  projectCwds(): string[] {
+    return this.groups.map((g) => g.cwd).filter(Boolean);
   }
 
   allSessions(): SessionSummary[] {

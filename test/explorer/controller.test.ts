@@ -156,6 +156,36 @@ describe("explorer controller", () => {
     assert.equal(isWebviewToHost({ type: "select", requestId: 1, id: "u1", keepLeaf: {} }), false);
   });
 
+  it("reveal: selects the entry and shows its row, unfolding branch points above it and widening the filter only as far as needed", async () => {
+    const { c, session } = await open();
+    c.init();
+    assert.equal(c.selectedEntry, undefined);
+    // t1 sits under a1; fold u1 (its branch point) and narrow the filter to user messages.
+    c.answer({ type: "toggleFold", ...next(), id: "u1" });
+    c.answer({ type: "setFilter", ...next(), filter: "user" });
+    const r = c.answer({ type: "reveal", ...next(), id: "t1" });
+    assert.deepEqual(r.unfolded, ["u1"]);
+    assert.equal(r.filter, "default", "conversation is wide enough for a tool result");
+    assert.equal(r.rowCount, c.rowCount);
+    const rows = c.answer({ type: "rows", ...next(), start: 0, count: 100 }).rows;
+    assert.equal(rows[r.rowIndex].id, "t1");
+    assert.equal(c.selectedEntry, "t1");
+    assert.equal(c.selectedLeaf, session.requireIndex("a2"));
+    assert.ok(r.bars.some((b) => b.selected && b.leafId === "a2"));
+    assert.deepEqual(r.files.map((f) => f.path), ["README.md"]);
+    // The label entry shows only under "all"; an entry already shown changes nothing.
+    const l = c.answer({ type: "reveal", ...next(), id: "l1" });
+    assert.equal(l.filter, "all");
+    assert.equal(c.answer({ type: "rows", ...next(), start: l.rowIndex, count: 1 }).rows[0].id, "l1");
+    const again = c.answer({ type: "reveal", ...next(), id: "u3" });
+    assert.deepEqual([again.filter, again.unfolded], ["all", []]);
+    assert.equal(c.selectedEntry, "u3");
+    assert.throws(() => c.answer({ type: "reveal", ...next(), id: "nope" }), /no entry with id "nope"/);
+    assert.equal(isWebviewToHost({ type: "reveal", requestId: 1, id: "u1" }), true);
+    assert.equal(isWebviewToHost({ type: "reveal", requestId: 1, id: 3 }), false);
+    assert.equal(isWebviewToHost({ type: "reveal", id: "u1" }), false);
+  });
+
   it("files: only an offered path may be opened; one deleted since is missing; a workspace folder is searched too", async () => {
     const { c, cwd } = await open();
     assert.deepEqual(c.fileToOpen("README.md"), { kind: "notOffered" });
