@@ -5,7 +5,7 @@ import { searchRoots } from "../core/search/search-targets";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { fileOf, type Target } from "./commands";
 import type { Log } from "./log";
-import { DATE_RANGES, type DateRange, describeRequest, KIND_CHOICES, type KindChoice, type SearchOutcome, type SearchRequest } from "./search-results";
+import { DATE_RANGES, type DateRange, describeRequest, KIND_CHOICES, type KindChoice, resultsMessage, type SearchOutcome, type SearchRequest } from "./search-results";
 import { SEARCH_VIEW_ID, type SearchView } from "./search-view";
 import type { SessionsView } from "./sessions-view";
 
@@ -132,7 +132,7 @@ async function runSearch(deps: SearchCommandDeps, req: SearchRequest): Promise<S
   const out = await deps.search.search(req);
   const r = deps.search.current;
   if (out.status === "failed") void vscode.window.showErrorMessage(`Search Sessions: ${visibleText(out.error ?? "failed")}`);
-  else if (out.status === "done" && r?.noSessionsUnder !== undefined && r.request === req) void vscode.window.showInformationMessage(`Search Sessions: no sessions to search under ${visibleText(r.noSessionsUnder)}.`);
+  else if (out.status === "done" && r?.noSessionsUnder !== undefined && r.request === req) void vscode.window.showInformationMessage(`Search Sessions: ${resultsMessage(r)}`);
   return out;
 }
 

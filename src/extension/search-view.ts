@@ -70,7 +70,8 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
         if (this.results !== results) break;
         results.add(s);
         results.scanned = { ...search.scanned };
-        this.refresh(false);
+        // The first session shows at once; later ones at most every REFRESH_MS.
+        this.refresh(results.sessions.length === 1);
       }
       if (results.status === "searching") {
         results.status = "done";
@@ -133,11 +134,20 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     this.refreshTimer = setTimeout(() => this.refresh(true), wait);
   }
 
+  /** The view's message: progress, the final count, a cancellation or an error. */
+  get message(): string {
+    return this.results ? resultsMessage(this.results) : "Search every session: the search button above, or Agent Sessions: Search Sessions... in the palette.";
+  }
+
+  /** The view's description: what the results are for. */
+  get description(): string | undefined {
+    return this.results ? describeRequest(this.results.request) : undefined;
+  }
+
   private showState(): void {
     if (!this.view) return;
-    const r = this.results;
-    this.view.message = r ? resultsMessage(r) : "Search every session with the search button or Agent Sessions: Search Sessions….";
-    this.view.description = r ? describeRequest(r.request) : undefined;
+    this.view.message = this.message;
+    this.view.description = this.description;
   }
 
   getChildren(node?: Node): Node[] {

@@ -16,6 +16,7 @@ export function run(): Promise<void> {
   require("./formats.test");
   require("./claude-code.test");
   require("./cost.test");
+  require("./search.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

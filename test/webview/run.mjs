@@ -1174,6 +1174,56 @@ test("a large session shown from its first part says it is reading the rest, the
   }
 });
 
+test("showEntry from the host (a search hit): the webview asks to reveal it, unfolds and widens the filter as the host says, selects the row and shows its details", async () => {
+  const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+  const dir = mkdtempSync(join(tmpdir(), "ase-webview-show-"));
+  const t = (k) => new Date(Date.UTC(2026, 0, 1, 0, 0, k)).toISOString();
+  const msg = (id, parentId, k, role, text) => ({ type: "message", id, parentId, timestamp: t(k), message: { role, content: [{ type: "text", text }], ...(role === "assistant" ? { api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: "stop" } : {}), timestamp: k } });
+  // u1 ─┬─ a1 ─ u2 ─ a2 (a branch to fold at u1)
+  //     └─ u3 ─ a3 ─ l1 (a label: shown only under "All entries")
+  const lines = [
+    { type: "session", version: 3, id: "sess-show", timestamp: t(0), cwd: "/home/ana/show" },
+    msg("000000u1", null, 1, "user", "first prompt"),
+    msg("000000a1", "000000u1", 2, "assistant", "first answer"),
+    msg("000000u2", "000000a1", 3, "user", "second prompt"),
+    msg("000000a2", "000000u2", 4, "assistant", "the answer a search found"),
+    msg("000000u3", "000000u1", 5, "user", "another way"),
+    msg("000000a3", "000000u3", 6, "assistant", "another answer"),
+    { type: "label", id: "000000l1", parentId: "000000a3", timestamp: t(7), targetId: "000000a3", label: "found by search" },
+  ];
+  const file = join(dir, "show.jsonl");
+  writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  const host = await createRealHost(file);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    await page.click(".row[data-id='000000u1'] .twisty");
+    await until(async () => !(await rowIds(page)).includes("000000a2"), "u1 folded");
+    let mark = host.log.length;
+    await page.evaluate(() => window.postMessage({ type: "showEntry", id: "000000a2" }, "*"));
+    await posted(host, mark, (m) => m.type === "reveal" && m.id === "000000a2", "a reveal request for a2");
+    await until(() => page.getAttribute(".row[data-id='000000a2']", "aria-selected").then((v) => v === "true").catch(() => false), "a2's row shown and selected");
+    await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "000000a2"), "a2's details");
+    assert.equal(await page.getAttribute(".row[data-id='000000u1']", "aria-expanded"), "true", "u1 unfolded");
+    await until(() => page.evaluate(() => window.__savedState && !window.__savedState.folded.includes("000000u1") && window.__savedState.selectedId === "000000a2"), "the unfold and the selection saved");
+    // The label is hidden under "Conversation": the filter becomes "All entries".
+    mark = host.log.length;
+    await page.evaluate(() => window.postMessage({ type: "showEntry", id: "000000l1" }, "*"));
+    await posted(host, mark, (m) => m.type === "reveal" && m.id === "000000l1", "a reveal request for l1");
+    await until(() => page.getAttribute(".row[data-id='000000l1']", "aria-selected").then((v) => v === "true").catch(() => false), "l1's row shown and selected");
+    assert.equal(await page.$eval("vscode-single-select.filter", (s) => s.value), "all");
+    assert.equal(host.controller.selectedEntry, "000000l1");
+    // An id the session lacks: the host's error is shown as a notice, nothing else changes.
+    await page.evaluate(() => window.postMessage({ type: "showEntry", id: "nope" }, "*"));
+    await until(() => page.locator(".notice-error", { hasText: "no entry with id" }).count(), "the error notice");
+    assert.equal(host.controller.selectedEntry, "000000l1");
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("screenshots: light, dark and high-contrast themes", async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const theme of ["light", "dark", "high-contrast"]) {
