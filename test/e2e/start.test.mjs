@@ -305,6 +305,42 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
+    await check('Search Sessions from the palette: a bad regex named as typed, results streamed into Search Results, a hit opens its entry (screenshot)', async () => {
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      await runCommand(page, 'Agent Sessions: Search Sessions...', { settleMs: 300 });
+      const widget = page.locator('.quick-input-widget', { hasText: 'Search Sessions' });
+      await widget.waitFor({ timeout: budget(10_000) });
+      const box = widget.locator('.quick-input-box input');
+      await box.fill('rainfall(');
+      // The regex button: "rainfall(" is plain text until it is pressed, then an unterminated group.
+      await widget.locator('.codicon-regex').first().click();
+      await until('the invalid regex named under the box', async () => /invalid regular expression/.test(await widget.innerText()), { ms: 10_000, everyMs: 200 });
+      await box.fill('quarterly rain\\w+');
+      await until('the message to clear', async () => !/invalid regular expression/.test(await widget.innerText()), { ms: 10_000, everyMs: 200 });
+      await box.press('Enter');
+      // The optional filters: Enter on "Search" runs it.
+      const filters = page.locator('.quick-input-widget', { hasText: 'filters (optional)' });
+      await filters.waitFor({ timeout: budget(10_000) });
+      await page.keyboard.press('Enter');
+      const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Search Results' }) }).first();
+      let text = '';
+      await until('the results and their count in the Search Results view', async () => {
+        text = (await pane.innerText().catch(() => '')).replace(/\s+/g, ' ');
+        return /\d+ hits? in \d+ sessions?/.test(text) && text.includes(DEMO_NAME);
+      }, { ms: 30_000, everyMs: 300, describe: () => `view: ${JSON.stringify(text.slice(0, 300))}` });
+      const highlighted = await pane.locator('.monaco-list-row .highlight').allInnerTexts();
+      if (!highlighted.some((h) => /^quarterly rain\w+$/i.test(h.trim()))) throw new Error(`highlights: ${JSON.stringify(highlighted)}`);
+      say(`search results: ${text.slice(0, 200)}`);
+      await sleep(500);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'search-results.png'))}`);
+      await pane.locator('.monaco-list-row', { hasText: 'The quarterly rainfall report' }).first().click();
+      const frame = await webviewFrame(page, { text: DEMO_TEXT, timeoutMs: 60_000 });
+      const selected = frame.locator('.row[aria-selected="true"]');
+      await until('the hit\'s entry selected in the explorer', async () => (await selected.count()) === 1 && (await selected.innerText()).includes('quarterly rainfall'), { ms: 30_000, everyMs: 300 });
+      await frame.locator('.detail-pane', { hasText: 'quarterly rainfall' }).first().waitFor({ timeout: budget(15_000) });
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    });
     await browser.close();
   }
 
