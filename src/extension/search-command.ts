@@ -6,7 +6,7 @@ import { clipText, visibleText } from "../core/util/visible-text";
 import { fileOf, type Target } from "./commands";
 import type { Log } from "./log";
 import { DATE_RANGES, type DateRange, describeRequest, KIND_CHOICES, type KindChoice, resultsMessage, type SearchOutcome, type SearchRequest } from "./search-results";
-import { SEARCH_VIEW_ID, type SearchView } from "./search-view";
+import { OPEN_HIT_COMMAND, SEARCH_VIEW_ID, type SearchView } from "./search-view";
 import type { SessionsView } from "./sessions-view";
 
 export interface SearchCommandDeps {
@@ -167,6 +167,14 @@ export function registerSearchCommands(ctx: vscode.ExtensionContext, deps: Searc
     return full ? runSearch(deps, full) : undefined;
   });
 
+  /** A hit's click: Open Session at its entry; a failure (the entry is gone) is shown by Open Session, not thrown at the tree. */
+  reg(OPEN_HIT_COMMAND, async (uri: vscode.Uri, entryId: string) => {
+    try {
+      await vscode.commands.executeCommand("agentSessions.openSession", uri, entryId);
+    } catch {
+      // Open Session showed the error and logged it.
+    }
+  });
   reg("agentSessions.cancelSearch", () => deps.search.cancel());
   reg("agentSessions.clearSearch", () => deps.search.clear());
 }

@@ -42,11 +42,14 @@ export interface SearchRequest {
   kind?: KindChoice;
   /** Search these files only (Search in Session). */
   files?: string[];
-  /** Stop after this many hits. */
+  /** Stop after this many hits (DEFAULT_LIMIT when not given). */
   limit?: number;
 }
 
 const DAY = 86_400_000;
+
+/** Hits a search from the editor stops at unless the request says otherwise: a tree of more is no help, and each costs memory. */
+export const DEFAULT_LIMIT = 10_000;
 
 /** The core's options for a request (`now` fixes "today" and the day counts). */
 export function searchOptions(r: SearchRequest, now = Date.now()): SearchOptions {
@@ -66,7 +69,7 @@ export function searchOptions(r: SearchRequest, now = Date.now()): SearchOptions
     ...(since !== undefined ? { since } : {}),
     ...(kinds ? { kinds } : {}),
     ...(r.files ? { files: r.files } : {}),
-    ...(r.limit ? { limit: r.limit } : {}),
+    limit: r.limit && r.limit > 0 ? r.limit : DEFAULT_LIMIT,
   };
 }
 

@@ -8,6 +8,8 @@ import type { Log } from "./log";
 import { describeRequest, hitLabel, hitTime, hitTooltip, kindIcon, resultsMessage, type SearchOutcome, type SearchRequest, SearchResults, searchOptions, sessionLabel } from "./search-results";
 
 export const SEARCH_VIEW_ID = "agentSessions.searchResults";
+/** What a hit's click runs: Open Session at the hit's entry (not in the palette). */
+export const OPEN_HIT_COMMAND = "agentSessions.openSearchHit";
 
 type Node = { kind: "session"; s: SessionHits } | { kind: "hit"; s: SessionHits; hit: SearchHit; n: number };
 
@@ -186,7 +188,7 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     tip.supportHtml = false;
     tip.appendText(hitTooltip(hit));
     item.tooltip = tip;
-    item.command = { command: "agentSessions.openSession", title: "Open at This Entry", arguments: [vscode.Uri.file(s.path), hit.entryId] };
+    item.command = { command: OPEN_HIT_COMMAND, title: "Open at This Entry", arguments: [vscode.Uri.file(s.path), hit.entryId] };
     return item;
   }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { SearchHit, SessionHits } from "../../src/core/search/search-types";
-import { describeRequest, hitLabel, hitTime, hitTooltip, kindIcon, resultsMessage, SearchResults, searchOptions, sessionLabel } from "../../src/extension/search-results";
+import { DEFAULT_LIMIT, describeRequest, hitLabel, hitTime, hitTooltip, kindIcon, resultsMessage, SearchResults, searchOptions, sessionLabel } from "../../src/extension/search-results";
 
 const hit = (over: Partial<SearchHit> = {}): SearchHit => ({ entryId: "e1", kind: "user", timestamp: "2026-03-02T09:14:07.000Z", line: 2, snippet: "please refactor the report module", match: [7, 15], ...over });
 const session = (path: string, hits: SearchHit[], title?: string): SessionHits => ({ path, agent: "pi", cwd: "/home/ana/p", ...(title ? { title } : {}), hits });
@@ -14,7 +14,7 @@ describe("search results view (pure parts)", () => {
     const today = new Date(now);
     assert.equal(searchOptions({ pattern: "x", date: "today" }, now).since, new Date(today.getFullYear(), today.getMonth(), today.getDate()).getTime());
     // "any" adds nothing: every agent, kind and date.
-    assert.deepEqual(searchOptions({ pattern: "x", date: "any", kind: "any" }, now), { pattern: "x", regex: undefined, caseSensitive: undefined });
+    assert.deepEqual(searchOptions({ pattern: "x", date: "any", kind: "any" }, now), { pattern: "x", regex: undefined, caseSensitive: undefined, limit: DEFAULT_LIMIT });
     assert.deepEqual(searchOptions({ pattern: "x", kind: "user" }).kinds, ["user"]);
     assert.deepEqual(searchOptions({ pattern: "x", kind: "summaries" }).kinds, ["summary"]);
   });

@@ -145,7 +145,7 @@ describe("Search Sessions in a real VS Code extension host", function () {
       const tip = item.tooltip as vscode.MarkdownString;
       assert.equal(tip.isTrusted, false);
       assert.match(tip.value, /zebrafinch/i);
-      assert.equal(item.command?.command, "agentSessions.openSession");
+      assert.equal(item.command?.command, "agentSessions.openSearchHit");
       assert.equal((item.command?.arguments?.[0] as vscode.Uri).fsPath, older.file);
       assert.equal(item.command?.arguments?.[1], h.kind === "hit" ? h.hit.entryId : "");
     }
@@ -165,6 +165,10 @@ describe("Search Sessions in a real VS Code extension host", function () {
     // The entries were written in January: none is within the last 30 days.
     out = await search({ pattern: "zebrafinch", date: "30d" });
     assert.equal(sessionNodes([older.file, newer]).length, 0);
+    // A limit stops the search (the editor's default is DEFAULT_LIMIT hits).
+    out = await search({ pattern: "zebrafinch", limit: 2 });
+    assert.deepEqual([out.hits, out.limited], [2, true]);
+    assert.match(api.searchView.message, /stopped at 2 hits\)\.$/);
     out = (await vscode.commands.executeCommand<SearchOutcome>("agentSessions.searchInSession", vscode.Uri.file(older.file), { pattern: "zebrafinch" })) as SearchOutcome;
     assert.equal(out.status, "done");
     assert.deepEqual(api.searchView.getChildren().map((n) => (n.kind === "session" ? n.s.path : "")), [older.file]);
@@ -251,7 +255,11 @@ describe("Search Sessions in a real VS Code extension host", function () {
     assert.deepEqual(api.panels().filter((f) => f === older.file || f === newer).sort(), [newer, older.file].sort());
   });
 
-  it("a hit whose entry is gone (the file was rewritten) is an error naming the entry", async () => {
+  it("a hit whose entry is gone (the file was rewritten) is an error naming the entry; the hit's click does not throw it at the tree", async () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(older.file), "0000dead")), /has no entry "0000dead"/);
+    const panel = api.panelFor(older.file);
+    const before = panel?.selectedEntry;
+    await vscode.commands.executeCommand("agentSessions.openSearchHit", vscode.Uri.file(older.file), "0000dead");
+    assert.equal(panel?.selectedEntry, before);
   });
 });
