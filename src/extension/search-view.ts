@@ -11,7 +11,8 @@ export const SEARCH_VIEW_ID = "agentSessions.searchResults";
 /** What a hit's click runs: Open Session at the hit's entry (not in the palette). */
 export const OPEN_HIT_COMMAND = "agentSessions.openSearchHit";
 
-type Node = { kind: "session"; s: SessionHits } | { kind: "hit"; s: SessionHits; hit: SearchHit; n: number };
+/** A session's node has the Sessions view's shape ({kind: "session", session: {path}}), so its context menu's commands take it as they do a session row. */
+type Node = { kind: "session"; session: SessionHits } | { kind: "hit"; session: SessionHits; hit: SearchHit; n: number };
 
 export interface SearchViewDeps {
   log: Log;
@@ -155,15 +156,15 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
   getChildren(node?: Node): Node[] {
     const r = this.results;
     if (!r) return [];
-    if (!node) return r.sessions.map((s) => ({ kind: "session", s }));
-    if (node.kind === "session") return node.s.hits.map((hit, n) => ({ kind: "hit", s: node.s, hit, n }));
+    if (!node) return r.sessions.map((session) => ({ kind: "session", session }));
+    if (node.kind === "session") return node.session.hits.map((hit, n) => ({ kind: "hit", session: node.session, hit, n }));
     return [];
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
     const gen = this.generation;
     if (node.kind === "session") {
-      const s = node.s;
+      const s = node.session;
       const item = new vscode.TreeItem(sessionLabel(s, this.deps.listedTitle(s.path)), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `search:${gen}:${s.path}`;
       const agent = formatById(s.agent).agent;
@@ -176,7 +177,7 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
       item.tooltip = tip;
       return item;
     }
-    const { s, hit } = node;
+    const { session: s, hit } = node;
     const { label, highlight } = hitLabel(hit);
     const item = new vscode.TreeItem({ label, highlights: [highlight] }, vscode.TreeItemCollapsibleState.None);
     item.id = `search:${gen}:${s.path}:${node.n}`;

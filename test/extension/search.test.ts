@@ -103,7 +103,7 @@ describe("Search Sessions in a real VS Code extension host", function () {
   let quokka: { first: string; big: string[] };
 
   /** The view's session nodes for these files, in the view's order. */
-  const sessionNodes = (files: string[]) => api.searchView.getChildren().filter((n): n is Extract<SearchViewNode, { kind: "session" }> => n.kind === "session" && files.includes(n.s.path));
+  const sessionNodes = (files: string[]) => api.searchView.getChildren().filter((n): n is Extract<SearchViewNode, { kind: "session" }> => n.kind === "session" && files.includes(n.session.path));
 
   before(async () => {
     older = writeOlder();
@@ -124,7 +124,7 @@ describe("Search Sessions in a real VS Code extension host", function () {
     const out = await search({ pattern: "zebrafinch" });
     assert.equal(out.status, "done");
     const nodes = sessionNodes([older.file, newer]);
-    assert.deepEqual(nodes.map((n) => n.s.path), [newer, older.file], "newest session first");
+    assert.deepEqual(nodes.map((n) => n.session.path), [newer, older.file], "newest session first");
     assert.equal(out.sessions, api.searchView.getChildren().length);
     const newerItem = api.searchView.getTreeItem(nodes[0]);
     assert.equal(newerItem.label, "Newer search session", "the title the Sessions view lists");
@@ -155,11 +155,11 @@ describe("Search Sessions in a real VS Code extension host", function () {
 
   it("filters: prompts only, match case, regex, an agent, a date range; Search in Session searches one file", async () => {
     let out = await search({ pattern: "zebrafinch", kind: "user" });
-    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.s.hits.map((h) => h.kind)), ["user", "user"]);
+    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.session.hits.map((h) => h.kind)), ["user", "user"]);
     out = await search({ pattern: "ZEBRAFINCH", caseSensitive: true });
-    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.s.hits.map((h) => h.entryId)), ["0000b002"]);
+    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.session.hits.map((h) => h.entryId)), ["0000b002"]);
     out = await search({ pattern: "zebra\\w+ (parser|test)", regex: true });
-    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.s.hits.map((h) => h.entryId)), ["0000b001", "0000b002", "0000a001"]);
+    assert.deepEqual(sessionNodes([older.file, newer]).flatMap((n) => n.session.hits.map((h) => h.entryId)), ["0000b001", "0000b002", "0000a001"]);
     out = await search({ pattern: "zebrafinch", agent: "clawdcode" });
     assert.equal(sessionNodes([older.file, newer]).length, 0, "pi sessions are left out");
     // The entries were written in January: none is within the last 30 days.
@@ -171,9 +171,13 @@ describe("Search Sessions in a real VS Code extension host", function () {
     assert.match(api.searchView.message, /stopped at 2 hits\)\.$/);
     out = (await vscode.commands.executeCommand<SearchOutcome>("agentSessions.searchInSession", vscode.Uri.file(older.file), { pattern: "zebrafinch" })) as SearchOutcome;
     assert.equal(out.status, "done");
-    assert.deepEqual(api.searchView.getChildren().map((n) => (n.kind === "session" ? n.s.path : "")), [older.file]);
+    assert.deepEqual(api.searchView.getChildren().map((n) => (n.kind === "session" ? n.session.path : "")), [older.file]);
     assert.equal(out.hits, 3);
     assert.match(String(api.searchView.description), /"zebrafinch" · in 2026-01-01T00-00-00-000Z_search-older\.jsonl/);
+    // The session node's context menu: Search in Session takes the node as it takes a Sessions view row.
+    const node = api.searchView.getChildren()[0];
+    out = (await vscode.commands.executeCommand<SearchOutcome>("agentSessions.searchInSession", node, { pattern: "checkpoint" })) as SearchOutcome;
+    assert.deepEqual([out.status, out.hits], ["done", 1]);
   });
 
   it("a bad regex, no match, and a project with no sessions: each reported in the view's message", async () => {
@@ -208,7 +212,7 @@ describe("Search Sessions in a real VS Code extension host", function () {
     }
     console.log(`      cancelled after ${Date.now() - t0} ms: ${out.scanned.files} file(s), ${(out.scanned.bytes / 2 ** 20).toFixed(1)} MB read`);
     assert.equal(out.status, "cancelled");
-    assert.deepEqual(sessionNodes([quokka.first]).map((n) => n.s.hits.length), [1], "the first session's hits stay");
+    assert.deepEqual(sessionNodes([quokka.first]).map((n) => n.session.hits.length), [1], "the first session's hits stay");
     assert.ok(out.scanned.files < 1 + quokka.big.length, `stopped before the end: ${out.scanned.files} files read`);
     assert.match(api.searchView.message, /^Cancelled: 1 hit in 1 session so far/);
     // Two searches: the second cancels the first, whose promise resolves as cancelled.
