@@ -331,13 +331,14 @@ try {
       const highlighted = await pane.locator('.monaco-list-row .highlight').allInnerTexts();
       if (!highlighted.some((h) => /^quarterly rain\w+$/i.test(h.trim()))) throw new Error(`highlights: ${JSON.stringify(highlighted)}`);
       say(`search results: ${text.slice(0, 200)}`);
-      await sleep(500);
-      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'search-results.png'))}`);
       await pane.locator('.monaco-list-row', { hasText: 'The quarterly rainfall report' }).first().click();
       const frame = await webviewFrame(page, { text: DEMO_TEXT, timeoutMs: 60_000 });
       const selected = frame.locator('.row[aria-selected="true"]');
       await until('the hit\'s entry selected in the explorer', async () => (await selected.count()) === 1 && (await selected.innerText()).includes('quarterly rainfall'), { ms: 30_000, everyMs: 300 });
       await frame.locator('.detail-pane', { hasText: 'quarterly rainfall' }).first().waitFor({ timeout: budget(15_000) });
+      // The view and the explorer it opened, side by side.
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'search-results.png'))}`);
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
