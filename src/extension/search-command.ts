@@ -127,7 +127,7 @@ async function askFilters(deps: SearchCommandDeps, req: SearchRequest, oneFile: 
 
 /** Runs a request in the Search Results view and reports a failure or an empty store as a message. */
 async function runSearch(deps: SearchCommandDeps, req: SearchRequest): Promise<SearchOutcome> {
-  last = { ...req, files: undefined };
+  last = { ...req, files: undefined, limit: undefined };
   void vscode.commands.executeCommand(`${SEARCH_VIEW_ID}.focus`);
   const out = await deps.search.search(req);
   const r = deps.search.current;
