@@ -128,7 +128,7 @@ export interface EntryDetails {
   blocks: DetailBlock[];
   compaction?: CompactionFacts;
   /** The sub-agents this entry started or reported on; `found`: the transcript is beside the session (openSubagent opens it). */
-  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean; figures?: SubagentFigures }>;
+  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean; inlineEntryId?: string; figures?: SubagentFigures }>;
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compareContext" | "compactionChange" | "compact";

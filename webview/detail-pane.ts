@@ -113,7 +113,8 @@ export class DetailPane {
 
   /** The sub-agent this entry started: what it was asked, and a button to its own transcript. */
   private subagent(id: string, a: NonNullable<EntryDetails["subagents"]>[number]): HTMLElement {
-    const what = `Sub-agent ${oneLine(a.agentId, 100)}${a.agentType ? ` (${oneLine(a.agentType, 100)})` : ""}${a.description ? `: ${oneLine(a.description, 300)}` : ""}`;
+    const who = a.inlineEntryId !== undefined ? "Sub-agent written inline" : `Sub-agent ${oneLine(a.agentId, 100)}`;
+    const what = `${who}${a.agentType ? ` (${oneLine(a.agentType, 100)})` : ""}${a.description ? `: ${oneLine(a.description, 300)}` : ""}`;
     const box = el("div", { className: "subagent-info" }, [el("div", { className: "section-title", text: what })]);
     const f = a.figures;
     if (f) {
@@ -121,8 +122,9 @@ export class DetailPane {
       box.appendChild(el("div", { className: "subagent-figures", text: `Its context at its end: ${f.source === "estimate" ? "~" : ""}${formatTokens(f.contextTokens)} of ${formatTokens(f.contextWindow)}${cost}` }));
     }
     if (a.found) {
-      const btn = custom("vscode-button", { icon: "go-to-file", secondary: "", "data-action": "openSubagent" });
-      btn.textContent = "Open Sub-agent Transcript";
+      const inline = a.inlineEntryId !== undefined;
+      const btn = custom("vscode-button", { icon: inline ? "arrow-down" : "go-to-file", secondary: "", "data-action": "openSubagent" });
+      btn.textContent = inline ? "Show Its Lines" : "Open Sub-agent Transcript";
       btn.addEventListener("click", () => this.cb.openSubagent(id, a.agentId));
       box.appendChild(btn);
     } else box.appendChild(el("div", { className: "warning", text: "Its transcript is not beside this session (an older layout keeps it inline, or the file was removed)." }));

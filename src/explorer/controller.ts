@@ -28,7 +28,7 @@ import { type CountExact, ExactCounting } from "./exact-counting";
 import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
-import { subagentFigures } from "./subagent-figures";
+import { inlineSubagentFigures, subagentFigures } from "./subagent-figures";
 import { tokenBars } from "./token-bars";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
@@ -293,6 +293,8 @@ export class ExplorerController {
     const prices = this.opts.prices?.();
     const subagents = await Promise.all(
       d.subagents.map(async (a) => {
+        const inline = a.inlineEntryId === undefined ? undefined : this.s.tree.indexOf(a.inlineEntryId);
+        if (inline !== undefined) return { ...a, figures: inlineSubagentFigures(this.s, inline, prices) };
         const path = a.found ? this.subagentToOpen(d.id, a.agentId) : undefined;
         if (!path) return a;
         try {
@@ -330,10 +332,19 @@ export class ExplorerController {
 
   /** The transcript of sub-agent `agentId` that entry `id` started, when the format links it and the file is there. */
   subagentToOpen(id: string, agentId: string): string | undefined {
+    return this.subagentRef(id, agentId)?.path;
+  }
+
+  /** The first line of sub-agent `agentId` that entry `id` started, when it was written inline in this file. */
+  inlineSubagentEntry(id: string, agentId: string): string | undefined {
+    return this.subagentRef(id, agentId)?.inlineEntryId;
+  }
+
+  private subagentRef(id: string, agentId: string) {
     const i = this.s.tree.indexOf(id);
     if (i === undefined) return undefined;
     const f = formatOf(this.s);
-    return f.details?.(this.s, i).subagents?.find((a) => a.agentId === agentId)?.path;
+    return f.details?.(this.s, i).subagents?.find((a) => a.agentId === agentId);
   }
 
   private entryIndex(id: string): number {

@@ -54,6 +54,6 @@ export function entryDetails(session: SessionReader, i: number, fullBlock?: numb
     blocks: view.blocks.map((b, k) => displayBlock(d.isError && b.kind === "toolResult" ? { ...b, isError: true } : b, fullBlock === k)),
   };
   if (view.compaction) out.compaction = view.compaction;
-  if (view.subagents) out.subagents = view.subagents.map(({ path, ...rest }) => ({ ...rest, found: path !== undefined }));
+  if (view.subagents) out.subagents = view.subagents.map(({ path, ...rest }) => ({ ...rest, found: path !== undefined || rest.inlineEntryId !== undefined }));
   return out;
 }

@@ -2,7 +2,8 @@ import { stat } from "node:fs/promises";
 import { formatOf, openSession } from "../core/formats/registry";
 import { leafTokenSummary } from "../core/tokens/format-tokens";
 import type { PriceOverrides } from "../core/tokens/prices";
-import { sessionCost } from "../core/tokens/session-cost";
+import { costHooks, costSteps, sessionCost } from "../core/tokens/session-cost";
+import type { SessionReader } from "../core/formats/session-reader";
 import { Lru } from "../core/util/lru";
 
 /** A sub-agent's own figures, read from its transcript: where its context ended, and what it cost. */
@@ -35,4 +36,32 @@ export async function subagentFigures(path: string, prices: PriceOverrides | und
   const figures: SubagentFigures = { contextTokens: t.contextTokens, contextWindow: t.contextWindow, source: t.source, usd: c.total.usd, steps: c.total.steps, unpricedSteps: c.total.unpricedSteps };
   cache.set(path, { stamp, prices, figures }, 1);
   return figures;
+}
+
+/**
+ * The figures of a sub-agent written inline in `session` (1.0.x sidechain lines), from the
+ * first of its lines: its context at the newest leaf of its lines, and the cost of their steps.
+ */
+export function inlineSubagentFigures(session: SessionReader, root: number, prices: PriceOverrides | undefined): SubagentFigures {
+  const lines = new Set<number>();
+  const todo = [root];
+  while (todo.length) {
+    const k = todo.pop() as number;
+    lines.add(k);
+    for (const c of session.tree.children(k)) todo.push(c);
+  }
+  let leaf = root;
+  for (const k of lines) if (session.tree.childCount(k) === 0 && k > leaf) leaf = k;
+  const f = formatOf(session);
+  const t = leafTokenSummary(session, f, leaf);
+  let usd = 0;
+  let steps = 0;
+  let unpricedSteps = 0;
+  for (const step of costSteps(session, costHooks(f, { prices }))) {
+    if (!lines.has(step.index)) continue;
+    steps++;
+    usd += step.cost.usd;
+    if (step.cost.source === "none") unpricedSteps++;
+  }
+  return { contextTokens: t.contextTokens, contextWindow: t.contextWindow, source: t.source, usd, steps, unpricedSteps };
 }

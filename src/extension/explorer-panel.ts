@@ -379,6 +379,11 @@ export class ExplorerPanel extends Disposable {
 
   private async onOtherMessage(msg: WebviewToHost): Promise<void> {
     if (msg.type === "openSubagent") {
+      const inline = this.controller?.inlineSubagentEntry(msg.entryId, msg.agentId);
+      if (inline) {
+        await this.showEntry(inline);
+        return;
+      }
       const path = this.controller?.subagentToOpen(msg.entryId, msg.agentId);
       if (path) await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(path));
       else this.deps.log.warn(`no sub-agent transcript to open for ${JSON.stringify(msg.entryId).slice(0, 100)}`);

@@ -27,7 +27,10 @@ export interface CompactionFacts {
 
 /** A sub-agent an entry started or reported on, and its own transcript when that file was found. */
 export interface SubagentRef {
+  /** Its agentId; for a sub-agent written inline (1.0.x sidechain lines), the uuid of its first line. */
   agentId: string;
+  /** Written inline in this very file: the first of its lines (no transcript of its own). */
+  inlineEntryId?: string;
   description?: string;
   agentType?: string;
   path?: string;

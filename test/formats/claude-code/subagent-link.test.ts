@@ -1,12 +1,18 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { subagentLink } from "../../../src/core/formats/claude-code/subagent-link";
 import { openSession } from "../../../src/core/formats/registry";
 import { entryDetails } from "../../../src/explorer/entry-details";
-import { fragment, jsonl, type Raw, SESSION, toolUse, user } from "./lines";
+import { ExplorerController } from "../../../src/explorer/controller";
+import { sharedFolderGuard } from "../../helpers/fixtures";
+import { fragment, jsonl, type Raw, SESSION, sidechain, text, toolResult, toolUse, user } from "./lines";
+
+const SHARED = resolve(process.env.ASE_CLAUDE_CODE_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "claude-code"));
+const need = sharedFolderGuard("Claude Code sub-agent", SHARED, "ASE_CLAUDE_CODE_FIXTURES");
+const INLINE = "real/agentlogs-subagent-inline.jsonl";
 
 /** A main session whose Agent call's result reports agentId `id`. */
 function mainSession(id: string): Raw[] {
@@ -62,5 +68,39 @@ describe("claude-code: the sub-agent a tool call started", () => {
     s = await load(mainSession("../x"));
     assert.equal(subagentLink(s, s.requireIndex("a1")), undefined);
     assert.equal(f.details?.(s, s.requireIndex("r1")).subagents, undefined);
+  });
+
+  it("1.0.x, written inline: the call links to the sidechain root whose prompt is its prompt; the explorer shows its lines and gives its own figures", async () => {
+    const recs: Raw[] = [
+      user("u1", null, "ask a helper"),
+      fragment("a1", "u1", "msg_1", toolUse("t1", "Task", { description: "Check in", subagent_type: "general-purpose", prompt: "How are you?" })),
+      sidechain(user("x0", null, "Some other helper")),
+      sidechain(user("x1", null, "How are you?")),
+      sidechain(fragment("x2", "x1", "msg_x", text("Fine, thanks."))),
+      toolResult("r1", "a1", "t1", "Fine, thanks."),
+    ];
+    const s = await load(recs);
+    assert.deepEqual(subagentLink(s, s.requireIndex("a1")), { agentId: "x1", inlineEntryId: "x1", description: "Check in", agentType: "general-purpose" });
+    assert.deepEqual(entryDetails(s, s.requireIndex("a1")).subagents, [{ agentId: "x1", inlineEntryId: "x1", description: "Check in", agentType: "general-purpose", found: true }]);
+    const c = new ExplorerController(s, { trusted: () => true });
+    assert.equal(c.inlineSubagentEntry("a1", "x1"), "x1");
+    assert.equal(c.subagentToOpen("a1", "x1"), undefined);
+    const d = await c.answerAsync({ type: "details", requestId: 1, id: "a1" });
+    const fig = d.subagents?.[0].figures;
+    assert.ok(fig, "figures for the inline sub-agent");
+    assert.equal(fig.steps, 1, "its one response, not the parent's");
+    assert.ok(fig.contextTokens > 0);
+    // A prompt no sidechain root holds links nothing.
+    const none = await load(recs.map((r) => (r.uuid === "x1" ? sidechain(user("x1", null, "Something else")) : r)));
+    assert.equal(subagentLink(none, none.requireIndex("a1")), undefined);
+  });
+
+  it("the real 1.0.x fixture (agentlogs-subagent-inline.jsonl): its Task call links to the sidechain lines written inline", async function () {
+    need(this, INLINE);
+    const s = await openSession(join(SHARED, INLINE));
+    const call = s.metas.findIndex((m) => m.id.startsWith("577cbc05"));
+    const link = subagentLink(s, call);
+    assert.equal(link?.description, "Check how agent is doing");
+    assert.ok(link?.inlineEntryId?.startsWith("cd49a45d"));
   });
 });

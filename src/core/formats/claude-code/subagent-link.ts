@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { SubagentRef } from "../entry-view";
 import type { SessionReader } from "../session-reader";
-import { answeredToolIds, asLine, blocksOf, str } from "./lines";
+import { chainFacts, SIDECHAIN } from "./chain-facts";
+import { answeredToolIds, asLine, blocksOf, contentText, str } from "./lines";
 
 /** The tools that start a sub-agent (Task until 2.0.x, Agent later). */
 const AGENT_TOOLS = new Set(["Task", "Agent"]);
@@ -60,11 +61,37 @@ function metaOf(path: string | undefined): { description?: string; agentType?: s
   }
 }
 
+/** How far after its call an inline sub-agent's first line is looked for. */
+const INLINE_LOOKAHEAD = 2000;
+
+/**
+ * A sub-agent written inline (1.0.x): a sidechain root after the call whose prompt is the
+ * call's prompt (its lines carry no agentId; the prompt is what ties them).
+ */
+function inlineSubagent(session: SessionReader, i: number, calls: Map<string, Record<string, unknown>>): SubagentRef | undefined {
+  const facts = chainFacts(session);
+  const prompts = new Map<string, Record<string, unknown>>();
+  for (const input of calls.values()) if (typeof input.prompt === "string" && input.prompt.trim()) prompts.set(input.prompt.trim(), input);
+  if (!prompts.size) return undefined;
+  const end = Math.min(session.metas.length, i + 1 + INLINE_LOOKAHEAD);
+  for (let k = i + 1; k < end; k++) {
+    if (!(facts.flags[k] & SIDECHAIN) || facts.parent[k] >= 0 || session.table.typeAt(k) !== "user") continue;
+    const input = prompts.get(contentText(asLine(session.entryAt(k)).message?.content).trim());
+    if (!input) continue;
+    const uuid = session.metas[k].id;
+    const description = str(input.description);
+    const agentType = str(input.subagent_type);
+    return { agentId: uuid, inlineEntryId: uuid, ...(description ? { description } : {}), ...(agentType ? { agentType } : {}) };
+  }
+  return undefined;
+}
+
 /**
  * The sub-agent line i started (a Task/Agent tool call, linked through the tool result that
  * reports its agentId) or reported on (that tool result), with its transcript's path when
  * the file is beside the session (<sessionId>/subagents/**\/agent-<id>.jsonl, or
- * agent-<id>.jsonl beside it: claude-code-format.md 1, 13). The description is the tool
+ * agent-<id>.jsonl beside it: claude-code-format.md 1, 13); a call whose sub-agent was
+ * written inline (1.0.x) links to the first of its sidechain lines. The description is the tool
  * call's, else the meta file's; the type the call's, else the result's, else the meta file's. Inline sidechains (1.0.x)
  * carry no agentId: none is linked.
  */
@@ -93,7 +120,7 @@ export function subagentLink(session: SessionReader, i: number): SubagentRef | u
         break;
       }
     }
-    if (id === undefined) return undefined;
+    if (id === undefined) return inlineSubagent(session, i, calls);
   }
   const path = subagentFile(session.path, id);
   const meta = metaOf(path);
