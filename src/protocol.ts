@@ -128,6 +128,8 @@ export interface EntryDetails {
   blocks: DetailBlock[];
   compaction?: CompactionFacts;
   /** The sub-agents this entry started or reported on; `found`: the transcript is beside the session (openSubagent opens it). */
+  /** What the API call this entry is (or ends) cost: recorded by the agent, priced from the table, or no price known. */
+  stepCost?: { usd: number; source: "recorded" | "priced" | "none" };
   subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean; inlineEntryId?: string; figures?: SubagentFigures }>;
 }
 

@@ -1,5 +1,6 @@
 import type { CompactionFacts, DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
 import { costHeadline } from "../src/core/tokens/cost-words";
+import { humanUsd } from "../src/core/util/human";
 import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
 import { iconFor } from "./row-view";
 
@@ -86,6 +87,11 @@ export class DetailPane {
       el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
     ]);
     this.element.append(head, this.actions(d.id, d.kind === "boundary"));
+    if (d.stepCost) {
+      const c = d.stepCost;
+      const how = c.source === "recorded" ? "recorded by the agent" : c.source === "priced" ? "priced per model" : "no price for its model (set agentSessions.modelPrices)";
+      this.element.appendChild(el("div", { className: "step-cost", text: `This step: ${c.source === "none" ? "unpriced" : humanUsd(c.usd)} (${how})` }));
+    }
     if (d.compaction) this.element.appendChild(this.compaction(d));
     for (const a of d.subagents ?? []) this.element.appendChild(this.subagent(d.id, a));
     d.blocks.forEach((b, i) => this.element.appendChild(this.block(d.id, b, i)));

@@ -180,6 +180,34 @@ export class ExplorerController {
     return ledger;
   }
 
+  /**
+   * The cost of the step entry i is part of: a response written over several lines is one
+   * step, kept on one of its lines (the one holding its final usage), found up or down
+   * the lines of the same response.
+   */
+  private stepCostOf(i: number): ReturnType<CostLedger["stepCost"]> {
+    const ledger = this.ledger();
+    const own = ledger.stepCost(i);
+    if (own) return own;
+    const f = formatOf(this.s);
+    const r = f.responseId?.(this.s, i);
+    if (r === undefined) return undefined;
+    const parent = this.s.tree.parent;
+    for (let cur = parent[i]; cur >= 0 && f.responseId?.(this.s, cur) === r; cur = parent[cur]) {
+      const c = ledger.stepCost(cur);
+      if (c) return c;
+    }
+    const seen = new Set<number>([i]);
+    for (let cur = i; ; ) {
+      const next = [...this.s.tree.children(cur)].find((k) => !seen.has(k) && f.responseId?.(this.s, k) === r);
+      if (next === undefined) return undefined;
+      const c = ledger.stepCost(next);
+      if (c) return c;
+      seen.add(next);
+      cur = next;
+    }
+  }
+
   /** The whole session's cost (every branch). */
   costView(): CostView {
     return this.ledger().figures();
@@ -241,7 +269,10 @@ export class ExplorerController {
       case "rows":
         return { start: msg.start, rows: view.page(msg.start, msg.count), rowCount: view.rowCount };
       case "details": {
-        return entryDetails(this.s, this.entryIndex(msg.id), msg.fullBlock);
+        const i = this.entryIndex(msg.id);
+        const d = entryDetails(this.s, i, msg.fullBlock);
+        const step = this.stepCostOf(i);
+        return step ? { ...d, stepCost: step } : d;
       }
       case "setFilter":
         return { rowCount: view.setFilter(msg.filter) };

@@ -1345,6 +1345,8 @@ test("a real Claude Code response starting three sub-agents (ccl-subagents-v2.1.
       "Sub-agent a52886dc180afb356 (general-purpose): Research Claude Code teammates",
       "Sub-agent ab1e6e141221a29ab (general-purpose): Research Steve Yegge Beads",
     ]);
+    // The response's own cost (priced from the table: Claude Code records tokens only).
+    assert.match(await page.textContent(".detail-pane .step-cost"), /^This step: \$[\d.]+ \(priced per model\)$/);
     // Each with its own context size and cost, read from its transcript.
     const figures = await page.$$eval(".subagent-info .subagent-figures", (els) => els.map((e) => e.textContent));
     assert.equal(figures.length, 3);

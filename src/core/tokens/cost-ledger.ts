@@ -14,7 +14,7 @@ export class CostLedger {
   private readonly reader: StepReader;
   private readonly total = emptySum();
   private readonly models = new Map<string, CostSum>();
-  /** By entry index, for the path walks (typed arrays: a walk of 100,000 entries takes a few ms): a step's USD, and 0 none / 1 a step / 2 an unpriced step. */
+  /** By entry index, for the path walks (typed arrays: a walk of 100,000 entries takes a few ms): a step's USD, and 0 none / 1 a priced step / 2 an unpriced step / 3 a recorded one. */
   private usdAt = new Float64Array(0);
   private stepAt = new Uint8Array(0);
 
@@ -50,7 +50,7 @@ export class CostLedger {
   private add(step: CostStep, sign: number): void {
     if (sign > 0) {
       this.usdAt[step.index] = step.cost.usd;
-      this.stepAt[step.index] = step.cost.source === "none" ? 2 : 1;
+      this.stepAt[step.index] = step.cost.source === "none" ? 2 : step.cost.source === "recorded" ? 3 : 1;
     }
     addStep(this.total, step, sign);
     const key = step.model ?? "(unknown)";
@@ -67,6 +67,13 @@ export class CostLedger {
       .sort((a, b) => b[1].usd - a[1].usd || a[0].localeCompare(b[0]))
       .map(([m]) => m);
     return costFigures(this.total, unpriced);
+  }
+
+  /** The step at entry i, if one is placed there (a response over several lines: at its first). */
+  stepCost(i: number): { usd: number; source: "recorded" | "priced" | "none" } | undefined {
+    const k = this.stepAt[i] ?? 0;
+    if (k === 0) return undefined;
+    return { usd: this.usdAt[i], source: k === 2 ? "none" : k === 3 ? "recorded" : "priced" };
   }
 
   /** The cost of the path root..leaf. */
