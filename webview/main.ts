@@ -215,8 +215,9 @@ function showSession(s: InitMessage["session"]): void {
   badges.replaceChildren(...b);
   detail.setUnavailable(s.unavailable);
   // What the context menu offers on every row and bar (VS Code merges this with theirs).
+  // The session's path names the panel the menu was opened in (the command looks it up among the open panels).
   const offers = Object.fromEntries((["fork", "continue", "label", "compact"] as const).map((a) => [`offers_${a}`, s.unavailable[a] === undefined]));
-  document.body.dataset.vscodeContext = JSON.stringify(offers);
+  document.body.dataset.vscodeContext = JSON.stringify({ sessionPath: s.path, ...offers });
 }
 
 /** Shown instead of the tree when the session could not be loaded: why, and Retry. */

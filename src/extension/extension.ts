@@ -148,8 +148,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   for (const action of MENU_ACTIONS) {
     context.subscriptions.push(
       vscode.commands.registerCommand(`agentSessions.menu.${action}`, async (ctx: unknown) => {
-        const id = (ctx as { entryId?: unknown } | undefined)?.entryId;
-        const p = [...panels.values()].find((x) => x.panel.active);
+        const { entryId: id, sessionPath } = (ctx ?? {}) as { entryId?: unknown; sessionPath?: unknown };
+        // The panel whose webview the menu was opened in (its session's path), else the one in front.
+        const p = (typeof sessionPath === "string" ? panels.get(sessionPath) : undefined) ?? [...panels.values()].find((x) => x.panel.active);
         if (p && typeof id === "string" && id.length <= 200) await p.runAction({ action, id });
       }),
     );

@@ -164,23 +164,19 @@ describe("Claude Code transcripts in a real VS Code extension host", function ()
     assert.ok(readFileSync(file).equals(before), "the source changed");
   });
 
-  it("the webview's context menu commands act on the panel in front: Preview Context opens the preview, Label is refused with the format's reason", async () => {
+  it("the webview's context menu commands act on the panel they were opened in: Preview Context opens the preview, Label is refused with the format's reason", async () => {
     const dir = storeFolder("/home/dev/demo");
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "cc000000-0000-4000-8000-00000000000c.jsonl");
     copyFileSync(join(ours, "rewind-split-sidechain.jsonl"), file);
     const before = readFileSync(file);
     const panel = await open(file);
-    panel.panel.reveal();
-    await until("the panel in front", () => panel.panel.active);
     const leaf = "cc100000-0000-4000-8000-000000000015";
-    await vscode.commands.executeCommand("agentSessions.menu.previewContext", { webview: "agentSessions.explorer", webviewSection: "row", entryId: leaf });
+    await vscode.commands.executeCommand("agentSessions.menu.previewContext", { webview: "agentSessions.explorer", webviewSection: "row", entryId: leaf, sessionPath: file });
     const preview = await until("the preview of the entry's context", () => vscode.workspace.textDocuments.find((d) => d.getText().startsWith(`// Context Claude Code sends for leaf ${leaf} of ${file}`)), 20_000);
     assert.match(preview.getText(), /unrecorded overhead|Not in the file/);
-    panel.panel.reveal();
-    await until("the panel in front again", () => panel.panel.active);
     const notice = panel.stats.lastNotice;
-    await vscode.commands.executeCommand("agentSessions.menu.label", { webviewSection: "row", entryId: leaf });
+    await vscode.commands.executeCommand("agentSessions.menu.label", { webviewSection: "row", entryId: leaf, sessionPath: file });
     await until("the refusal", () => panel.stats.lastNotice !== notice);
     assert.match(String(panel.stats.lastNotice), /Claude Code compacts and labels in its own session only/);
     assert.ok(readFileSync(file).equals(before), "nothing written");

@@ -691,7 +691,8 @@ test("VS Code's context menu: each row and bar names its entry (and a boundary s
     assert.deepEqual(await ctx(".row[data-id=c1]"), { webviewSection: "row", entryId: "c1", isBoundary: true, preventDefaultContextMenuItems: true });
     assert.deepEqual(await ctx(".token-bar[data-leaf=a8]"), { webviewSection: "bar", entryId: "a8", preventDefaultContextMenuItems: true });
     await until(async () => (await page.evaluate(() => document.body.dataset.vscodeContext)) !== undefined, "the body's context");
-    assert.deepEqual(await ctx("body"), { offers_fork: true, offers_continue: true, offers_label: false, offers_compact: false });
+    const body = await ctx("body");
+    assert.deepEqual(body, { sessionPath: data.session.path, offers_fork: true, offers_continue: true, offers_label: false, offers_compact: false });
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();
