@@ -1,4 +1,5 @@
-import type { EntryKind, Row } from "../src/protocol";
+import { KIND_ICONS } from "../src/kind-icons";
+import type { Row } from "../src/protocol";
 import { clip, codicon, el, formatTokens, oneLine, TITLE_MAX } from "./dom";
 
 export interface RowPaintState {
@@ -8,25 +9,7 @@ export interface RowPaintState {
   setSize: number;
 }
 
-/** One icon per neutral kind: the webview knows no format's own entry types. */
-const KIND_ICONS: Record<EntryKind, string> = {
-  user: "account",
-  assistant: "hubot",
-  "tool-call": "tools",
-  "tool-result": "output",
-  shell: "terminal",
-  summary: "fold",
-  boundary: "fold",
-  "branch-summary": "git-merge",
-  injected: "comment",
-  label: "tag",
-  model: "settings-gear",
-  setting: "lightbulb",
-  info: "info",
-  system: "gear",
-  other: "extensions",
-};
-
+/** The codicon of a row: by its neutral kind (the webview knows no format's own entry types). */
 export function iconFor(row: Pick<Row, "kind">): string {
   return KIND_ICONS[row.kind] ?? "circle-small";
 }

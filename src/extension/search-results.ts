@@ -2,6 +2,7 @@ import type { EntryKind } from "../core/formats/entry-kinds";
 import type { SearchOptions } from "../core/search/search-sessions";
 import type { SearchHit, SessionHits } from "../core/search/search-types";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { KIND_ICONS } from "../kind-icons";
 
 /*
  * The Search Results view without VS Code: what a search in the editor asks for, the
@@ -156,23 +157,6 @@ export function sessionLabel(s: Pick<SessionHits, "path" | "title">, listed?: st
   return visibleText(clipText(name, 120));
 }
 
-const KIND_ICONS: Record<EntryKind, string> = {
-  user: "account",
-  assistant: "hubot",
-  "tool-call": "tools",
-  "tool-result": "output",
-  shell: "terminal",
-  summary: "fold",
-  boundary: "fold",
-  "branch-summary": "git-merge",
-  injected: "comment",
-  label: "tag",
-  model: "settings-gear",
-  setting: "lightbulb",
-  info: "info",
-  system: "gear",
-  other: "extensions",
-};
 
 /** The codicon of a hit's kind (the explorer's row icons). */
 export function kindIcon(kind: EntryKind): string {
