@@ -61,15 +61,19 @@ export function contextValue(s: SessionSummary): string {
 function subagentItem(a: SubagentSummary): vscode.TreeItem {
   const what = visibleText(clipText(a.description ?? `agent ${a.agentId}`, 300));
   const item = new vscode.TreeItem(clipText(what, 80), vscode.TreeItemCollapsibleState.None);
-  item.id = `subagent:${a.path}`;
-  item.description = `sub-agent${a.agentType ? ` (${visibleText(clipText(a.agentType, 60))})` : ""} · ${relative(a.mtimeMs)} · ${size(a.size)}`;
+  const inline = a.entryId !== undefined;
+  item.id = inline ? `subagent:${a.path}#${a.entryId}` : `subagent:${a.path}`;
+  item.description = `sub-agent${a.agentType ? ` (${visibleText(clipText(a.agentType, 60))})` : ""} · ${inline ? "written inline" : `${relative(a.mtimeMs)} · ${size(a.size)}`}`;
   item.iconPath = new vscode.ThemeIcon("hubot");
   item.resourceUri = vscode.Uri.file(a.path);
   item.contextValue = "subagent";
   const tip = new vscode.MarkdownString();
-  tip.appendText(`${what}\n\n${visibleText(a.path)}\nsub-agent ${visibleText(a.agentId)}, ${size(a.size)}`);
+  if (inline) tip.appendText(`${what}\n\nwritten inline in ${visibleText(a.path)}, from entry ${visibleText(a.entryId as string)}`);
+  else tip.appendText(`${what}\n\n${visibleText(a.path)}\nsub-agent ${visibleText(a.agentId)}, ${size(a.size)}`);
   item.tooltip = tip;
-  item.command = { command: "agentSessions.openSession", title: "Open Sub-agent Transcript", arguments: [vscode.Uri.file(a.path)] };
+  item.command = inline
+    ? { command: "agentSessions.openSession", title: "Show the Sub-agent's Lines", arguments: [vscode.Uri.file(a.path), a.entryId] }
+    : { command: "agentSessions.openSession", title: "Open Sub-agent Transcript", arguments: [vscode.Uri.file(a.path)] };
   return item;
 }
 
@@ -202,7 +206,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   getTreeItem(node: Node): vscode.TreeItem {
     if (node.kind === "subagent") {
       const item = subagentItem(node.sub);
-      item.description = `${item.description as string}${this.costText(node.sub.path, node.sub)}`;
+      if (node.sub.entryId === undefined) item.description = `${item.description as string}${this.costText(node.sub.path, node.sub)}`;
       return item;
     }
     if (node.kind === "project") {
@@ -237,12 +241,14 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
    */
   async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
     if (node.kind === "project") return item;
+    // A sub-agent written inline is part of its session's file: its figures are in the explorer, not a file's cost.
+    if (node.kind === "subagent" && node.sub.entryId !== undefined) return item;
     const tip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString(typeof item.tooltip === "string" ? item.tooltip : "");
     const [path, stamp] = node.kind === "session" ? [node.session.path, node.session] : [node.sub.path, node.sub];
     try {
       const cost = await this.costs.get(path, { mtimeMs: stamp.mtimeMs, size: stamp.size });
       tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent"), "keep")}`);
-      const subs = node.kind === "session" ? node.session.subagents ?? [] : [];
+      const subs = node.kind === "session" ? (node.session.subagents ?? []).filter((a) => a.entryId === undefined) : [];
       if (subs.length) tip.appendText(`\n${await this.subagentsLine(subs)}`);
     } catch (err) {
       tip.appendText(`\n\nCost: the session could not be read (${visibleText(clipText((err as Error).message, 300))})`);

@@ -7,6 +7,7 @@ import type { SessionReader } from "../../src/core/formats/session-reader";
 import type { ExplorerPanel } from "../../src/extension/explorer-panel";
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { Row } from "../../src/protocol";
+import { openPanel, panelRows } from "./panels";
 import { until } from "./until";
 
 /**
@@ -49,19 +50,9 @@ describe("Claude Code transcripts in a real VS Code extension host", function ()
     return to;
   }
 
-  async function open(file: string): Promise<ExplorerPanel> {
-    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(file));
-    const panel = await until(`the panel of ${file}`, () => api.panelFor(file));
-    await panel.whenLoaded();
-    assert.equal(panel.failure, undefined, `load failed: ${panel.failure}`);
-    opened.push(file);
-    return panel;
-  }
+  const open = (file: string): Promise<ExplorerPanel> => openPanel(api, file, opened);
 
-  async function rows(panel: ExplorerPanel, filter: "all" | "default" = "all"): Promise<Row[]> {
-    const { rowCount } = await panel.answer({ type: "setFilter", requestId: 0, filter });
-    return (await panel.answer({ type: "rows", requestId: 0, start: 0, count: rowCount })).rows;
-  }
+  const rows = panelRows;
 
   before(async () => {
     assert.ok(claudeDir, "CLAUDE_CONFIG_DIR must be set by the runner (test/extension/run.mjs)");
@@ -162,6 +153,30 @@ describe("Claude Code transcripts in a real VS Code extension host", function ()
     const b = await openSession(file);
     assert.deepEqual(formatOf(a).context(a, formatOf(a).defaultLeaf(a)).messages, formatOf(b).context(b, b.requireIndex(at)).messages);
     assert.ok(readFileSync(file).equals(before), "the source changed");
+  });
+
+  it("a sub-agent written inline is listed under its session and opens the session with its first line selected", async function () {
+    needShared(this, "real/agentlogs-subagent-inline.jsonl");
+    const file = intoStore("real/agentlogs-subagent-inline.jsonl");
+    await api.sessionsView.refresh();
+    let item: vscode.TreeItem | undefined;
+    await until("the inline sub-agent under its session", async () => {
+      for (const p of await api.sessionsView.getChildren()) {
+        for (const n of await api.sessionsView.getChildren(p)) {
+          if (n.kind !== "session" || n.session.path !== file) continue;
+          const subs = await api.sessionsView.getChildren(n);
+          if (subs.length) item = api.sessionsView.getTreeItem(subs[0]);
+        }
+      }
+      return item !== undefined;
+    }, 20_000);
+    assert.match(String(item?.description), /written inline/);
+    const first = "cd49a45d-dd15-4ec8-8963-410e62666fbc";
+    assert.deepEqual(item?.command?.arguments?.map(String), [vscode.Uri.file(file).toString(), first]);
+    await vscode.commands.executeCommand(item?.command?.command as string, ...(item?.command?.arguments ?? []));
+    const panel = await until("its explorer", () => api.panelFor(file), 30_000);
+    opened.push(file);
+    await until("the sub-agent's first line selected", () => panel.selectedEntry === first, 30_000);
   });
 
   it("the webview's context menu commands act on the panel they were opened in: Preview Context opens the preview, Label is refused with the format's reason", async () => {

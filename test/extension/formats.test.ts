@@ -12,6 +12,7 @@ import type { EntryAction, Row } from "../../src/protocol";
 import { FakeAnthropic } from "../compaction/fake-anthropic";
 import { header, user, writeSession } from "../helpers/session-builder";
 import { longSeed000 } from "./long-seed000";
+import { openPanel, panelRows } from "./panels";
 import { until } from "./until";
 
 /**
@@ -113,19 +114,9 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     unavailable: ["label", "continue"],
   };
 
-  async function open(file: string): Promise<ExplorerPanel> {
-    await vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(file));
-    const panel = await until(`the panel of ${file}`, () => api.panelFor(file));
-    await panel.whenLoaded();
-    assert.equal(panel.failure, undefined, `load failed: ${panel.failure}`);
-    opened.push(file);
-    return panel;
-  }
+  const open = (file: string): Promise<ExplorerPanel> => openPanel(api, file, opened);
 
-  async function allRows(panel: ExplorerPanel): Promise<Row[]> {
-    const { rowCount } = await panel.answer({ type: "setFilter", requestId: 0, filter: "all" });
-    return (await panel.answer({ type: "rows", requestId: 0, start: 0, count: rowCount })).rows;
-  }
+  const allRows = (panel: ExplorerPanel): Promise<Row[]> => panelRows(panel, "all");
 
   before(async () => {
     assert.ok(agentDir, "PI_CODING_AGENT_DIR must be set by the runner");

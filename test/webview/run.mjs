@@ -548,19 +548,21 @@ test("context growth chart: a branch far below its limits is drawn to its own he
   const { page } = x;
   try {
     await page.waitForSelector(".timeline-svg .timeline-point");
+    // The chart is redrawn when the branch changes: between the two drawings there is none (null).
     const shape = () => page.evaluate(() => {
       const svg = document.querySelector(".timeline-svg");
+      if (!svg) return null;
       return { limits: svg.querySelectorAll(".timeline-limit").length, above: svg.querySelector(".timeline-above-label")?.textContent ?? null, labels: [...svg.querySelectorAll("text")].map((t) => t.textContent) };
     });
-    const zoomed = await shape();
+    const zoomed = await until(() => shape(), "the chart drawn");
     assert.equal(zoomed.limits, 0, "the threshold and window lines are off the scale");
     assert.equal(zoomed.above, "↑ auto-compact 184k · window 200k");
     assert.ok(zoomed.labels.includes("6.3k"), `the top of the scale is the branch's: ${zoomed.labels}`);
     // Near the threshold the chart is to the window again, with both lines.
     data.timeline = { ...small, leafId: "a6", points: [point(1, 40_000), point(2, 90_000)] };
     await page.click(".token-bar[data-leaf=a6]");
-    await until(async () => (await shape()).limits === 2, "the window and threshold lines");
-    assert.equal((await shape()).above, null);
+    await until(async () => (await shape())?.limits === 2, "the window and threshold lines");
+    assert.equal((await shape())?.above, null);
     assert.deepEqual(x.seen.errors, []);
   } finally {
     await x.close();

@@ -47,8 +47,8 @@ export const listCommand: CliCommand = {
         io.out(`  ${relativeTime(s.mtimeMs, now).padEnd(9)} ${String(s.entryCount).padStart(6)} entries ${humanBytes(s.size).padStart(8)}${fork}${agent}  ${safeText(clipText(title, 80))}\n`);
         io.out(`            ${safeText(s.path)}\n`);
         for (const a of s.subagents ?? []) {
-          io.out(`            ↳ sub-agent ${safeText(clipText(a.description ?? a.agentId, 80))}${a.agentType ? ` (${safeText(a.agentType)})` : ""}  ${humanBytes(a.size)}\n`);
-          io.out(`              ${safeText(a.path)}\n`);
+          io.out(`            ↳ sub-agent ${safeText(clipText(a.description ?? a.agentId, 80))}${a.agentType ? ` (${safeText(a.agentType)})` : ""}  ${a.entryId !== undefined ? "inline" : humanBytes(a.size)}\n`);
+          io.out(a.entryId !== undefined ? `              written inline, from entry ${safeText(a.entryId)}\n` : `              ${safeText(a.path)}\n`);
         }
       }
     }

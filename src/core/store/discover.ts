@@ -26,7 +26,10 @@ export interface SessionSummary {
 
 /** A sub-agent's transcript, listed under the session that started it. */
 export interface SubagentSummary {
+  /** Its transcript; for a sub-agent written inline, the session's own file. */
   path: string;
+  /** Written inline in the session's file (Claude Code 1.0.x sidechains): the first of its lines. */
+  entryId?: string;
   agentId: string;
   /** What it was asked to do, when its agent recorded it. */
   description?: string;
@@ -47,6 +50,8 @@ export interface CacheRecord extends SessionSummary {
   firstFound: boolean;
   /** Terminated lines up to `scanned` that are JSON objects, the header included. */
   lines: number;
+  /** Sub-agents written inline in the file (SessionScanner.inlineOf), in file order. */
+  inline?: Array<{ agentId: string; description?: string }>;
 }
 
 interface CacheFile {
@@ -54,8 +59,8 @@ interface CacheFile {
   records: Record<string, CacheRecord>;
 }
 
-/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent. */
-const CACHE_VERSION = 3;
+/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent; 4: inline sub-agents. */
+const CACHE_VERSION = 4;
 const HEAD_BYTES = 256 * 1024;
 
 /** What a session starts with, as a format reads it from the first lines. */
@@ -80,6 +85,13 @@ export interface SessionScanner {
   /** Bytes a renaming line must hold (a fast pre-check), and the name it sets, if any. */
   readonly nameMarker?: Buffer;
   nameOf?(obj: Record<string, unknown>): string | undefined;
+  /**
+   * Bytes a line starting a sub-agent written inline must hold, and what it says of it
+   * (Claude Code before 2.1: sidechain lines in the session's own file). Found while the
+   * lines are counted, kept in the cache like names.
+   */
+  readonly inlineMarker?: Buffer;
+  inlineOf?(obj: Record<string, unknown>): { agentId: string; description?: string } | undefined;
 }
 
 export interface ListOptions {
@@ -104,6 +116,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
   const files = await sessionFiles(sessionsDir, scanner.accepts);
   const summaries: SessionSummary[] = [];
+  const inlineByFile = new Map<string, NonNullable<CacheRecord["inline"]>>();
   // A few files at a time: enough to overlap I/O without thousands of open handles.
   const queue = [...files];
   const worker = async () => {
@@ -127,6 +140,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
         }
         next.records[file] = rec;
         summaries.push(publicPart(rec));
+        if (rec.inline?.length) inlineByFile.set(file, rec.inline);
       } catch (err) {
         skipped.push({ path: file, reason: (err as Error).message });
       }
@@ -134,11 +148,11 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   if (opts.cacheFile) saveCache(opts.cacheFile, next);
-  if (scanner.subagents) {
-    for (const s of summaries) {
-      const subs = await scanner.subagents(s.path, s).catch(() => []);
-      if (subs.length) s.subagents = subs;
-    }
+  for (const s of summaries) {
+    const subs = scanner.subagents ? await scanner.subagents(s.path, s).catch(() => []) : [];
+    // Inline ones open the session's own file at their first line.
+    for (const a of inlineByFile.get(s.path) ?? []) subs.push({ path: s.path, agentId: a.agentId, entryId: a.agentId, ...(a.description ? { description: a.description } : {}), size: 0, mtimeMs: s.mtimeMs });
+    if (subs.length) s.subagents = subs;
   }
   return { projects: group(summaries), skipped, stats };
 }
@@ -186,7 +200,7 @@ export function group(summaries: SessionSummary[]): ProjectGroup[] {
 }
 
 function publicPart(rec: CacheRecord): SessionSummary {
-  const { scanned: _s, firstFound: _f, lines: _l, ...rest } = rec;
+  const { scanned: _s, firstFound: _f, lines: _l, inline: _i, ...rest } = rec;
   return rest;
 }
 
@@ -287,6 +301,14 @@ function lastNonBlank(buf: Buffer, start: number, end: number): number {
 }
 
 function pickName(scanner: SessionScanner, rec: CacheRecord, line: Buffer): void {
+  if (scanner.inlineMarker && scanner.inlineOf && line.indexOf(scanner.inlineMarker) !== -1) {
+    try {
+      const found = scanner.inlineOf(JSON.parse(line.toString("utf8")) as Record<string, unknown>);
+      if (found) (rec.inline ??= []).push(found);
+    } catch {
+      // A bad line is the reader's to report, not the list's.
+    }
+  }
   if (!scanner.nameMarker || !scanner.nameOf || line.indexOf(scanner.nameMarker) === -1) return;
   try {
     const name = scanner.nameOf(JSON.parse(line.toString("utf8")) as Record<string, unknown>);

@@ -38,7 +38,8 @@ export function costTargets(projects: readonly ProjectGroup[]): CostTarget[] {
   for (const p of projects) {
     for (const s of p.sessions) {
       out.push({ path: s.path, agent: s.agent, project: p.cwd, mtimeMs: s.mtimeMs });
-      for (const a of s.subagents ?? []) out.push({ path: a.path, agent: s.agent, project: p.cwd, mtimeMs: a.mtimeMs, parent: s.path });
+      // A sub-agent written inline is part of its session's file: counted with it.
+      for (const a of s.subagents ?? []) if (a.entryId === undefined) out.push({ path: a.path, agent: s.agent, project: p.cwd, mtimeMs: a.mtimeMs, parent: s.path });
     }
   }
   return out;

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeRoot, claudeCodeScanner, firstRealPrompt } from "../../../src/core/formats/claude-code/discover";
 import { listWith } from "../../../src/core/store/discover";
+import { costTargets } from "../../../src/core/tokens/cost-scan";
 import { tempDir } from "../../helpers/session-builder";
 
 type Raw = Record<string, unknown>;
@@ -93,5 +94,39 @@ describe("Claude Code discovery: sub-agents listed under their session", () => {
     assert.ok(s1.every((a) => a.size > 0 && a.path.endsWith(".jsonl")));
     assert.deepEqual(byId.get("s2")?.subagents?.map((a) => a.agentId), ["b1"], "a file beside the sessions goes to the session its lines name; junk to none");
     assert.equal(res.projects[0].sessions.length, 2, "sub-agent files are not sessions");
+  });
+
+  it("sub-agents written inline (sidechain lines in the session's own file) are listed under it by their first line and prompt, from the cache too; a total cost does not count them twice", async () => {
+    const root = tempDir();
+    const proj = join(root, "projects", "-srv-old");
+    mkdirSync(proj, { recursive: true });
+    const sid = "11111111-0000-4000-8000-000000000009";
+    const file = join(proj, `${sid}.jsonl`);
+    const side = (uuid: string, parentUuid: string | null, type: string, message: Raw): Raw => ({ parentUuid, isSidechain: true, userType: "external", cwd: "/srv/old", sessionId: sid, version: "2.0.13", type, message, uuid, timestamp: "2026-03-01T10:00:05.000Z" });
+    writeFileSync(
+      file,
+      jsonl([
+        conv(sid, "/srv/old", 1, "user", { role: "user", content: "ask a helper" }, { version: "2.0.13" }),
+        side("s1", null, "user", { role: "user", content: "How are you\ndoing?" }),
+        side("s2", "s1", "assistant", { role: "assistant", content: [{ type: "text", text: "Fine." }] }),
+        side("s3", null, "user", { role: "user", content: [{ type: "text", text: "Second helper" }] }),
+      ]),
+    );
+    const cacheFile = join(root, "cache.json");
+    for (const pass of ["first", "cached"]) {
+      const res = await listWith(claudeCodeScanner, root, { cacheFile });
+      const s = res.projects.flatMap((p) => p.sessions).find((x) => x.path === file);
+      assert.deepEqual(
+        s?.subagents?.map((a) => [a.agentId, a.entryId, a.description, a.path]),
+        [
+          ["s1", "s1", "How are you doing?", file],
+          ["s3", "s3", "Second helper", file],
+        ],
+        pass,
+      );
+      if (pass === "cached") assert.equal(res.stats.fromCache, 1);
+    }
+    const targets = costTargets((await listWith(claudeCodeScanner, root, { cacheFile })).projects);
+    assert.deepEqual(targets.map((t) => t.path), [file], "the file once: its inline sub-agents are in it");
   });
 });

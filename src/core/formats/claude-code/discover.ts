@@ -107,6 +107,16 @@ async function besideSubagents(projectDir: string, sessionId: string): Promise<S
 }
 
 /**
+ * A sub-agent written inline (1.0.x-2.0.x: sidechain lines in the session's own file): the
+ * first of its lines, a sidechain user line with no parent, described by its prompt.
+ */
+function inlineSubagentOf(o: Record<string, unknown>): { agentId: string; description?: string } | undefined {
+  if (o.type !== "user" || o.isSidechain !== true || o.parentUuid !== null || typeof o.uuid !== "string") return undefined;
+  const prompt = promptText((o.message as { content?: unknown } | undefined)?.content).replace(/\s+/g, " ").trim();
+  return { agentId: o.uuid, ...(prompt ? { description: prompt.slice(0, 200) } : {}) };
+}
+
+/**
  * Claude Code's store: <root>/projects/<escaped cwd>/<sessionId>.jsonl. The project is the
  * cwd the lines name (the escaped folder name loses characters and can collide); the
  * title is the latest custom or AI title, else the first real prompt. Sub-agent files
@@ -119,6 +129,8 @@ export const claudeCodeScanner: SessionScanner = {
   headerLines: 0,
   nameMarker: Buffer.from('-title"'),
   nameOf: titleOf,
+  inlineMarker: Buffer.from('"isSidechain":true'),
+  inlineOf: inlineSubagentOf,
   async subagents(sessionPath, session) {
     const dir = dirname(sessionPath);
     return [...(await nestedSubagents(join(dir, session.id, "subagents"))), ...(await besideSubagents(dir, session.id))];
