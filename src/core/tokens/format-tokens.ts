@@ -1,6 +1,6 @@
 import type { FormatContext, PartKind, SessionFormat } from "../formats/session-format";
 import type { SessionReader } from "../formats/session-reader";
-import { estimateTextTokens } from "./estimate";
+import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
 import { compactionThreshold, contextWindowFor, type ContextWindow } from "./model-windows";
 
 /** The context size of one leaf for any format: recorded where the agent recorded it, estimated elsewhere. */
@@ -49,11 +49,40 @@ export interface UnrecordedOverhead {
 /** What a file of a format without its own description leaves out of what is sent. */
 export const UNRECORDED_PARTS = "system prompt and tool definitions";
 
-/** chars/4 of what a message says (its JSON content), CJK counted per character. */
+/** Image blocks in a content array (a tool result's own content included). */
+function countImages(blocks: readonly unknown[]): number {
+  let n = 0;
+  for (const b of blocks) {
+    const x = b as { type?: unknown; content?: unknown } | null;
+    if (x?.type === "image") n++;
+    else if (Array.isArray(x?.content)) n += countImages(x.content);
+  }
+  return n;
+}
+
+/** The blocks without their images (a tool result's own content included). */
+function withoutImages(blocks: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const b of blocks) {
+    const x = b as { type?: unknown; content?: unknown } | null;
+    if (x?.type === "image") continue;
+    out.push(x && Array.isArray(x.content) ? { ...x, content: withoutImages(x.content) } : b);
+  }
+  return out;
+}
+
+/**
+ * chars/4 of what a message says (its JSON content), CJK counted per character; an
+ * image counts as the fixed IMAGE_TOKENS the index gives it, not as its base64 text
+ * (a screenshot is about a million characters of it).
+ */
 export function messageTokens(message: unknown): number {
   const m = message as { content?: unknown } | null;
   const body = m && typeof m === "object" && "content" in m ? m.content : message;
-  return estimateTextTokens(typeof body === "string" ? body : (JSON.stringify(body) ?? ""));
+  if (typeof body === "string") return estimateTextTokens(body);
+  const images = Array.isArray(body) ? countImages(body) : 0;
+  if (!images) return estimateTextTokens(JSON.stringify(body) ?? "");
+  return estimateTextTokens(JSON.stringify(withoutImages(body as unknown[]))) + images * IMAGE_TOKENS;
 }
 
 /** The model of a path: the last entry on it that names one. */

@@ -11,6 +11,13 @@ import { chainMessages } from "./messages";
  */
 export function claudeCodeContext(session: SessionReader, leaf: number): FormatContext {
   if (leaf < 0) return { leafId: null, messages: [] };
-  const lines = claudeCodeChain(session, leaf).map((i) => asLine(session.entryAt(i)));
+  // Only user and assistant lines become messages: the others (progress, attachments, system) are not read.
+  const t = session.table;
+  const lines = claudeCodeChain(session, leaf)
+    .filter((i) => {
+      const type = t.typeAt(i);
+      return type === "user" || type === "assistant";
+    })
+    .map((i) => asLine(session.entryAt(i)));
   return { leafId: session.table.idAt(leaf), messages: chainMessages(lines) };
 }
