@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync, existsSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ENTRY_KINDS } from "../../src/core/formats/entry-kinds";
 import { MemorySession } from "../../src/core/formats/memory-session";
@@ -7,6 +7,7 @@ import { detectFormat, FORMATS, formatOf, openSession, readFirstLines } from "..
 import type { SessionFormat } from "../../src/core/formats/session-format";
 import type { SessionReader } from "../../src/core/formats/session-reader";
 import { tempDir } from "../helpers/session-builder";
+import { formatFixtures } from "../helpers/format-fixtures";
 
 /**
  * The contract every format keeps, run over the small fixtures each format keeps in
@@ -17,19 +18,7 @@ import { tempDir } from "../helpers/session-builder";
 const FIXTURES = join(process.cwd(), "test", "fixtures");
 const PART_KINDS = new Set(["summary", "user", "assistant", "thinking", "toolCall", "toolResult", "image", "custom", "bash"]);
 
-function fixturesOf(f: SessionFormat): string[] {
-  const dir = join(FIXTURES, f.id);
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.endsWith(".jsonl") && !e.name.includes(".bad.")) out.push(join(d, e.name));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
+const fixturesOf = (f: SessionFormat): string[] => formatFixtures(FIXTURES, f.id);
 
 /** The entries the format loads for a leaf: its chain when it has one, else the tree's path. */
 function loadedPath(f: SessionFormat, s: SessionReader, leaf: number): number[] {

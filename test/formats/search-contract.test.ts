@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ENTRY_KINDS } from "../../src/core/formats/entry-kinds";
 import { FORMATS, openSession } from "../../src/core/formats/registry";
 import type { SessionFormat } from "../../src/core/formats/session-format";
+import { formatFixtures } from "../helpers/format-fixtures";
 
 /**
  * Each format's search hooks (what `ase search` reads of a line) agree with its reader on
@@ -12,19 +13,7 @@ import type { SessionFormat } from "../../src/core/formats/session-format";
  */
 const FIXTURES = join(process.cwd(), "test", "fixtures");
 
-function fixturesOf(f: SessionFormat): string[] {
-  const dir = join(FIXTURES, f.id);
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.endsWith(".jsonl") && !e.name.includes(".bad.")) out.push(join(d, e.name));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
+const fixturesOf = (f: SessionFormat): string[] => formatFixtures(FIXTURES, f.id);
 
 describe("format contract: search hooks agree with the reader", () => {
   it("every format has search hooks", () => {
