@@ -322,11 +322,13 @@ export class ExplorerController {
     const d = this.answer(msg);
     if (!d.subagents?.some((a) => a.found)) return d;
     const prices = this.opts.prices?.();
+    // The transcripts' paths, from the format's view of the entry (the webview's copy leaves them out): looked up once.
+    const paths = new Map((formatOf(this.s).details?.(this.s, this.entryIndex(d.id)).subagents ?? []).map((a) => [a.agentId, a.path]));
     const subagents = await Promise.all(
       d.subagents.map(async (a) => {
         const inline = a.inlineEntryId === undefined ? undefined : this.s.tree.indexOf(a.inlineEntryId);
         if (inline !== undefined) return { ...a, figures: inlineSubagentFigures(this.s, inline, prices) };
-        const path = a.found ? this.subagentToOpen(d.id, a.agentId) : undefined;
+        const path = a.found ? paths.get(a.agentId) : undefined;
         if (!path) return a;
         try {
           return { ...a, figures: await subagentFigures(path, prices) };
