@@ -1,5 +1,6 @@
 import type { CostView } from "../src/protocol";
 import { costBreakdown, costHeadline } from "../src/core/tokens/cost-words";
+import { humanUsd } from "../src/core/util/human";
 import { clipText } from "../src/core/util/visible-text";
 import { el, TITLE_MAX, visible } from "./dom";
 
@@ -17,7 +18,8 @@ export class CostChip {
     this.element.hidden = !shown;
     if (!cost || !shown) return;
     const head = costHeadline(cost);
-    this.element.textContent = head;
+    // A fork's copied path was paid for once, in its source: said on the chip itself.
+    this.element.textContent = cost.inherited ? `${head} · ${humanUsd(cost.inherited.usd)} inherited` : head;
     this.element.classList.toggle("cost-unpriced", cost.unpricedSteps > 0);
     // Model names are session text: shown as text, hidden characters marked, cut like every tooltip.
     const tip = visible(clipText([`Cost of the whole session (every branch): ${head}`, ...costBreakdown(cost)].join("\n"), TITLE_MAX));

@@ -247,7 +247,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const [path, stamp] = node.kind === "session" ? [node.session.path, node.session] : [node.sub.path, node.sub];
     try {
       const cost = await this.costs.get(path, { mtimeMs: stamp.mtimeMs, size: stamp.size });
-      tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent"), "keep")}`);
+      tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels, cost.inherited), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent"), "keep")}`);
       const subs = node.kind === "session" ? (node.session.subagents ?? []).filter((a) => a.entryId === undefined) : [];
       if (subs.length) tip.appendText(`\n${await this.subagentsLine(subs)}`);
     } catch (err) {

@@ -1,5 +1,6 @@
 import { formatOf } from "../../core/formats/registry";
 import { costSplit as split, usd4 as usd } from "../../core/tokens/cost-total-text";
+import { costFigures, inheritedLine } from "../../core/tokens/cost-words";
 import { type CostSum, type SessionCost, sessionCost } from "../../core/tokens/session-cost";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
@@ -32,6 +33,8 @@ function text(path: string, agent: string, c: SessionCost, by: Grouping | undefi
   if (t.unpricedSteps) {
     out.push(`not in the total: ${humanTokens(t.unpricedTokens)} tokens of ${c.unpricedModels.map(safeText).join(", ")} (no price known; give one with --prices or the agentSessions.modelPrices setting)`);
   }
+  const inherited = inheritedLine(costFigures(t, c.unpricedModels, c.inherited), safeText);
+  if (inherited) out.push(inherited);
   if (by) out.push("", ...rows(c, by, defaultLeaf));
   return `${out.join("\n")}\n`;
 }
@@ -54,7 +57,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
     const { steps, byBranch, ...rest } = cost;
     const defaultLeaf = format.defaultLeaf(session);
     const branches = byBranch.map(({ leaf, ...b }) => ({ ...b, default: leaf === defaultLeaf }));
-    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}) })) }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}), ...(s.inheritedFrom !== undefined ? { inheritedFrom: s.inheritedFrom } : {}) })) }, null, 2)}\n`);
     return;
   }
   io.out(text(session.path, format.agent, cost, by, format.defaultLeaf(session)));

@@ -14,6 +14,9 @@ export class CostLedger {
   private readonly reader: StepReader;
   private readonly total = emptySum();
   private readonly models = new Map<string, CostSum>();
+  /** What this file copied from the session it was forked from (steps with inheritedFrom). */
+  private readonly inherited = emptySum();
+  private readonly sources = new Set<string>();
   /** By entry index, for the path walks (typed arrays: a walk of 100,000 entries takes a few ms): a step's USD, and 0 none / 1 a priced step / 2 an unpriced step / 3 a recorded one. */
   private usdAt = new Float64Array(0);
   private stepAt = new Uint8Array(0);
@@ -53,6 +56,10 @@ export class CostLedger {
       this.stepAt[step.index] = step.cost.source === "none" ? 2 : step.cost.source === "recorded" ? 3 : 1;
     }
     addStep(this.total, step, sign);
+    if (step.inheritedFrom !== undefined) {
+      addStep(this.inherited, step, sign);
+      this.sources.add(step.inheritedFrom);
+    }
     const key = step.model ?? "(unknown)";
     let g = this.models.get(key);
     if (!g) this.models.set(key, (g = emptySum()));
@@ -66,7 +73,7 @@ export class CostLedger {
       .filter(([, g]) => g.unpricedSteps > 0)
       .sort((a, b) => b[1].usd - a[1].usd || a[0].localeCompare(b[0]))
       .map(([m]) => m);
-    return costFigures(this.total, unpriced);
+    return costFigures(this.total, unpriced, { usd: this.inherited.usd, steps: this.inherited.steps, from: [...this.sources] });
   }
 
   /** The step at entry i, if one is placed there (a response over several lines: at its first). */

@@ -48,6 +48,7 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
   const k = t.total.tokens;
   out.push(`tokens: input ${humanTokens(k.input)}, output ${humanTokens(k.output)}, cache write ${humanTokens(k.cacheWrite)}, cache read ${humanTokens(k.cacheRead)}`);
   if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map(safe).join(", ")} (no price known; ${PRICE_HINT})`);
+  if (t.duplicates.steps) out.push(`counted once: ${t.duplicates.steps} step(s) (${usd4(t.duplicates.usd)}) held by more than one file (forks, /branch copies, resumes) are in the total once, under the file that made them`);
   if (t.undatedSteps) out.push(`left out: ${t.undatedSteps} step(s) without a time (a range was given)`);
   out.push(`read ${t.filesRead} file(s)${t.filesBefore ? `; ${t.filesBefore} last written before the range, not read` : ""}${t.failed.length ? `; ${t.failed.length} could not be read (listed at the end)` : ""}`);
   if (t.total.steps) {
@@ -57,7 +58,7 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
     const max = opts.maxSessions ?? 50;
     out.push("", `sessions, most expensive first${t.sessions.length > max ? ` (the first ${max} of ${t.sessions.length})` : ""}`);
     for (const s of t.sessions.slice(0, max)) {
-      out.push(`${usd4(s.usd).padStart(11)}  ${String(s.steps).padStart(5)} step(s)  ${safe(s.agent)}  ${safe(s.path)}${s.parent !== undefined ? `  (sub-agent of ${safe(s.parent)})` : ""}`);
+      out.push(`${usd4(s.usd).padStart(11)}  ${String(s.steps).padStart(5)} step(s)  ${safe(s.agent)}  ${safe(s.path)}${s.parent !== undefined ? `  (sub-agent of ${safe(s.parent)})` : ""}${s.countedElsewhere.steps ? `  (+${s.countedElsewhere.steps} copied step(s), ${usd4(s.countedElsewhere.usd)}, counted in their source)` : ""}`);
     }
   }
   if (t.failed.length) {

@@ -24,6 +24,8 @@ export interface SessionCostLine extends CostSum {
   agent: string;
   project: string;
   parent?: string;
+  /** Its steps whose call another file holds too and was counted there (a fork's copied path): not in this line, nor in the total. */
+  countedElsewhere: CostSum;
 }
 
 /** The cost of many sessions over a time range, split like one session's. */
@@ -43,6 +45,11 @@ export interface CostTotal {
   unpricedModels: string[];
   /** Steps without a readable time, left out because a range was given. */
   undatedSteps: number;
+  /**
+   * Copies of calls counted once already (a fork's or a /branch copy's inherited path, a
+   * resume that wrote the history again): left out of every figure above.
+   */
+  duplicates: CostSum;
 }
 
 /** Whether a step's time is inside the range; an undated step is inside only an open range. */
@@ -58,15 +65,30 @@ function bump<K>(groups: Map<K, CostSum>, key: K, step: CostStep): void {
   addStep(g, step);
 }
 
+/** When a fork first went on on its own: its earliest step that is not a copy (Infinity: none). */
+function firstOwnStep(s: CostedSession): number {
+  let first = Number.POSITIVE_INFINITY;
+  for (const step of s.cost.steps) if (step.inheritedFrom === undefined && step.time < first) first = step.time;
+  return first;
+}
+
 const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
 
 /**
  * Sums the cost of many sessions, one at a time (a session's steps need not be kept
  * once added), counting only steps whose own time falls in the range: a session that
  * ran over several days adds to the days it ran on.
+ *
+ * Every API call is counted once across the files (see CostHooks.callId): the first file
+ * that holds a call owns it. A file that copied steps from another (a fork) is added after
+ * every other file, so its source owns the shared path even when the fork is listed
+ * first; the fork keeps only what it added, or what it copied from a source not in the sum.
  */
 export class CostTotaller {
   private readonly total = emptySum();
+  private readonly duplicates = emptySum();
+  private readonly counted = new Set<string>();
+  private readonly forks: CostedSession[] = [];
   private readonly models = new Map<string, CostSum>();
   private readonly days = new Map<string, CostSum>();
   private readonly projects = new Map<string, CostSum>();
@@ -76,11 +98,24 @@ export class CostTotaller {
   constructor(private readonly range: TimeRange = {}) {}
 
   add(s: CostedSession): void {
-    const line: SessionCostLine = { path: s.path, agent: s.agent, project: s.project, ...(s.parent !== undefined ? { parent: s.parent } : {}), ...emptySum() };
+    if (s.cost.inherited.steps > 0) this.forks.push(s);
+    else this.count(s);
+  }
+
+  private count(s: CostedSession): void {
+    const line: SessionCostLine = { path: s.path, agent: s.agent, project: s.project, ...(s.parent !== undefined ? { parent: s.parent } : {}), ...emptySum(), countedElsewhere: emptySum() };
     for (const step of s.cost.steps) {
       if (!inRange(step.time, this.range)) {
         if (!Number.isFinite(step.time)) this.undated++;
         continue;
+      }
+      if (step.callId !== undefined) {
+        if (this.counted.has(step.callId)) {
+          addStep(this.duplicates, step);
+          addStep(line.countedElsewhere, step);
+          continue;
+        }
+        this.counted.add(step.callId);
       }
       addStep(this.total, step);
       addStep(line, step);
@@ -88,10 +123,15 @@ export class CostTotaller {
       bump(this.days, step.day, step);
       bump(this.projects, s.project, step);
     }
-    if (line.steps > 0) this.lines.push(line);
+    if (line.steps > 0 || line.countedElsewhere.steps > 0) this.lines.push(line);
   }
 
   result(): CostTotal {
+    // Forks last, in the order they went on on their own (the time of their first step that
+    // is not a copy): a fork of a fork comes after the fork it copied, which then owns its part.
+    const forks = this.forks.splice(0).map((s) => ({ s, start: firstOwnStep(s) }));
+    forks.sort((a, b) => a.start - b.start || a.s.path.localeCompare(b.s.path));
+    for (const f of forks) this.count(f.s);
     const byModel = [...this.models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
     return {
       range: { since: iso(this.range.since), until: iso(this.range.until) },
@@ -102,6 +142,7 @@ export class CostTotaller {
       sessions: [...this.lines].sort((a, b) => b.usd - a.usd || a.path.localeCompare(b.path)),
       unpricedModels: byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model),
       undatedSteps: this.undated,
+      duplicates: { ...this.duplicates, tokens: { ...this.duplicates.tokens } },
     };
   }
 }

@@ -13,6 +13,8 @@ export interface CostFigures {
   unpricedTokens: number;
   /** The models of the unpriced steps, as recorded. */
   unpricedModels: string[];
+  /** Of `usd`, what a fork copied from its source (made once, there); absent when nothing was. */
+  inherited?: { usd: number; steps: number; from: string[] };
 }
 
 /** A branch's cost on its token bar. */
@@ -25,9 +27,17 @@ export interface BranchCostFigures {
 const steps = (n: number) => `${n.toLocaleString("en-US")} step${n === 1 ? "" : "s"}`;
 
 /** The figures of a sum (anything shaped like a CostSum) with the models left unpriced. */
-export function costFigures(sum: Omit<CostFigures, "unpricedModels">, unpricedModels: readonly string[]): CostFigures {
+export function costFigures(sum: Omit<CostFigures, "unpricedModels" | "inherited">, unpricedModels: readonly string[], inherited?: { usd: number; steps: number; from: readonly string[] }): CostFigures {
   const { usd, steps: n, recordedUsd, recordedSteps, pricedUsd, pricedSteps, unpricedSteps, unpricedTokens } = sum;
-  return { usd, steps: n, recordedUsd, recordedSteps, pricedUsd, pricedSteps, unpricedSteps, unpricedTokens, unpricedModels: [...unpricedModels] };
+  const own = { usd, steps: n, recordedUsd, recordedSteps, pricedUsd, pricedSteps, unpricedSteps, unpricedTokens, unpricedModels: [...unpricedModels] };
+  return inherited && inherited.steps > 0 ? { ...own, inherited: { usd: inherited.usd, steps: inherited.steps, from: [...inherited.from] } } : own;
+}
+
+/** "of which $1.20 (12 steps) inherited from <source>": a fork's copied part, paid for once, in its source. */
+export function inheritedLine(c: Pick<CostFigures, "inherited">, nameOf: (source: string) => string = (s) => s): string | undefined {
+  const i = c.inherited;
+  if (!i || i.steps === 0) return undefined;
+  return `of which ${humanUsd(i.usd)} (${steps(i.steps)}) inherited from ${i.from.map(nameOf).join(", ")}: made once, counted in that session's total`;
 }
 
 /** One short line: "$1.23 · 45 steps", with "(3 unpriced)" when some steps have no price. */
@@ -48,6 +58,8 @@ export function costBreakdown(c: CostFigures): string[] {
     out.push(`unpriced, not in the total: ${steps(c.unpricedSteps)}, ${humanTokens(c.unpricedTokens)} tokens of ${c.unpricedModels.join(", ") || "(unknown)"} (set agentSessions.modelPrices to price them)`);
   }
   if (!c.steps) out.push("no step with recorded usage");
+  const inherited = inheritedLine(c);
+  if (inherited) out.push(inherited);
   return out;
 }
 

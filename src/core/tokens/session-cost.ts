@@ -19,6 +19,19 @@ export interface CostHooks {
    * out, every cache write is priced at the 5-minute rate.
    */
   cacheWrite1h?(session: SessionReader, i: number): number | undefined;
+  /**
+   * The identity of the API call behind entry i across the whole store: the same in every
+   * copy of the call (a fork, a /branch copy, a resume that wrote the history again), and
+   * different for any other call. Totals over many files count a call once. Left out, the
+   * entry's id, time and usage stand for it (copies keep all three).
+   */
+  callId?(session: SessionReader, i: number): string | undefined;
+  /**
+   * The session entry i was copied from when this file is a fork that copied it (pi: an
+   * entry older than the fork's header, the header naming its parentSession; Claude Code:
+   * a line's forkedFrom); undefined for the session's own entries.
+   */
+  inheritedFrom?(session: SessionReader, i: number): string | undefined;
 }
 
 export interface SessionCostOptions extends CostHooks {
@@ -55,6 +68,16 @@ export interface CostStep {
   cost: StepCost;
   /** Lines of the same response whose repeated usage was not counted again. */
   repeats: number;
+  /** The call's identity across the store (see CostHooks.callId). */
+  callId?: string;
+  /** The session this step was copied from, for a fork's inherited steps. */
+  inheritedFrom?: string;
+}
+
+/** The part of a session's cost that a fork copied from its source (made once, in the source). */
+export interface InheritedCost extends CostSum {
+  /** The sessions it was copied from, as the file names them (a path or a session id). */
+  from: string[];
 }
 
 export interface BranchCost extends CostSum {
@@ -75,6 +98,8 @@ export interface SessionCost {
   unpricedModels: string[];
   /** How repeated lines of one response were told apart: by the format's hook, or not at all. */
   dedupe: "response-id" | "per-entry";
+  /** Of the total, what this file copied from the session it was forked from. */
+  inherited: InheritedCost;
 }
 
 export function emptySum(): CostSum {
@@ -135,6 +160,17 @@ function modelFor(session: SessionReader, i: number): string | undefined {
   return undefined;
 }
 
+/**
+ * A call's identity where the format names none: the entry's id and time with its usage.
+ * A copy keeps all three; two different calls share all three only if they are the same
+ * call written twice. Undefined without a time (then nothing is merged).
+ */
+function defaultCallId(session: SessionReader, i: number, u: RecordedUsage): string | undefined {
+  const time = session.table.times[i];
+  if (!Number.isFinite(time)) return undefined;
+  return `${session.metas[i].id}@${time}:${u.input}/${u.output}/${u.cacheRead}/${u.cacheWrite}`;
+}
+
 /** A step as it was before a later line of its response replaced its usage and cost. */
 export type StepBefore = Pick<CostStep, "usage" | "cost">;
 
@@ -187,7 +223,9 @@ export class StepReader {
         continue;
       }
       const model = modelFor(session, i);
-      const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), time: Number.isFinite(t.times[i]) ? t.times[i] : Number.NaN, usage: u, cost: costOf(u, model, opts.prices), repeats: 0 };
+      const callId = opts.callId ? opts.callId(session, i) : defaultCallId(session, i, u);
+      const from = opts.inheritedFrom?.(session, i);
+      const step: CostStep = { index: i, entryId: session.metas[i].id, ...(model ? { model } : {}), day: dayOf(t.times[i]), time: Number.isFinite(t.times[i]) ? t.times[i] : Number.NaN, usage: u, cost: costOf(u, model, opts.prices), repeats: 0, ...(callId !== undefined ? { callId } : {}), ...(from !== undefined ? { inheritedFrom: from } : {}) };
       this.steps.push(step);
       added.push(step);
       if (rid !== undefined) this.byResponse.set(rid, step);
@@ -209,7 +247,9 @@ export function costHooks(format: { readonly id: string } & CostHooks, opts: Ses
   const hooks: CostHooks = format;
   const responseId = opts.responseId ?? (typeof hooks.responseId === "function" ? hooks.responseId.bind(format) : undefined);
   const cacheWrite1h = opts.cacheWrite1h ?? (typeof hooks.cacheWrite1h === "function" ? hooks.cacheWrite1h.bind(format) : undefined);
-  return { ...opts, responseId, cacheWrite1h };
+  const callId = opts.callId ?? (typeof hooks.callId === "function" ? hooks.callId.bind(format) : undefined);
+  const inheritedFrom = opts.inheritedFrom ?? (typeof hooks.inheritedFrom === "function" ? hooks.inheritedFrom.bind(format) : undefined);
+  return { ...opts, responseId, cacheWrite1h, callId, inheritedFrom };
 }
 
 /** Sums per leaf path in one depth-first walk (adding a step on the way down, taking it away on the way back). */
@@ -261,5 +301,17 @@ export function sessionCost(session: SessionReader, format: { readonly id: strin
   const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
   const byDay = groupBy(steps, (s) => s.day, "day").sort((a, b) => a.day.localeCompare(b.day));
   const unpricedModels = byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model);
-  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry" };
+  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry", inherited: inheritedCost(steps) };
+}
+
+/** The steps a fork copied from its source, summed, with the sources named. */
+export function inheritedCost(steps: Iterable<CostStep>): InheritedCost {
+  const sum = emptySum();
+  const from = new Set<string>();
+  for (const s of steps) {
+    if (s.inheritedFrom === undefined) continue;
+    addStep(sum, s);
+    from.add(s.inheritedFrom);
+  }
+  return { ...sum, from: [...from] };
 }

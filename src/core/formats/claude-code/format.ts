@@ -47,6 +47,18 @@ export const claudeCodeFormat: SessionFormat = {
     const n = u?.cache_creation?.ephemeral_1h_input_tokens;
     return typeof n === "number" && n > 0 ? n : undefined;
   },
+  // A response is one API call: its message id with the request id (a copy keeps both).
+  callId(session, i) {
+    const l = session.entryAt(i) as { message?: { id?: unknown }; requestId?: unknown };
+    const id = l.message?.id;
+    if (typeof id !== "string") return undefined;
+    return typeof l.requestId === "string" ? `${id}/${l.requestId}` : id;
+  },
+  // /branch, --fork-session and our fork stamp every copied line with forkedFrom.
+  inheritedFrom(session, i) {
+    const from = (session.entryAt(i) as { forkedFrom?: { sessionId?: unknown } }).forkedFrom?.sessionId;
+    return typeof from === "string" ? from : undefined;
+  },
   // Claude Code appends its own lines; we only write a new file, as its /branch does.
   search: claudeCodeSearchHooks,
   writer: {

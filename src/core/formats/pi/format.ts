@@ -54,6 +54,15 @@ export const piFormat: SessionFormat = {
     rootHelp: "$PI_CODING_AGENT_DIR/sessions, else ~/.pi/agent/sessions",
   },
   search: piSearchHooks,
+  // A fork copies the path's entries unchanged under a new header written at fork time:
+  // an entry older than that header was copied from the header's parentSession.
+  inheritedFrom(session, i) {
+    // A session built in memory (rule tests) has no header: nothing is inherited.
+    const h = session instanceof Session ? session.header : undefined;
+    if (typeof h?.parentSession !== "string") return undefined;
+    const forked = Date.parse(String(h.timestamp));
+    return session.table.times[i] < forked ? h.parentSession : undefined;
+  },
   writer: {
     capabilities: { fork: true, label: true, compact: true, continue: true },
     refuses(session) {
