@@ -1,11 +1,11 @@
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import * as vscode from "vscode";
 import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
 import type { CompactionOutcome } from "../core/formats/pi/compaction/compact";
 import type { CompactionPlan } from "../core/formats/pi/compaction/prepare";
 import type { CompactionStrategy } from "../core/formats/pi/compaction/settings";
 import type { EntryAction } from "../protocol";
-import { visibleText } from "../core/util/visible-text";
+import { clipText, visibleText } from "../core/util/visible-text";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -16,7 +16,7 @@ import type { ContextFormat } from "./context-preview";
 import type { Log } from "./log";
 import { pickEntry, pickSession } from "./pickers";
 import type { SessionsView, SessionsViewNode } from "./sessions-view";
-import { totalCost } from "./cost-command";
+import { sessionCostReport, totalCost } from "./cost-command";
 import type { RangePreset } from "../core/tokens/cost-total";
 import type { SessionCosts } from "./session-costs";
 
@@ -252,6 +252,13 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
   reg("agentSessions.projectTotalCost", guarded(deps, "Total Cost", async (node?: SessionsViewNode | string, range?: RangePreset) => {
     const project = typeof node === "string" ? node : node?.kind === "project" ? node.group.cwd : undefined;
     return totalCost(deps, { range, project });
+  }));
+  reg("agentSessions.sessionCost", guarded(deps, "Session Cost", async (t?: Target) => {
+    const file = await resolveFile(deps, t, "Cost of which session?");
+    if (!file) return undefined;
+    const s = deps.view.projects().flatMap((g) => g.sessions).find((x) => x.path === file);
+    const title = visibleText(clipText((s?.name ?? s?.firstMessage) || basename(file), 80));
+    return sessionCostReport(deps, file, title);
   }));
   reg("agentSessions.showLog", () => deps.log.show());
   reg("agentSessions.refresh", () => deps.view.refresh());

@@ -2,6 +2,8 @@ import * as vscode from "vscode";
 import { costTargets, type CostScanResult, scanCosts } from "../core/tokens/cost-scan";
 import { presetRange, type RangePreset } from "../core/tokens/cost-total";
 import { costTotalText } from "../core/tokens/cost-total-text";
+import { reconcileText } from "../core/tokens/reconcile-text";
+import { sessionCostText } from "../core/tokens/session-cost-text";
 import type { ProjectGroup } from "../core/store/discover";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { type ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";
@@ -71,6 +73,7 @@ export async function totalCost(deps: CostCommandDeps, opts: { range?: RangePres
       token.onCancellationRequested(() => ac.abort(new vscode.CancellationError()));
       return scanCosts(targets, {
         range: presetRange(range.preset, Date.now()),
+        reconcile: true,
         signal: ac.signal,
         costOf: (path, signal) => deps.costs.get(path, undefined, signal),
         onProgress: (done, total) => progress.report({ message: `${done} of ${total}`, increment: 100 / Math.max(total, 1) }),
@@ -86,10 +89,32 @@ export async function totalCost(deps: CostCommandDeps, opts: { range?: RangePres
   deps.log.info(`total cost (${range.label}, ${chosen.label}): $${result.total.usd.toFixed(4)} over ${result.total.steps} steps of ${result.filesRead} file(s) read in ${Date.now() - started} ms`);
   for (const f of result.failed) deps.log.warn(`total cost: could not read ${f.path}: ${f.reason}`);
   const title = `${range.label}, ${chosen.all ? "all projects" : `project ${chosen.groups[0]?.cwd || "(no working directory)"}`}`;
-  const text = costTotalText(result, { title });
+  const text = `${costTotalText(result, { title })}${result.reconciliation ? `\n${reconcileText(result.reconciliation)}` : ""}`;
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/Total cost (${range.label}).txt`, query: `t=${Date.now()}` });
   deps.previews.set(uri, text);
   const doc = await vscode.workspace.openTextDocument(uri);
   await vscode.window.showTextDocument(doc, { preview: false });
   return { ...result, uri, text };
+}
+
+/** What the Session Cost command returns (for the tests). */
+export interface SessionCostOutcome {
+  uri: vscode.Uri;
+  text: string;
+}
+
+/**
+ * One session's cost in a read-only document: the total and where it came from, what a
+ * fork inherited, by model and day, and the reconciliation (the agent's recorded cost
+ * beside our price for the same tokens).
+ */
+export async function sessionCostReport(deps: CostCommandDeps, file: string, title: string): Promise<SessionCostOutcome> {
+  const cost = await deps.costs.get(file);
+  const text = sessionCostText(cost, { title: `${title} (${file})`, by: ["model", "day"], reconcileWith: deps.costs.prices() });
+  const name = clipText(title.replace(/[\\/]/g, "-"), 60);
+  const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/Cost of ${name}.txt`, query: `t=${Date.now()}` });
+  deps.previews.set(uri, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return { uri, text };
 }

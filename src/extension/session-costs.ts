@@ -34,7 +34,8 @@ export class SessionCosts {
   private generation = 0;
 
   constructor(
-    private readonly prices: () => PriceOverrides,
+    /** The prices in force (the validated agentSessions.modelPrices setting). */
+    readonly prices: () => PriceOverrides,
     private readonly load: Load = loadAndCost,
   ) {}
 

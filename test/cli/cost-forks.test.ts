@@ -6,6 +6,7 @@ import { formatOf, openSession } from "../../src/core/formats/registry";
 import { CostLedger } from "../../src/core/tokens/cost-ledger";
 import { costBreakdown } from "../../src/core/tokens/cost-words";
 import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
+import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
 async function run(args: string[]) {
@@ -140,5 +141,60 @@ describe("cost: every API call counted once across forks and copies", () => {
     const t = await json(["cost", "--total", "--dir", root, "--no-cache"]);
     assert.ok(near(t.total.usd, 0.2), String(t.total.usd));
     assert.equal(t.duplicates.steps, 0);
+  });
+});
+
+describe("cost reconciliation: the agent's recorded cost beside our price for the same tokens", () => {
+  it("a pi session whose recorded costs are at list price: zero difference; a step recorded at another price: the difference shown", async () => {
+    // Sonnet 4.5: 100 input ($3/M) and 10 output ($15/M) = $0.00045.
+    const exact = 100 * 3e-6 + 10 * 15e-6;
+    const file = writeSession([header(), user("90000001", null, "hi"), paid("90000002", "90000001", exact), user("90000003", "90000002", "more"), paid("90000004", "90000003", exact)]);
+    const j = await json(["cost", file, "--reconcile"]);
+    const row = j.reconciliation.rows[0];
+    assert.equal(row.model, "claude-sonnet-4-5");
+    assert.equal(row.recordedSteps, 2);
+    assert.ok(Math.abs(row.difference) < 1e-12, String(row.difference));
+    const text = await run(["cost", file, "--reconcile"]);
+    assert.match(text.out, /^claude-sonnet-4-5 \[table: claude-sonnet-4-5\] +2 +.* \$0\.0009 \(2\) +\$0\.0009 +0 +- +-$/m);
+    assert.match(text.out, /^where the agent recorded a cost, our price for the same tokens is the same$/m);
+
+    const off = writeSession([header(), user("90000011", null, "hi"), paid("90000012", "90000011", exact + 0.001)]);
+    const o = await json(["cost", off, "--reconcile"]);
+    assert.ok(Math.abs(o.reconciliation.rows[0].difference + 0.001) < 1e-12, String(o.reconciliation.rows[0].difference));
+    assert.match((await run(["cost", off, "--reconcile"])).out, /^claude-sonnet-4-5 .* -\$0\.001000 /m);
+  });
+
+  it("a model without a price: nothing to compare, said so; steps priced by us only are their own column", async () => {
+    const file = writeSession([header(), user("90000021", null, "hi"), { ...paid("90000022", "90000021", 0.5), message: { ...(paid("90000022", "90000021", 0.5).message as object), model: "local-llama" } }, user("90000023", "90000022", "x"), assistant("90000024", "90000023", "y", { usage: { input: 1_000_000, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 1_000_000 } })]);
+    const j = await json(["cost", file, "--reconcile"]);
+    const byModel = Object.fromEntries(j.reconciliation.rows.map((r: { model: string }) => [r.model, r]));
+    assert.equal(byModel["local-llama"].difference, null);
+    assert.equal(byModel["local-llama"].priceKey, null);
+    assert.equal(byModel["claude-sonnet-4-5"].pricedOnlySteps, 1);
+    assert.ok(near(byModel["claude-sonnet-4-5"].pricedOnlyUsd, 3));
+    assert.match((await run(["cost", file, "--reconcile"])).out, /^local-llama \[no price\] /m);
+  });
+
+  it("ase cost --total --reconcile: the rows of every counted step, copies not twice", async () => {
+    const root = tempDir();
+    const dir = join(root, projectDirName("/home/ana/proj"));
+    mkdirSync(dir);
+    const exact = 100 * 3e-6 + 10 * 15e-6;
+    const src = writeSession([header(), user("90000031", null, "hi"), paid("90000032", "90000031", exact)], { dir, name: "a.jsonl" });
+    assert.equal((await run(["fork", src, "--at", "90000032"])).code, 0);
+    const j = await json(["cost", "--total", "--dir", root, "--no-cache", "--reconcile"]);
+    assert.equal(j.reconciliation.total.steps, 1);
+    assert.ok(Math.abs(j.reconciliation.total.difference) < 1e-12);
+  });
+
+  it("the repository's real pi sessions: zero difference for every model the agent recorded a cost for", async function () {
+    needFixtures(this);
+    for (const name of REAL_SESSIONS) {
+      const j = await json(["cost", fixture(`${name}.jsonl`), "--reconcile"]);
+      const compared = j.reconciliation.rows.filter((r: { difference: number | null }) => r.difference !== null);
+      assert.ok(compared.length > 0, `${name}: some model compared`);
+      for (const r of compared) assert.ok(Math.abs(r.difference) <= Math.max(1e-9, r.recordedUsd * 1e-9), `${name} ${r.model}: recorded ${r.recordedUsd}, ours ${r.pricedRecordedUsd}`);
+      assert.ok(j.reconciliation.total.recordedSteps > 400, `${name}: ${j.reconciliation.total.recordedSteps} recorded steps`);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { costFigures, costHeadline } from "../../src/core/tokens/cost-words";
 import type { PriceOverrides } from "../../src/core/tokens/prices";
 import { sessionCost } from "../../src/core/tokens/session-cost";
-import type { TotalCostOutcome } from "../../src/extension/cost-command";
+import type { SessionCostOutcome, TotalCostOutcome } from "../../src/extension/cost-command";
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { SessionsViewNode } from "../../src/extension/sessions-view";
 import { assistant, header, user, writeSession } from "../helpers/session-builder";
@@ -120,6 +120,23 @@ describe("Know the cost in a real VS Code extension host", function () {
     assert.match(out.text, /^All time, project \/home\/ana\/costs: 3 session file\(s\) with steps, all time$/m);
     assert.match(out.text, /^total \$0\.2590 {2}4 step\(s\): 1 recorded \$0\.2500, 2 priced \$0\.0090, 1 unpriced$/m);
     assert.notEqual(out.uri.scheme, "file", "not a file on disk: nothing to save over");
+  });
+
+  it("Session Cost Report from a session's context menu: a read-only document with the split, by model and day, and the reconciliation", async () => {
+    const out = (await vscode.commands.executeCommand("agentSessions.sessionCost", await node(files.recorded))) as SessionCostOutcome;
+    const editor = await until("the report in the active editor", () => vscode.window.activeTextEditor?.document.uri.toString() === out.uri.toString() && vscode.window.activeTextEditor);
+    assert.equal(editor.document.getText(), out.text);
+    assert.notEqual(out.uri.scheme, "file");
+    assert.match(out.text, /^recorded \(.*_recorded\.jsonl\)$/m, "titled by the session's first message, the path after it");
+    assert.match(out.text, /^total \$0\.2500 {2}1 step\(s\): 1 recorded \$0\.2500/m);
+    assert.match(out.text, /^model +usd +split$/m);
+    // The agent recorded $0.25 for 1,000 input and 100 output tokens of Sonnet: $0.0045 at list price.
+    assert.match(out.text, /^claude-sonnet-4-5 \[table: claude-sonnet-4-5\] +1 +1\.1k +\$0\.2500 \(1\) +\$0\.0045 +-\$0\.245500 /m);
+    const total = (await vscode.commands.executeCommand("agentSessions.totalCost", "all", CWD)) as TotalCostOutcome;
+    assert.match(total.text, /^reconciliation: the agent's own recorded cost beside our price for the same tokens/m);
+    assert.match(total.text, /^local-llama \[no price\] /m);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
   it("Total Cost on a project node with the last 7 days: steps of January are not in it", async () => {

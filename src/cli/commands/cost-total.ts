@@ -3,13 +3,14 @@ import { listAllSessions } from "../../core/formats/list-all";
 import { costTargets, scanCosts } from "../../core/tokens/cost-scan";
 import { parseDateBound, type TimeRange } from "../../core/tokens/cost-total";
 import { costTotalText } from "../../core/tokens/cost-total-text";
+import { reconcileText } from "../../core/tokens/reconcile-text";
 import { CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
 import { readPrices } from "../prices-file";
 import { agentId, parseDirs } from "../agent-dirs";
 import { cacheDir } from "./list";
 
-export const totalUsage = "ase cost --total [--dir [AGENT=]D]... [--agent A]... [--project P] [--since DATE] [--until DATE] [--prices FILE] [--json] [--no-cache]";
+export const totalUsage = "ase cost --total [--dir [AGENT=]D]... [--agent A]... [--project P] [--since DATE] [--until DATE] [--prices FILE] [--reconcile] [--json] [--no-cache]";
 
 /** The flags only `--total` takes (parsed with the single-file ones, so either usage errors clearly). */
 export const TOTAL_FLAGS = {
@@ -32,6 +33,7 @@ interface TotalValues {
   since?: string;
   until?: string;
   "no-cache"?: boolean;
+  reconcile?: boolean;
 }
 
 function bound(text: string | undefined, flag: string, end: boolean): number | undefined {
@@ -66,11 +68,12 @@ export async function runTotal(values: TotalValues, positionals: string[], io: C
     projects = projects.filter((p) => want.has(plain(p.cwd)));
     if (!projects.length) throw new CliError(`no sessions of project "${safeText(values.project)}" under ${listing.roots.map((r) => `${safeText(r.root)} (${r.agent})`).join(", ")} (ase list shows the projects)`);
   }
-  const result = await scanCosts(costTargets(projects), { range, prices });
+  const result = await scanCosts(costTargets(projects), { range, prices, reconcile: values.reconcile === true });
   if (values.json) {
     io.out(`${JSON.stringify({ roots: listing.roots, project: values.project === undefined ? null : projects[0].cwd, currency: "USD", ...result }, null, 2)}\n`);
     return;
   }
   for (const f of result.failed) io.err(`could not read ${safeText(f.path)}: ${safeText(f.reason)}\n`);
   io.out(costTotalText(result, { title: values.project !== undefined ? `project ${projects[0].cwd}` : undefined }));
+  if (result.reconciliation) io.out(`\n${reconcileText(result.reconciliation)}`);
 }

@@ -2,6 +2,7 @@ import { formatOf, openSession } from "../formats/registry";
 import type { ProjectGroup } from "../store/discover";
 import { type CostTotal, CostTotaller, type TimeRange } from "./cost-total";
 import type { PriceOverrides } from "./prices";
+import { type Reconciliation, Reconciler } from "./reconcile";
 import { type SessionCost, sessionCost } from "./session-cost";
 
 /** A file to cost: a listed session or one of its sub-agents' transcripts. */
@@ -19,6 +20,8 @@ export interface CostScanOptions {
   signal?: AbortSignal;
   /** After each file: how many of the targets are done. */
   onProgress?(done: number, total: number, path: string): void;
+  /** Also put each counted step's recorded cost beside our price for it (result.reconciliation). */
+  reconcile?: boolean;
   /** How a file's cost is found (the extension's cache); default: load the file and cost it. */
   costOf?(path: string, signal?: AbortSignal): Promise<SessionCost>;
 }
@@ -30,6 +33,8 @@ export interface CostScanResult extends CostTotal {
   filesBefore: number;
   /** Files that could not be read, with the reason; left out of the total. */
   failed: Array<{ path: string; reason: string }>;
+  /** With the reconcile option: per model, the agents' recorded cost beside our price. */
+  reconciliation?: Reconciliation;
 }
 
 /** Every session of the listed projects, each followed by its sub-agents' transcripts. */
@@ -59,7 +64,8 @@ export async function loadAndCost(path: string, prices?: PriceOverrides, signal?
  */
 export async function scanCosts(targets: readonly CostTarget[], opts: CostScanOptions = {}): Promise<CostScanResult> {
   const range = opts.range ?? {};
-  const totaller = new CostTotaller(range);
+  const reconciler = opts.reconcile ? new Reconciler(opts.prices) : undefined;
+  const totaller = new CostTotaller(range, reconciler);
   const costOf = opts.costOf ?? ((path: string, signal?: AbortSignal) => loadAndCost(path, opts.prices, signal));
   const failed: CostScanResult["failed"] = [];
   let filesRead = 0;
@@ -81,5 +87,5 @@ export async function scanCosts(targets: readonly CostTarget[], opts: CostScanOp
     }
     opts.onProgress?.(i + 1, targets.length, t.path);
   }
-  return { ...totaller.result(), filesRead, filesBefore, failed };
+  return { ...totaller.result(), filesRead, filesBefore, failed, ...(reconciler ? { reconciliation: reconciler.result() } : {}) };
 }

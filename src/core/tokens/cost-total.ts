@@ -1,3 +1,4 @@
+import type { Reconciler } from "./reconcile";
 import { addStep, type CostStep, type CostSum, emptySum, type SessionCost } from "./session-cost";
 
 /** A span of time in ms since the epoch: `since` included, `until` excluded; a missing end is open. */
@@ -95,7 +96,11 @@ export class CostTotaller {
   private readonly lines: SessionCostLine[] = [];
   private undated = 0;
 
-  constructor(private readonly range: TimeRange = {}) {}
+  /** `reconciler`, when given, sees every step the total counts (see reconcile.ts). */
+  constructor(
+    private readonly range: TimeRange = {},
+    private readonly reconciler?: Reconciler,
+  ) {}
 
   add(s: CostedSession): void {
     if (s.cost.inherited.steps > 0) this.forks.push(s);
@@ -119,6 +124,7 @@ export class CostTotaller {
       }
       addStep(this.total, step);
       addStep(line, step);
+      this.reconciler?.add(step);
       bump(this.models, step.model ?? "(unknown)", step);
       bump(this.days, step.day, step);
       bump(this.projects, s.project, step);
