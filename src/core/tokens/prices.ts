@@ -54,6 +54,47 @@ export const KNOWN_PRICES: Readonly<Record<string, ModelPrice>> = {
   "claude-3-haiku": HAIKU_3,
 };
 
+/** OpenAI and Google models have no cache-write charge; reads of cached input are cheaper. */
+const p = (input: number, output: number, cacheRead: number): ModelPrice => ({ input, output, cacheWrite: 0, cacheRead });
+
+/**
+ * Models of the other providers that pi (and next Codex CLI and Gemini CLI) run, at the
+ * providers' list prices for their standard tier as pi's own model table (pi-ai, pinned as a
+ * devDependency) records them; test/core/prices-oracle.test.ts checks every entry against
+ * it. Matched exactly, never as a family prefix or without a date ("gpt-4o-2024-05-13" had
+ * its own price): a model not listed stays unpriced rather than guessed. Long-context tiers
+ * (Gemini 2.5 Pro above 200K input) are not modelled.
+ */
+export const EXACT_PRICES: Readonly<Record<string, ModelPrice>> = {
+  "gpt-4.1": p(2, 8, 0.5),
+  "gpt-4.1-mini": p(0.4, 1.6, 0.1),
+  "gpt-4o": p(2.5, 10, 1.25),
+  "gpt-4o-mini": p(0.15, 0.6, 0.08),
+  o3: p(2, 8, 0.5),
+  "o4-mini": p(1.1, 4.4, 0.28),
+  "gpt-5": p(1.25, 10, 0.125),
+  "gpt-5-codex": p(1.25, 10, 0.125),
+  "gpt-5-mini": p(0.25, 2, 0.025),
+  "gpt-5-nano": p(0.05, 0.4, 0.005),
+  "gpt-5.1": p(1.25, 10, 0.125),
+  "gpt-5.1-codex": p(1.25, 10, 0.125),
+  "gpt-5.1-codex-max": p(1.25, 10, 0.125),
+  "gpt-5.1-codex-mini": p(0.25, 2, 0.025),
+  "gpt-5.2": p(1.75, 14, 0.175),
+  "gpt-5.2-codex": p(1.75, 14, 0.175),
+  "gpt-5.3-codex": p(1.75, 14, 0.175),
+  "gpt-5.4": p(2.5, 15, 0.25),
+  "gpt-5.4-mini": p(0.75, 4.5, 0.075),
+  "gpt-5.4-nano": p(0.2, 1.25, 0.02),
+  "gpt-5.5": p(5, 30, 0.5),
+  "gemini-2.5-pro": p(1.25, 10, 0.125),
+  "gemini-2.5-flash": p(0.3, 2.5, 0.03),
+  "gemini-2.5-flash-lite": p(0.1, 0.4, 0.025),
+  "gemini-3-pro-preview": p(2, 12, 0.2),
+  "gemini-3-flash-preview": p(0.5, 3, 0.05),
+  "gemini-3.1-pro-preview": p(2, 12, 0.2),
+};
+
 /** What a model's price was found as. */
 export interface PriceLookup {
   price: ModelPrice;
@@ -107,6 +148,7 @@ export function priceFor(modelId: string | undefined, overrides: PriceOverrides 
     const key = longestKey(overrideKeys, candidate, (k, id) => id.startsWith(k.toLowerCase()));
     if (key !== undefined) return { price: overrides[key], source: "override", key };
   }
+  if (Object.hasOwn(EXACT_PRICES, bare)) return { price: EXACT_PRICES[bare], source: "table", key: bare };
   const key = longestKey(Object.keys(KNOWN_PRICES), bare, tableKeyMatches);
   return key === undefined ? undefined : { price: KNOWN_PRICES[key], source: "table", key };
 }
