@@ -183,7 +183,11 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     const file = await resolveFile(deps, t, "Fork Latest");
     if (!file) return undefined;
     const s = await deps.session(file);
-    const path = await forkAt(deps, file, s.metas[s.tree.defaultLeaf].id);
+    // The leaf the agent itself would resume from, by the format's own rule (a Claude Code
+    // transcript ending in a sub-agent's sidechain line resumes from its main chain).
+    const leaf = formatOf(s).defaultLeaf(s);
+    if (leaf < 0) throw new Error(`${file}: no entry to fork from`);
+    const path = await forkAt(deps, file, s.metas[leaf].id);
     void deps.view.refresh();
     void vscode.window.showInformationMessage(`Forked into ${path.split(/[\\/]/).pop()}`);
     return path;

@@ -155,6 +155,24 @@ describe("Claude Code transcripts in a real VS Code extension host", function ()
     assert.ok(readFileSync(file).equals(before), "the source changed");
   });
 
+  it("Fork Latest on a transcript whose last line is a sub-agent's sidechain line forks where Claude Code resumes (the main chain), not at the sidechain", async () => {
+    const dir = storeFolder("/home/dev/demo");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "cc000000-0000-4000-8000-000000000f0f");
+    copyFileSync(join(ours, "rewind-split-sidechain.jsonl"), `${file}.jsonl`);
+    const src = await openSession(`${file}.jsonl`);
+    const last = src.metas[src.metas.length - 1];
+    assert.equal((src.entryAt(src.metas.length - 1) as { isSidechain?: unknown }).isSidechain, true, "the fixture ends in a sidechain line");
+    const resume = formatOf(src).defaultLeaf(src);
+    assert.notEqual(src.metas[resume].id, last.id);
+    const forked = (await vscode.commands.executeCommand("agentSessions.forkLatest", vscode.Uri.file(`${file}.jsonl`))) as string;
+    assert.equal(typeof forked, "string", "Fork Latest failed (see the log)");
+    const lines = readFileSync(forked, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.ok(lines.every((l) => l.isSidechain !== true), "no sidechain line in the fork");
+    const fork = await openSession(forked);
+    assert.deepEqual(formatOf(fork).context(fork, formatOf(fork).defaultLeaf(fork)).messages, formatOf(src).context(src, resume).messages);
+  });
+
   it("a sub-agent written inline is listed under its session and opens the session with its first line selected", async function () {
     needShared(this, "real/agentlogs-subagent-inline.jsonl");
     const file = intoStore("real/agentlogs-subagent-inline.jsonl");
