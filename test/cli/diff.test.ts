@@ -104,7 +104,7 @@ describe("ase diff", () => {
     assert.ok(j.tokens.byKind.summary.b > 0 && j.tokens.byKind.summary.a === 0);
   });
 
-  it("--compaction on a Claude Code boundary: the logical parent before, the summary line after", async () => {
+  it("--compaction on a Claude Code partial compaction: the chain as it was before, the summary with the kept messages after", async () => {
     const v = (n: number) => `cc200000-0000-4000-8000-${String(n).padStart(12, "0")}`;
     const file = join(process.cwd(), "test", "fixtures", "claude-code", "compaction-side-results.jsonl");
     const r = await ase(["diff", file, "--compaction", v(9), "--json"]);
@@ -112,11 +112,13 @@ describe("ase diff", () => {
     const j = JSON.parse(r.out);
     const boundary = JSON.parse(readFileSync(file, "utf8").split("\n").find((l) => l.includes(`"uuid":"${v(9)}"`)) as string);
     assert.equal(j.compaction.before, boundary.logicalParentUuid);
-    assert.equal(j.compaction.after, v(10));
-    // After it the context is the summary line alone.
-    assert.equal(j.b.messages, 1);
+    // It kept 7..8 (preservedSegment): after it, the context is the summary, then the kept response (the kept prompt merged into the summary's turn).
+    assert.equal(j.compaction.after, v(8));
+    assert.equal(j.b.messages, 2);
     assert.ok(j.ops.some((o: { b?: { entryId: string; kind: string } }) => o.b?.entryId === v(10) && o.b.kind === "summary"));
-    assert.ok(j.tokens.total.delta < 0);
+    assert.ok(!j.ops.some((o: { op: string; a?: { entryId: string } }) => o.op === "onlyA" && o.a?.entryId === v(8)), "the kept response is not shown as deleted");
+    assert.ok(j.ops.some((o: { op: string; a?: { entryId: string } }) => o.op === "same" && o.a?.entryId === v(8)));
+    assert.ok(!j.ops.some((o: { op: string; a?: { entryId: string } }) => o.a?.entryId === v(10)), "the summary is not in the context before it");
   });
 
   it("errors: exit 2, one line on stderr naming the file or flag, nothing on stdout", async () => {

@@ -9,7 +9,7 @@ import { clawdcodeIndexHooks } from "../../src/core/formats/clawdcode/index-hook
 import { MemorySession } from "../../src/core/formats/memory-session";
 import { formatOf, openSession } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/formats/session-reader";
-import { messageTokens } from "../../src/core/tokens/format-tokens";
+import { leafTokenSummary, messageTokens } from "../../src/core/tokens/format-tokens";
 import * as cc from "../formats/claude-code/lines";
 import * as cl from "../formats/clawdcode/lines";
 import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
@@ -306,6 +306,30 @@ describe("context diff: what a compaction changed", () => {
     assert.deepEqual(shape(m.diff.ops), ["+s"]);
   });
 
+  it("Claude Code partial compaction: before has the kept messages and no summary; after = the summary with the kept messages (issue 24, item 2)", () => {
+    const records = [
+      cc.user("u1", null, "plan it"),
+      cc.fragment("a1", "u1", "msg_1", cc.text("plan")),
+      cc.user("u2", "a1", "do step 2"),
+      cc.fragment("a2", "u2", "msg_2", cc.text("step 2 done")),
+      cc.boundary("b", "a2", { preTokens: 7_450, preservedSegment: { headUuid: "u2", anchorUuid: "s", tailUuid: "a2" } }),
+      cc.compactSummary("s", "b", "Summary: planned."),
+      cc.user("u3", "a2", "do step 3"),
+    ];
+    const s = new MemorySession("claude-code", claudeCodeIndexHooks, records);
+    const c = compactionChange(s, s.requireIndex("b"));
+    assert.equal(c.before, s.requireIndex("a2"));
+    assert.equal(c.after, s.requireIndex("a2"), "after: the end of what it kept");
+    const a = c.diff.contexts.a.messages.map((m) => m.entryId);
+    const b = c.diff.contexts.b.messages.map((m) => m.entryId);
+    assert.ok(!a.includes("s"), `before must not hold the summary: ${a}`);
+    assert.ok(a.includes("u1") && a.includes("a1"), `before holds the summarized messages: ${a}`);
+    assert.equal(b[0], "s", `after starts with the summary: ${b}`);
+    assert.ok(b.includes("a2"), "the kept response is after it");
+    assert.ok(c.diff.ops.some((o) => o.op === "same" && o.a.entryId === "a2"), "the kept response is the same on both sides, not deleted");
+    assert.ok(c.diff.ops.some((o) => o.op === "onlyA" && o.a.entryId === "a1"), "the summarized response is only before");
+  });
+
   it("clawdcode: before = the boundary's parent, after = its summary line", () => {
     const s = new MemorySession("clawdcode", clawdcodeIndexHooks, [
       cl.user("u1", null, "hello"),
@@ -342,5 +366,37 @@ describe("context diff: rendering a side as text", () => {
     assert.equal(messageText({ role: "user", content: [{ type: "tool_result", tool_use_id: "t9", content: [{ type: "text", text: "ok" }] }] }), "[tool result t9]\nok");
     const img = messageText({ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "QUJD" } }] });
     assert.equal(img, "[image image/png, 4 characters of data]");
+  });
+});
+
+describe("context size right after a compaction: the usage before it no longer counts", () => {
+  it("pi: at the compaction the size is an estimate (the messages plus the overhead it showed), recorded again after the next response", async () => {
+    const used = (input: number) => ({ usage: { input, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: input + 10 } });
+    const s = await openSession(
+      writeSession([
+        header(),
+        user("u1", null, "first task"),
+        assistant("a1", "u1", "did it", used(5_000)),
+        user("u2", "a1", "second task"),
+        assistant("a2", "u2", "did that too", used(6_375)),
+        entry("compaction", "c1", "a2", { summary: "Two tasks; both done.", firstKeptEntryId: "u2", tokensBefore: 6_385 }),
+        user("u3", "c1", "third"),
+        assistant("a3", "u3", "on it", used(2_000)),
+      ]),
+    );
+    const f = formatOf(s);
+    const atCompaction = leafTokenSummary(s, f, at(s, "c1"));
+    assert.equal(atCompaction.source, "estimate");
+    assert.equal(atCompaction.staleAfterCompaction, "c1");
+    assert.notEqual(atCompaction.contextTokens, 6_385, "not the size before the compaction");
+    assert.ok(atCompaction.overhead && atCompaction.overhead.at === "a2");
+    assert.equal(atCompaction.contextTokens, atCompaction.estimated + atCompaction.overhead.tokens);
+    const c = compactionChange(s, at(s, "c1"));
+    assert.equal(c.diff.tokens.total.a, 6_385);
+    assert.equal(c.diff.tokens.total.b, atCompaction.contextTokens);
+    const after = leafTokenSummary(s, f, at(s, "a3"));
+    assert.equal(after.source, "recorded");
+    assert.equal(after.recordedAt, "a3");
+    assert.equal(after.staleAfterCompaction, undefined);
   });
 });

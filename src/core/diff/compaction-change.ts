@@ -1,6 +1,7 @@
 import { formatOf } from "../formats/registry";
 import type { SessionReader } from "../formats/session-reader";
-import { type ContextDiff, diffContexts } from "./diff-contexts";
+import { MemorySession } from "../formats/memory-session";
+import { type ContextDiff, type ContextSide, diffContexts } from "./diff-contexts";
 
 /** The two leaves a compaction is judged by, before comparing their contexts. */
 export interface CompactionSides {
@@ -27,8 +28,11 @@ export function compactionSides(session: SessionReader, i: number): CompactionSi
   const before = f.compactionParent ? f.compactionParent(session, i) : session.tree.parent[i];
   // Where the agent writes its summary as a line under the boundary, the context holds it from that line on.
   const summary = session.tree.children(i).find((c) => f.describe(session, c).kind === "summary");
-  const missing = before < 0 ? f.details?.(session, i).compaction?.missingParent : undefined;
-  return { entryId: id, before, after: summary ?? i, ...(missing ? { missingParent: missing } : {}) };
+  const facts = f.details?.(session, i).compaction;
+  const missing = before < 0 ? facts?.missingParent : undefined;
+  // Messages it kept verbatim after the summary (a partial compaction) are part of what it left.
+  const kept = facts?.lastKeptEntryId === undefined ? undefined : session.tree.indexOf(facts.lastKeptEntryId);
+  return { entryId: id, before, after: kept ?? summary ?? i, ...(missing ? { missingParent: missing } : {}) };
 }
 
 /**
@@ -38,5 +42,22 @@ export function compactionSides(session: SessionReader, i: number): CompactionSi
  */
 export function compactionChange(session: SessionReader, i: number): CompactionChange {
   const sides = compactionSides(session, i);
-  return { ...sides, diff: diffContexts({ session, leaf: sides.before }, { session, leaf: sides.after }) };
+  return { ...sides, diff: diffContexts(beforeSide(session, i, sides.before), { session, leaf: sides.after }) };
+}
+
+/**
+ * The "before" side: the context at the entry the compaction followed, as it was before
+ * the compaction was written. A format whose compaction moves earlier lines under its
+ * summary (Claude Code's preserved messages) would show the summary there already: then
+ * the context is built on the file as it was, its lines before the compaction.
+ */
+function beforeSide(session: SessionReader, i: number, before: number): ContextSide {
+  if (before < 0) return { session, leaf: before };
+  const f = formatOf(session);
+  const later = f.context(session, before).messages.some((m) => (session.tree.indexOf(m.entryId) ?? -1) >= i);
+  if (!later) return { session, leaf: before };
+  const lines: Array<Record<string, unknown>> = [];
+  for (let k = 0; k < i; k++) lines.push(session.entryAt(k));
+  const prefix = new MemorySession(session.formatId, f.index, lines, session.path);
+  return { session: prefix, leaf: prefix.tree.indexOf(session.metas[before].id) ?? -1 };
 }

@@ -23,6 +23,12 @@ export interface CompactionFacts {
   /** The entry it names as its logical parent, when that is not in the file. */
   missingParent?: string;
   firstKeptEntryId?: string;
+  /**
+   * The last message it kept verbatim after its summary (Claude Code's preserved messages):
+   * where the compacted conversation goes on from, so the first leaf whose context shows
+   * everything the compaction left.
+   */
+  lastKeptEntryId?: string;
 }
 
 /** A sub-agent an entry started or reported on, and its own transcript when that file was found. */

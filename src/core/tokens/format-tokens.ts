@@ -30,6 +30,12 @@ export interface LeafTokenSummary {
    * minus our estimate of the messages before it. Left out when nothing is recorded.
    */
   overhead?: UnrecordedOverhead;
+  /**
+   * The compaction written after the last recorded usage on the path: that usage measured
+   * the context before it, so the size is an estimate (the messages, plus the overhead the
+   * usage showed) until the next response records one.
+   */
+  staleAfterCompaction?: string;
 }
 
 /** The recorded input of one step against our own count of the messages it was sent. */
@@ -85,6 +91,33 @@ export function messageTokens(message: unknown): number {
   return estimateTextTokens(JSON.stringify(withoutImages(body as unknown[]))) + images * IMAGE_TOKENS;
 }
 
+/**
+ * The id of a compaction written after entry i whose summary the context holds, if any:
+ * the context was compacted since i's usage was recorded. (Looked for among the context's
+ * messages, not the tree's path: Claude Code moves kept messages under the summary.)
+ */
+function compactionAfter(session: SessionReader, format: SessionFormat, ctx: FormatContext, i: number): string | undefined {
+  for (const m of ctx.messages) {
+    const j = session.tree.indexOf(m.entryId);
+    if (j === undefined || j <= i) continue;
+    const kind = format.describe(session, j).kind;
+    if (kind === "boundary" || kind === "summary") return m.entryId;
+  }
+  return undefined;
+}
+
+/**
+ * The overhead a usage written before a compaction showed: its recorded input against our
+ * estimate of the messages sent with it, which are the context at that entry (before the
+ * compaction), not the compacted one.
+ */
+function overheadBefore(session: SessionReader, format: SessionFormat, i: number, recordedInput: number): UnrecordedOverhead {
+  const msgs = format.context(session, i).messages;
+  let estimatedMessages = 0;
+  for (let k = 0; k < msgs.length - 1; k++) estimatedMessages += messageTokens(msgs[k].message);
+  return { tokens: recordedInput - estimatedMessages, recordedInput, estimatedMessages, at: session.metas[i].id, parts: format.unrecordedParts ?? UNRECORDED_PARTS };
+}
+
 /** The model of a path: the last entry on it that names one. */
 function modelOn(session: SessionReader, path: readonly number[]): string | undefined {
   for (let k = path.length - 1; k >= 0; k--) {
@@ -134,6 +167,7 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
   let recordedAt: string | undefined;
   let after = 0;
   let overhead: UnrecordedOverhead | undefined;
+  let staleAt: string | undefined;
   for (let k = path.length - 1; k >= 0; k--) {
     const i = path[k];
     const u = session.table.getUsage(i);
@@ -141,16 +175,25 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
     const total = u.input + u.output + u.cacheRead + u.cacheWrite;
     const at = total > 0 ? messageOf(i) : undefined;
     if (at === undefined) continue;
+    const recordedInput = u.input + u.cacheRead + u.cacheWrite;
+    const estimatedMessages = perMessage.slice(0, at).reduce((a, b) => a + b, 0);
+    if (recordedInput > 0) overhead = { tokens: recordedInput - estimatedMessages, recordedInput, estimatedMessages, at: session.metas[i].id, parts: format.unrecordedParts ?? UNRECORDED_PARTS };
+    // A usage written before the latest compaction on the path measured the context as it
+    // was before it (pi's rule: the size is unknown until the next response); the messages
+    // are estimated, plus the overhead that usage showed (system prompt and tools stay).
+    staleAt = compactionAfter(session, format, ctx, i);
+    if (staleAt !== undefined) {
+      overhead = recordedInput > 0 ? overheadBefore(session, format, i, recordedInput) : undefined;
+      break;
+    }
     recordedPart = total;
     recordedAt = session.metas[i].id;
     after = at + 1;
-    const recordedInput = u.input + u.cacheRead + u.cacheWrite;
-    const estimatedMessages = perMessage.slice(0, at).reduce((a, b) => a + b, 0);
-    if (recordedInput > 0) overhead = { tokens: recordedInput - estimatedMessages, recordedInput, estimatedMessages, at: recordedAt, parts: format.unrecordedParts ?? UNRECORDED_PARTS };
     break;
   }
   const estimatedPart = recordedAt === undefined ? estimated : perMessage.slice(after).reduce((a, b) => a + b, 0);
-  const contextTokens = recordedPart + estimatedPart;
+  const carried = staleAt !== undefined && overhead && overhead.tokens > 0 ? overhead.tokens : 0;
+  const contextTokens = recordedPart + estimatedPart + carried;
   return {
     leafId: ctx.leafId,
     ...(model ? { model } : {}),
@@ -166,6 +209,7 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
     wouldCompact: contextTokens > threshold,
     source: recordedAt !== undefined ? "recorded" : "estimate",
     ...(overhead ? { overhead } : {}),
+    ...(staleAt !== undefined ? { staleAfterCompaction: staleAt } : {}),
   };
 }
 

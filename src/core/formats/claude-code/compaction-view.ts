@@ -20,6 +20,14 @@ function firstKept(l: ClaudeLine): string | undefined {
   return str(meta?.preservedSegment?.headUuid);
 }
 
+/** The last message the compaction kept (partial compact), if any: the chain goes on from it. */
+function lastKept(l: ClaudeLine): string | undefined {
+  const meta = l.compactMetadata;
+  const uuids = meta?.preservedMessages?.uuids;
+  if (Array.isArray(uuids) && uuids.length && typeof uuids[uuids.length - 1] === "string") return uuids[uuids.length - 1] as string;
+  return str(meta?.preservedSegment?.tailUuid);
+}
+
 /** The line a boundary names as its logical parent (the last one before it), or -1 when it names none in the file. */
 export function claudeCodeCompactionParent(session: SessionReader, i: number): number {
   const id = str(asLine(session.entryAt(i)).logicalParentUuid);
@@ -39,6 +47,7 @@ export function claudeCodeCompaction(session: SessionReader, i: number): Compact
   const parent = parentId === undefined ? undefined : session.tree.indexOf(parentId);
   const before = parent === undefined ? [] : session.tree.path(parent);
   const keptFrom = firstKept(l);
+  const keptTo = lastKept(l);
   const cut = keptFrom === undefined ? -1 : before.findIndex((k) => session.metas[k].id === keptFrom);
   const summarized = (cut < 0 ? before : before.slice(0, cut)).filter((k) => {
     const role = session.table.roleAt(k);
@@ -56,5 +65,6 @@ export function claudeCodeCompaction(session: SessionReader, i: number): Compact
     summarizedEntries: summarized.length,
     ...(parentId !== undefined && parent === undefined ? { missingParent: parentId } : {}),
     ...(keptFrom !== undefined ? { firstKeptEntryId: keptFrom } : {}),
+    ...(keptTo !== undefined ? { lastKeptEntryId: keptTo } : {}),
   };
 }
