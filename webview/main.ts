@@ -9,7 +9,7 @@ import { SearchBox } from "./search";
 import { TimelineChart } from "./timeline-chart";
 import { TokenBars } from "./token-bars";
 import { EntryTree } from "./tree";
-import { TOKENS_MEANING } from "./row-view";
+import { columnHead } from "./row-view";
 import { followWidth } from "./layout";
 import { loadViewState, ViewStateStore } from "./view-state";
 import { vscodeApi } from "./vscode-api";
@@ -113,12 +113,7 @@ const toolbar = el("header", { className: "toolbar" }, [
   el("div", { className: "session-head" }, [codicon("history"), title, subtitle, costChip.element, badges]),
   el("div", { className: "controls" }, [filterSelect, search.element]),
 ]);
-// The column heads say what the figures are: entries, and the tokens each adds (estimated).
-const treeHead = el("div", { className: "tree-head", attrs: { "aria-hidden": "true" } }, [
-  el("span", { className: "tree-head-entry", text: "Entry" }),
-  el("span", { className: "tree-head-tokens", text: "~tokens", title: TOKENS_MEANING }),
-]);
-const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [treeHead, tree.element]);
+const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [columnHead(), tree.element]);
 const section = (heading: string, body: HTMLElement, open = true): HTMLElement => {
   const c = custom("vscode-collapsible", { heading, class: "side-section" }, [body]);
   if (open) c.setAttribute("open", "");

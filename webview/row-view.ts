@@ -17,6 +17,14 @@ export interface RowPaintState {
 /** What the token column's figure is (the header's tooltip and each figure's). */
 export const TOKENS_MEANING = "Estimated tokens this entry adds to the context (from its text, about 4 characters a token; not recorded usage)";
 
+/** The heads over the rows: what they are, and what the figure on their right is (estimated tokens). */
+export function columnHead(): HTMLElement {
+  return el("div", { className: "tree-head", attrs: { "aria-hidden": "true" } }, [
+    el("span", { className: "tree-head-entry", text: "Entry" }),
+    el("span", { className: "tree-head-tokens", text: "~tokens", title: TOKENS_MEANING }),
+  ]);
+}
+
 /** The codicon of a row: by its neutral kind (the webview knows no format's own entry types). */
 export function iconFor(row: Pick<Row, "kind">): string {
   return KIND_ICONS[row.kind] ?? "circle-small";

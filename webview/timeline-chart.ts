@@ -19,6 +19,7 @@ const HEIGHT = 180;
 const PAD = { left: 44, right: 8, top: 14, bottom: 26 };
 /** The labels' size (media/explorer.css .timeline-label), for placing them clear of their lines. */
 const LABEL_PX = 11;
+const RESIZE_SETTLE_MS = 100;
 /** Focusable marks at most: past it every n-th step is drawn as a point (the line keeps them all). */
 export const MAX_MARKS = 400;
 /** Below this share of its auto-compaction threshold a branch is drawn to its own height. */
@@ -100,8 +101,13 @@ export class TimelineChart {
   private drawnWidth = 0;
 
   constructor(private readonly onPick: (entryId: string) => void) {
+    // Redrawn once a resize settles: dragging the divider would redraw a 20,000-step line every frame.
+    let timer = 0;
     new ResizeObserver(() => {
-      if (this.shown && this.element.clientWidth > 0 && Math.abs(this.width() - this.drawnWidth) > 2) this.render(this.shown);
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        if (this.shown && this.element.clientWidth > 0 && Math.abs(this.width() - this.drawnWidth) > 2) this.render(this.shown);
+      }, RESIZE_SETTLE_MS);
     }).observe(this.element);
   }
 

@@ -75,6 +75,15 @@ export function usabilityTests(test, browser) {
         for (const t of m.titles) assert.ok(t >= 10, `${width} px: a bar name shows ${t.toFixed(1)} characters`);
         for (const f of m.fonts) assert.ok(f >= 11, `${width} px: chart text is ${f.toFixed(1)} px`);
         if (width === 520 || width === 333) await page.screenshot({ path: join(ARTIFACTS, `explorer-narrow-${width}.png`) });
+        if (width === 1200) {
+          // A panel made narrow while open (an editor split beside it) stacks and redraws the chart.
+          const drawnAt = () => page.$eval(".timeline-svg", (svg) => Number(svg.getAttribute("width")));
+          const wide = await drawnAt();
+          await page.setViewportSize({ width: 520, height: 760 });
+          await until(() => page.evaluate(() => document.body.classList.contains("narrow")), "stacked at 520 px");
+          await until(async () => (await drawnAt()) !== wide, "the chart redrawn at the new width");
+          assert.ok(Math.abs((await page.$eval(".timeline-svg", (svg) => svg.getScreenCTM().a)) - 1) < 0.01, "drawn at 1:1");
+        }
         assert.deepEqual(x.seen.errors, []);
       } finally {
         await x.close();
