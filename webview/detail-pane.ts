@@ -63,7 +63,7 @@ export class DetailPane {
   private unavailable: Partial<Record<EntryAction, string>> = {};
 
   constructor(private readonly cb: DetailCallbacks) {
-    this.renderEmpty("Select an entry and press Enter to see its details.");
+    this.renderEmpty("Select an entry to see its details.");
   }
 
   /** Actions the session does not offer, with the reason each button's tooltip gives. */

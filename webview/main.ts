@@ -9,6 +9,8 @@ import { SearchBox } from "./search";
 import { TimelineChart } from "./timeline-chart";
 import { TokenBars } from "./token-bars";
 import { EntryTree } from "./tree";
+import { columnHead } from "./row-view";
+import { followWidth } from "./layout";
 import { loadViewState, ViewStateStore } from "./view-state";
 import { vscodeApi } from "./vscode-api";
 
@@ -32,6 +34,8 @@ let initialized = false;
 let selectTimer = 0;
 let selectSeq = 0;
 let detailSeq = 0;
+/** The entry whose details were last asked for (a keyboard move asks once it settles). */
+let detailId: string | undefined;
 /** The running init (its restore selects an entry too): a showEntry waits for it. */
 let initRun: Promise<void> = Promise.resolve();
 
@@ -76,7 +80,12 @@ const tree = new EntryTree(rpc, {
   onSelect: (row, index) => {
     store.update({ selectedId: row.id, selectedIndex: index });
     window.clearTimeout(selectTimer);
-    selectTimer = window.setTimeout(() => void loadSelection(row.id), SELECT_DELAY_MS);
+    // The details follow the selection, as VS Code's own trees do: the pane and its
+    // actions always name the highlighted row (End then "Compare" compared the first one).
+    selectTimer = window.setTimeout(() => {
+      void loadSelection(row.id);
+      if (detailId !== row.id) void loadDetails(row.id);
+    }, SELECT_DELAY_MS);
   },
   onOpen: (row) => void loadDetails(row.id),
   onFolded: (id, isFolded) => {
@@ -95,7 +104,7 @@ const search = new SearchBox({
     return (await rpc.request<"search">({ type: "search", query })).matches;
   },
   goTo: (index) => void tree.select(index, { center: true }),
-  highlight: (matches, current) => tree.setMatches(matches, current),
+  highlight: (matches, current, query) => tree.setMatches(matches, current, query),
   selectedIndex: () => tree.selected,
 });
 
@@ -104,19 +113,21 @@ const toolbar = el("header", { className: "toolbar" }, [
   el("div", { className: "session-head" }, [codicon("history"), title, subtitle, costChip.element, badges]),
   el("div", { className: "controls" }, [filterSelect, search.element]),
 ]);
-const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [tree.element]);
+const treePane = el("div", { className: "tree-pane", attrs: { slot: "start" } }, [columnHead(), tree.element]);
 const section = (heading: string, body: HTMLElement, open = true): HTMLElement => {
   const c = custom("vscode-collapsible", { heading, class: "side-section" }, [body]);
   if (open) c.setAttribute("open", "");
   return c;
 };
+// Details first: they follow the selection and must be in view without scrolling.
 const sidePane = el("div", { className: "side-pane", attrs: { slot: "end" } }, [
+  section("Details", detail.element),
   section("Context", bars.element),
   section("Context growth", timeline.element),
   section("Files", files.element),
-  section("Details", detail.element),
 ]);
 const split = custom("vscode-split-layout", { class: "main-split", "initial-handle-position": "58%" }, [treePane, sidePane]);
+followWidth(split);
 app.replaceChildren(toolbar, notices, split);
 
 filterSelect.addEventListener("change", () => void setFilter(filterSelect.value as RowFilter));
@@ -200,9 +211,9 @@ function showSession(s: InitMessage["session"]): void {
   title.title = oneLine(s.path, TITLE_MAX);
   subtitle.textContent = `${oneLine(s.agent, 100)} · ${oneLine(s.cwd, 1000)}${s.version !== undefined ? ` · v${s.version}` : ""}`;
   const b: HTMLElement[] = [];
-  const count = custom("vscode-badge", { variant: "counter", title: `${formatInt(s.entryCount)} entries` });
+  const count = custom("vscode-badge", { variant: "counter" });
   count.textContent = formatInt(s.entryCount);
-  b.push(count);
+  b.push(el("span", { className: "entry-count", title: `${formatInt(s.entryCount)} entries in the session file (every kind, whatever the tree shows)` }, [count, document.createTextNode(" entries")]));
   if (s.readOnly) b.push(el("span", { className: "chip readonly-chip", text: "read-only", title: [...new Set(Object.values(s.unavailable))].join("\n") }));
   if (s.problems.length) b.push(el("span", { className: "chip problem-chip", text: `${s.problems.length} problems`, title: s.problems.join("\n") }));
   reading = undefined;
@@ -319,6 +330,7 @@ async function pickEntry(id: string, keepScroll: boolean, center = true, keepLea
       if (keepScroll && !center) tree.selected = res.rowIndex;
       await tree.select(res.rowIndex, { silent: true, center: !keepScroll || center });
       store.update({ selectedId: id, selectedIndex: res.rowIndex });
+      if (seq === selectSeq && detailId !== id) void loadDetails(id);
     }
   } catch (err) {
     report(err);
@@ -400,6 +412,7 @@ async function showTimeline(b: TokenBar[], force: boolean): Promise<void> {
 
 async function loadDetails(id: string): Promise<void> {
   const seq = ++detailSeq;
+  detailId = id;
   try {
     const d: EntryDetails = await rpc.request<"details">({ type: "details", id });
     if (seq === detailSeq) detail.render(d);

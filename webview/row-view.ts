@@ -1,12 +1,28 @@
 import { KIND_ICONS } from "../src/kind-icons";
 import type { Row } from "../src/protocol";
-import { clip, codicon, el, formatTokens, oneLine, TITLE_MAX } from "./dom";
+import { clip, codicon, el, formatInt, formatTokens, oneLine, TITLE_MAX } from "./dom";
+import { markedNodes } from "./highlight";
 
 export interface RowPaintState {
   selected: boolean;
   match: boolean;
   currentMatch: boolean;
   setSize: number;
+  /** The search term, marked in the text of a matching row. */
+  query: string;
+  /** The first row of a run the compaction summarized: it carries the "summarized" badge. */
+  summaryStart: boolean;
+}
+
+/** What the token column's figure is (the header's tooltip and each figure's). */
+export const TOKENS_MEANING = "Estimated tokens this entry adds to the context (from its text, about 4 characters a token; not recorded usage)";
+
+/** The heads over the rows: what they are, and what the figure on their right is (estimated tokens). */
+export function columnHead(): HTMLElement {
+  return el("div", { className: "tree-head", attrs: { "aria-hidden": "true" } }, [
+    el("span", { className: "tree-head-entry", text: "Entry" }),
+    el("span", { className: "tree-head-tokens", text: "~tokens", title: TOKENS_MEANING }),
+  ]);
 }
 
 /** The codicon of a row: by its neutral kind (the webview knows no format's own entry types). */
@@ -57,7 +73,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   node.setAttribute("aria-selected", String(st.selected));
   node.dataset.index = String(index);
   const key = row ? `${row.id}|${row.folded}|${clip(row.label ?? "", TITLE_MAX)}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}` : "loading";
-  const stateKey = `${st.selected}|${st.match}|${st.currentMatch}`;
+  const stateKey = `${st.selected}|${st.match}|${st.currentMatch}|${st.match ? st.query : ""}|${st.summaryStart}`;
   if (node.dataset.key === key && node.dataset.state === stateKey && node.dataset.pos === String(index)) return;
   node.dataset.key = key;
   node.dataset.state = stateKey;
@@ -99,8 +115,12 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   const icon = codicon(iconFor(row));
   icon.classList.add("role-icon");
   const children: Node[] = [el("span", { className: "prefix", text: row.prefix, attrs: { "aria-hidden": "true" } }), twisty, icon];
-  children.push(el("span", { className: "preview", text: oneLine(row.preview, PREVIEW_MAX) }));
-  if (row.label) children.push(el("span", { className: "chip label-chip", text: oneLine(row.label, LABEL_MAX), title: row.label }));
+  const query = st.match ? st.query : "";
+  children.push(el("span", { className: "preview" }, markedNodes(oneLine(row.preview, PREVIEW_MAX), query)));
+  if (row.label) children.push(el("span", { className: "chip label-chip", title: row.label }, markedNodes(oneLine(row.label, LABEL_MAX), query)));
+  if (row.boundary === "summarized" && st.summaryStart) {
+    children.push(el("span", { className: "chip summarized-chip", text: "summarized", title: "This entry and those after it up to the kept part are summarized by a compaction: the model sees the summary, not them." }));
+  }
   if (row.brokenParent) {
     const title = `Broken link: its parent ${oneLine(row.brokenParent, 200)} is not in this file (or would close a cycle), so the part from here on is shown as a root.`;
     children.push(el("span", { className: "chip broken-chip", text: "parent missing", title }));
@@ -111,6 +131,6 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   if (row.boundary === "kept-start") children.push(el("span", { className: "chip kept-chip", text: "kept from here" }));
   if (row.isDefaultLeaf) children.push(el("span", { className: "chip leaf-chip", text: "leaf" }));
   if (row.folded) children.push(el("span", { className: "chip fold-chip", text: `+${row.childCount}` }));
-  children.push(el("span", { className: "tokens", text: formatTokens(row.tokens), title: `${row.tokens} tokens` }));
+  children.push(el("span", { className: "tokens", text: formatTokens(row.tokens), title: `~${formatInt(row.tokens)} tokens. ${TOKENS_MEANING}.` }));
   node.replaceChildren(...children);
 }

@@ -5,8 +5,8 @@ export interface SearchCallbacks {
   search(query: string): Promise<number[]>;
   /** Go to a match (select and scroll to it). */
   goTo(rowIndex: number): void;
-  /** Highlight these matches; `current` is the one selected, -1 for none. */
-  highlight(matches: number[], current: number): void;
+  /** Highlight these matches of `query`; `current` is the one selected, -1 for none. */
+  highlight(matches: number[], current: number, query: string): void;
   /** Where the selection is, to pick the next match from there. */
   selectedIndex(): number;
 }
@@ -127,6 +127,6 @@ export class SearchBox {
   private paint(): void {
     const n = this.matches.length;
     this.status.textContent = !this.query ? "" : n === 0 ? "No results" : this.current >= 0 ? `${this.current + 1} of ${n}` : `${n} matches`;
-    this.cb.highlight(this.matches, this.current >= 0 ? this.matches[this.current] : -1);
+    this.cb.highlight(this.matches, this.current >= 0 ? this.matches[this.current] : -1, this.query);
   }
 }

@@ -8,9 +8,18 @@ import type { ContextTimeline, TimelineCompaction, TimelinePoint } from "../src/
 import { clear, el, formatInt, formatTokens, oneLine } from "./dom";
 
 const NS = "http://www.w3.org/2000/svg";
-const WIDTH = 320;
-const HEIGHT = 170;
-const PAD = { left: 38, right: 8, top: 10, bottom: 24 };
+/**
+ * The chart is drawn in CSS pixels at the width it is shown at (re-drawn when that
+ * changes), so its 11 px text stays 11 px: a fixed viewBox scaled to a split editor's
+ * narrow pane made it about 4 px.
+ */
+const MIN_WIDTH = 200;
+const DEFAULT_WIDTH = 320;
+const HEIGHT = 180;
+const PAD = { left: 44, right: 8, top: 14, bottom: 26 };
+/** The labels' size (media/explorer.css .timeline-label), for placing them clear of their lines. */
+const LABEL_PX = 11;
+const RESIZE_SETTLE_MS = 100;
 /** Focusable marks at most: past it every n-th step is drawn as a point (the line keeps them all). */
 export const MAX_MARKS = 400;
 /** Below this share of its auto-compaction threshold a branch is drawn to its own height. */
@@ -87,11 +96,31 @@ export class TimelineChart {
   readonly element = el("section", { className: "timeline", attrs: { "aria-label": "Context size per step of the selected branch" } });
   private marks: Array<{ mark: Mark; node: SVGElement }> = [];
   private current = 0;
+  /** The timeline drawn, and the width it was drawn at (a resize draws it again). */
+  private shown: ContextTimeline | undefined;
+  private drawnWidth = 0;
 
-  constructor(private readonly onPick: (entryId: string) => void) {}
+  constructor(private readonly onPick: (entryId: string) => void) {
+    // Redrawn once a resize settles: dragging the divider would redraw a 20,000-step line every frame.
+    let timer = 0;
+    new ResizeObserver(() => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        if (this.shown && this.element.clientWidth > 0 && Math.abs(this.width() - this.drawnWidth) > 2) this.render(this.shown);
+      }, RESIZE_SETTLE_MS);
+    }).observe(this.element);
+  }
+
+  /** The plot's width in CSS pixels: the section's, less its padding. */
+  private width(): number {
+    const cs = getComputedStyle(this.element);
+    const inner = this.element.clientWidth - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0");
+    return inner > 0 ? Math.max(MIN_WIDTH, Math.floor(inner)) : DEFAULT_WIDTH;
+  }
 
   /** Shown while nothing is drawn yet (or the host failed). */
   message(text: string): void {
+    this.shown = undefined;
     clear(this.element);
     this.marks = [];
     this.element.appendChild(el("div", { className: "empty", text }));
@@ -105,6 +134,9 @@ export class TimelineChart {
       this.message("No assistant steps on this branch.");
       return;
     }
+    this.shown = t;
+    const WIDTH = this.width();
+    this.drawnWidth = WIDTH;
     const marks: Mark[] = [...t.points.map((p, k): Mark => ({ kind: "point", step: k + 1, p })), ...t.compactions.map((c): Mark => ({ kind: "drop", c }))];
     marks.sort((a, b) => markIndex(a) - markIndex(b));
     const peak = Math.max(1, ...t.points.map((p) => p.tokens), ...t.compactions.map((c) => Math.max(c.before, c.after)));
@@ -115,24 +147,27 @@ export class TimelineChart {
     const plotH = HEIGHT - PAD.top - PAD.bottom;
     const xAt = (slot: number) => PAD.left + (marks.length > 1 ? (slot / (marks.length - 1)) * plotW : plotW / 2);
     const yAt = (v: number) => PAD.top + plotH - (Math.max(0, v) / top) * plotH;
-    const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "timeline-svg", role: "group", "aria-label": `Context size at ${t.points.length} steps${t.model ? ` of ${oneLine(t.model, 100)}` : ""}; window ${formatInt(t.window)}, auto-compaction at ${formatInt(t.threshold)}` });
+    const root = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, width: WIDTH, height: HEIGHT, class: "timeline-svg", role: "group", "aria-label": `Context size at ${t.points.length} steps${t.model ? ` of ${oneLine(t.model, 100)}` : ""}; window ${formatInt(t.window)}, auto-compaction at ${formatInt(t.threshold)}` });
 
     // Axes, the window and the threshold.
     root.appendChild(svg("line", { class: "timeline-axis", x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: PAD.top + plotH }));
     root.appendChild(svg("line", { class: "timeline-axis", x1: PAD.left, y1: PAD.top + plotH, x2: PAD.left + plotW, y2: PAD.top + plotH }));
-    root.appendChild(label(PAD.left - 3, PAD.top + plotH + 3, "0", "timeline-label", "end"));
+    root.appendChild(label(PAD.left - 3, PAD.top + plotH + 4, "0", "timeline-label", "end"));
     root.appendChild(label(PAD.left, HEIGHT - 4, "step 1", "timeline-label"));
     root.appendChild(label(PAD.left + plotW, HEIGHT - 4, `step ${t.points.length}`, "timeline-label", "end"));
     root.appendChild(label(PAD.left + plotW / 2, HEIGHT - 4, "assistant steps", "timeline-label", "middle"));
-    for (const [value, cls, name] of [
-      [t.window, "timeline-window", "window"],
-      [t.threshold, "timeline-threshold", "auto-compact"],
-    ] as Array<[number, string, string]>) {
+    // The window's names go above its line, the threshold's below its own: the two
+    // lines are often a few pixels apart and 11 px text would overlap.
+    for (const [value, cls, name, below] of [
+      [t.window, "timeline-window", "window", false],
+      [t.threshold, "timeline-threshold", "auto-compact", true],
+    ] as Array<[number, string, string, boolean]>) {
       if (value <= 0 || value > top) continue;
       const y = yAt(value);
+      const textY = below ? y + LABEL_PX : y - 2;
       root.appendChild(svg("line", { class: `timeline-limit ${cls}`, x1: PAD.left, y1: y, x2: PAD.left + plotW, y2: y }, [title(`${name === "window" ? "Context window" : "Auto-compaction threshold"}: ${formatInt(value)}`)]));
-      root.appendChild(label(PAD.left - 3, y + 3, formatTokens(value), "timeline-label", "end"));
-      root.appendChild(label(PAD.left + plotW, y - 2, name, `timeline-label ${cls}-label`, "end"));
+      root.appendChild(label(PAD.left - 3, textY, formatTokens(value), "timeline-label", "end"));
+      root.appendChild(label(PAD.left + plotW, textY, name, `timeline-label ${cls}-label`, "end"));
     }
 
     if (zoomed) {

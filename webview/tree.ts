@@ -11,7 +11,7 @@ const MARGIN = 40;
 export interface TreeCallbacks {
   /** Selection moved (keyboard or mouse); the row is loaded. */
   onSelect(row: Row, index: number): void;
-  /** Enter or click: show the entry's details. */
+  /** Enter or click: show the entry's details now (a keyboard move shows them after a pause). */
   onOpen(row: Row, index: number): void;
   /** A branch point was folded or unfolded; the rows changed shape. */
   onFolded(id: string, folded: boolean): void;
@@ -29,6 +29,7 @@ export class EntryTree {
   selected = -1;
   private matchSet = new Set<number>();
   private currentMatch = -1;
+  private query = "";
 
   constructor(
     private readonly rpc: RpcClient,
@@ -47,6 +48,8 @@ export class EntryTree {
           match: this.matchSet.has(i),
           currentMatch: i === this.currentMatch,
           setSize: this.cache.rowCount,
+          query: this.query,
+          summaryStart: this.cache.get(i - 1)?.boundary !== "summarized",
         }),
       onRange: (first, last) => this.onRange(first, last),
       onScroll: (top) => cb.onScroll(top),
@@ -70,9 +73,11 @@ export class EntryTree {
     if (this.selected >= count) this.selected = count - 1;
   }
 
-  setMatches(matches: number[], current: number): void {
+  /** Rows matching `query` (the term is marked in their text); `current` is the one gone to. */
+  setMatches(matches: number[], current: number, query: string): void {
     this.matchSet = new Set(matches);
     this.currentMatch = current;
+    this.query = query;
     this.list.invalidate();
   }
 

@@ -81,7 +81,7 @@ export async function openExplorer(browser, host, { theme = "dark", state = null
           apply();
         }).observe(document, { childList: true });
       document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
-      document.addEventListener("DOMContentLoaded", () => document.body.classList.add(bodyClass));
+      document.addEventListener("DOMContentLoaded", () => document.body.classList.add(...[bodyClass].flat()));
     },
     { state, vars: t.vars, bodyClass: t.bodyClass },
   );

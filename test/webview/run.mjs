@@ -10,6 +10,7 @@ import { chromium } from "playwright-core";
 import { LargeHost, TreeHost } from "./fake-host.mjs";
 import { ARTIFACTS, ROOT, importTs, openExplorer, posted, rowIds, until, writePage } from "./harness.mjs";
 import { realisticSession, XSS, xssSession } from "./sessions.mjs";
+import { usabilityTests } from "./usability.mjs";
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
@@ -1227,9 +1228,9 @@ test("showEntry from the host (a search hit): the webview asks to reveal it, unf
   }
 });
 
-test("screenshots: light, dark and high-contrast themes", async () => {
+test("screenshots: light, dark and both high-contrast themes", async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  for (const theme of ["light", "dark", "high-contrast"]) {
+  for (const theme of ["light", "dark", "high-contrast", "high-contrast-light"]) {
     const host = new TreeHost(realisticSession());
     const x = await openExplorer(browser, host, { theme, viewport: { width: 1280, height: 800 } });
     const { page } = x;
@@ -1391,6 +1392,8 @@ test("a broken parent link (a Claude Code transcript naming a parent it does not
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+usabilityTests(test, () => browser);
 
 // ---- runner ----
 async function main() {
