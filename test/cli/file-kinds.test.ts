@@ -115,6 +115,12 @@ describe("ase list with a project folder it cannot read", function () {
       assert.equal(r.code, 0, r.err);
       assert.ok(r.out.includes("hello"), `the readable session is listed: ${r.out}`);
       assert.match(r.err, new RegExp(`${shut.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*cannot read.*EACCES`), r.err);
+      // The listing's data (what the Sessions view shows its note from) carries it too.
+      const json = ase(["list", "--dir", `claude-code=${store}`, "--agent", "claude-code", "--no-cache", "--json"], root ? { uid: 65534, cwd: "/" } : {});
+      assert.equal(json.code, 0, json.err);
+      const notes = (JSON.parse(json.out) as { notes: Array<{ path: string; reason: string }> }).notes;
+      assert.deepEqual(notes.map((n) => n.path), [shut]);
+      assert.match(notes[0].reason, /cannot read this folder \(EACCES\)/);
     } finally {
       chmodSync(shut, 0o755);
     }

@@ -104,8 +104,14 @@ export interface ListOptions {
 
 export interface ListResult {
   projects: ProjectGroup[];
-  /** Files that are not sessions, folders that could not be read, links and ids not followed: each with the reason (for stderr and the log; never fatal). */
+  /** Files that are not sessions, with the reason (for the log; never fatal). */
   skipped: Array<{ path: string; reason: string }>;
+  /**
+   * What the listing left out that a person would want to know of: folders it cannot read
+   * (their sessions are missing), links out of the store and ids from lines it would not
+   * follow. Shown (stderr of `ase list`, a note in the Sessions view), never fatal.
+   */
+  notes: Unread[];
   stats: { files: number; fromCache: number; scannedBytes: number };
 }
 
@@ -115,8 +121,9 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   const cache = loadCache(opts.cacheFile);
   const next: CacheFile = { version: CACHE_VERSION, records: {} };
   const skipped: ListResult["skipped"] = [];
+  const notes: Unread[] = [];
   const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
-  const files = await sessionFiles(sessionsDir, scanner.accepts, true, skipped);
+  const files = await sessionFiles(sessionsDir, scanner.accepts, true, notes);
   const summaries: SessionSummary[] = [];
   const inlineByFile = new Map<string, NonNullable<CacheRecord["inline"]>>();
   // A few files at a time: enough to overlap I/O without thousands of open handles.
@@ -151,12 +158,12 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   await Promise.all(Array.from({ length: 8 }, worker));
   if (opts.cacheFile) saveCache(opts.cacheFile, next);
   for (const s of summaries) {
-    const subs = scanner.subagents ? await scanner.subagents(s.path, s, skipped).catch(() => []) : [];
+    const subs = scanner.subagents ? await scanner.subagents(s.path, s, notes).catch(() => []) : [];
     // Inline ones open the session's own file at their first line.
     for (const a of inlineByFile.get(s.path) ?? []) subs.push({ path: s.path, agentId: a.agentId, entryId: a.agentId, ...(a.description ? { description: a.description } : {}), size: 0, mtimeMs: s.mtimeMs });
     if (subs.length) s.subagents = subs;
   }
-  return { projects: group(summaries), skipped, stats };
+  return { projects: group(summaries), skipped, notes, stats };
 }
 
 /** A folder a listing could not read, with the reason: reported, never fatal to the rest. */

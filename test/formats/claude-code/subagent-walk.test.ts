@@ -41,7 +41,7 @@ describe("Claude Code sub-agent folders with hostile links and ids", function ()
     const byId = new Map(res.projects.flatMap((p) => p.sessions).map((s) => [s.id, s]));
     assert.deepEqual(byId.get(SESSION)?.subagents?.map((a) => relative(sub, a.path)), ["agent-a1.jsonl", "deep/agent-a2.jsonl"]);
     assert.equal(byId.get(OTHER)?.subagents, undefined, "nothing under /usr");
-    assert.ok(res.skipped.some((s) => s.path === join(proj, OTHER, "subagents") && /outside/.test(s.reason)), `the link out is noted: ${JSON.stringify(res.skipped)}`);
+    assert.ok(res.notes.some((s) => s.path === join(proj, OTHER, "subagents") && /outside/.test(s.reason)), `the link out is noted: ${JSON.stringify(res.notes)}`);
     assert.ok(Date.now() - started < 30_000);
   });
 
@@ -78,7 +78,7 @@ describe("Claude Code sub-agent folders with hostile links and ids", function ()
     const [s] = res.projects.flatMap((p) => p.sessions);
     assert.equal(s.path, file, "the session itself is listed");
     assert.equal(s.subagents, undefined, "nothing attached from outside the store");
-    assert.ok(res.skipped.some((k) => k.path === file && /sessionId/.test(k.reason)), `the bad id is noted: ${JSON.stringify(res.skipped)}`);
+    assert.ok(res.notes.some((k) => k.path === file && /sessionId/.test(k.reason)), `the bad id is noted: ${JSON.stringify(res.notes)}`);
     assert.deepEqual(costTargets(res.projects).map((t) => t.path), [file]);
   });
 });
