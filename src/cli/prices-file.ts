@@ -1,17 +1,24 @@
-import { readFileSync } from "node:fs";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { validatePriceOverrides } from "../core/tokens/price-overrides";
 import { CliError, type CliIO } from "./cli-error";
+import { CONFIG_CAP, FileTooLargeError, NotRegularFileError, readTextFile } from "../core/util/safe-open";
 
 /** Overrides from a JSON file shaped like the agentSessions.modelPrices setting; bad entries are warned about, not fatal. */
 export function readPrices(file: string | undefined, io: CliIO): PriceOverrides | undefined {
   if (file === undefined) return undefined;
   let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    // A FIFO, a device or a huge file is refused before a byte is read (/dev/zero never ends).
+    text = readTextFile(file, CONFIG_CAP);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new CliError(`--prices ${file}: ${e.code ? `cannot read it (${e.code})` : "not JSON"}`);
+    if (err instanceof NotRegularFileError || err instanceof FileTooLargeError) throw new CliError(`--prices ${err.message}`);
+    throw new CliError(`--prices ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new CliError(`--prices ${file}: not JSON`);
   }
   const v = validatePriceOverrides(raw, `--prices ${file}`);
   for (const p of v.problems) io.err(`warning: ${p}\n`);

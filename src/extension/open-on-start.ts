@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { realPathInside } from "../core/util/path-inside";
 import { clipText } from "../core/util/visible-text";
 import type { Log } from "./log";
+import { CONFIG_CAP, FileTooLargeError, NotRegularFileError, readTextFile } from "../core/util/safe-open";
 
 /** A workspace can ask for sessions to be opened when it starts (demos, shared investigations). */
 export const OPEN_ON_START = ".agent-sessions/open.json";
@@ -34,11 +34,11 @@ export function sessionsToOpen(folders: readonly string[], trusted: boolean, log
     const file = join(folder, OPEN_ON_START);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(file, "utf8"));
+      parsed = JSON.parse(readTextFile(file, CONFIG_CAP));
     } catch (err) {
       // A JSON syntax error quotes the text: name the file and the kind of failure only.
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT") log.warn(`${file}: not read: ${err instanceof SyntaxError ? "not valid JSON" : (code ?? (err as Error).message)}`);
+      if (code !== "ENOENT") log.warn(`${file}: not read: ${err instanceof SyntaxError ? "not valid JSON" : err instanceof NotRegularFileError || err instanceof FileTooLargeError ? err.message : (code ?? (err as Error).message)}`);
       continue;
     }
     const list = (parsed as { open?: unknown })?.open;

@@ -2,7 +2,7 @@ import { type FSWatcher, watch } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
-import { type ProjectGroup, type SessionSummary, type SubagentSummary } from "../core/store/discover";
+import { type ProjectGroup, type SessionSummary, type SubagentSummary, type Unread } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
 import { formatById } from "../core/formats/registry";
 import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
@@ -14,7 +14,7 @@ import { emptySum, type SessionCost } from "../core/tokens/session-cost";
 import { humanUsd } from "../core/util/human";
 import type { FileStamp, SessionCosts } from "./session-costs";
 
-type Node = { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary } | { kind: "subagent"; sub: SubagentSummary; session: SessionSummary };
+type Node = { kind: "note"; notes: Unread[] } | { kind: "project"; group: ProjectGroup } | { kind: "session"; session: SessionSummary } | { kind: "subagent"; sub: SubagentSummary; session: SessionSummary };
 
 const home = (p: string) => p.replace(/^~(?=$|\/)/, homedir());
 
@@ -77,11 +77,26 @@ function subagentItem(a: SubagentSummary): vscode.TreeItem {
   return item;
 }
 
+/** The listing's notes as one row: some sessions may be missing, and why (each folder or link in the tooltip). */
+function noteItem(notes: readonly Unread[]): vscode.TreeItem {
+  const item = new vscode.TreeItem(`${notes.length} folder${notes.length === 1 ? "" : "s"} or link${notes.length === 1 ? "" : "s"} not read: sessions may be missing`, vscode.TreeItemCollapsibleState.None);
+  item.id = "listing-notes";
+  item.iconPath = new vscode.ThemeIcon("warning");
+  item.contextValue = "listingNote";
+  const tip = new vscode.MarkdownString();
+  tip.appendText(notes.slice(0, 20).map((n) => `${visibleText(clipText(n.path, 300))}: ${visibleText(clipText(n.reason, 300))}`).join("\n"));
+  if (notes.length > 20) tip.appendText(`\n... and ${notes.length - 20} more`);
+  item.tooltip = tip;
+  return item;
+}
+
 /** Projects (cwd) -> sessions, newest first, with a filter. */
 export class SessionsView implements vscode.TreeDataProvider<Node> {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private groups: ProjectGroup[] = [];
+  /** What the last listing could not read (a folder's sessions are missing): shown as the first row. */
+  private notes: Unread[] = [];
   private filterText = "";
   private loading: Promise<void> | undefined;
   /** fs.watch per directory (sessions dir and each project dir), so new and growing sessions show within a second. */
@@ -144,12 +159,15 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     try {
       const res = await listAllSessions({ dirs, cacheDir: this.cacheDir });
       this.groups = res.projects;
+      this.notes = res.notes;
+      for (const n of res.notes) this.log.warn(`not listed: ${n.path}: ${n.reason}`);
       // The folder holding the project folders too (clawdcode's <root>/projects), so a new project shows at once.
       roots = res.roots.flatMap((r) => [r.root, formatById(r.agent).discovery?.scanner.projectsDir(r.root) ?? r.root]);
       for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
       this.log.info(`listed ${this.allSessions().length} sessions under ${res.roots.map((r) => `${r.root} (${r.agent}: ${r.sessions})`).join(", ")} (${res.stats.fromCache} from cache)`);
     } catch (err) {
       this.groups = [];
+      this.notes = [];
       this.log.error(`cannot list sessions under ${Object.values(dirs).join(", ")}: ${(err as Error).message}`);
     }
     await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
@@ -192,9 +210,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     if (!this.loading) this.refresh();
     await this.loading;
     if (!node) {
-      return this.groups
-        .filter((g) => g.sessions.some((s) => this.matches(s, g.cwd)))
-        .map((group) => ({ kind: "project", group }));
+      const projects = this.groups.filter((g) => g.sessions.some((s) => this.matches(s, g.cwd))).map((group): Node => ({ kind: "project", group }));
+      return this.notes.length ? [{ kind: "note", notes: this.notes }, ...projects] : projects;
     }
     if (node.kind === "project") {
       return node.group.sessions.filter((s) => this.matches(s, node.group.cwd)).map((session) => ({ kind: "session", session }));
@@ -204,6 +221,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   }
 
   getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === "note") return noteItem(node.notes);
     if (node.kind === "subagent") {
       const item = subagentItem(node.sub);
       if (node.sub.entryId === undefined) item.description = `${item.description as string}${this.costText(node.sub.path, node.sub)}`;
@@ -240,7 +258,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
    * path, mtime and size; a session's tooltip adds its sub-agents' transcripts.
    */
   async resolveTreeItem(item: vscode.TreeItem, node: Node): Promise<vscode.TreeItem> {
-    if (node.kind === "project") return item;
+    if (node.kind === "project" || node.kind === "note") return item;
     // A sub-agent written inline is part of its session's file: its figures are in the explorer, not a file's cost.
     if (node.kind === "subagent" && node.sub.entryId !== undefined) return item;
     const tip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString(typeof item.tooltip === "string" ? item.tooltip : "");

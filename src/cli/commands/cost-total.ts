@@ -62,6 +62,7 @@ export async function runTotal(values: TotalValues, positionals: string[], io: C
   const only = agents ?? (Object.keys(dirs).length ? Object.keys(dirs) : undefined);
   const listing = await listAllSessions({ dirs, only, cacheDir: values["no-cache"] ? undefined : cacheDir(io.env), env: io.env });
   for (const s of listing.skipped) io.err(`skipped ${safeText(s.path)}: ${safeText(s.reason)}\n`);
+  for (const n of listing.notes) io.err(`note: ${safeText(n.path)}: ${safeText(n.reason)}\n`);
   let projects = listing.projects;
   if (values.project !== undefined) {
     const want = new Set([plain(values.project), plain(resolve(io.cwd, values.project))]);

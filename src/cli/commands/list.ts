@@ -32,7 +32,8 @@ export const listCommand: CliCommand = {
     const res = await listAllSessions({ dirs, only, cacheDir: values["no-cache"] ? undefined : cacheDir(io.env), env: io.env });
     if (values.json) {
       const dir = res.roots.find((r) => r.agent === "pi")?.root ?? res.roots[0]?.root;
-      io.out(`${JSON.stringify({ dir, roots: res.roots, projects: res.projects, skipped: res.skipped }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ dir, roots: res.roots, projects: res.projects, skipped: res.skipped, notes: res.notes }, null, 2)}\n`);
+      for (const n of res.notes) io.err(`note: ${safeText(n.path)}: ${safeText(n.reason)}\n`);
       return;
     }
     if (!res.projects.length) io.out(`no sessions under ${res.roots.map((r) => `${safeText(r.root)} (${r.agent})`).join(", ")}\n`);
@@ -53,5 +54,6 @@ export const listCommand: CliCommand = {
       }
     }
     for (const s of res.skipped) io.err(`skipped ${safeText(s.path)}: ${safeText(s.reason)}\n`);
+    for (const n of res.notes) io.err(`note: ${safeText(n.path)}: ${safeText(n.reason)}\n`);
   },
 };

@@ -9,6 +9,7 @@ import { agentId, onlyAgents, parseDirs } from "../agent-dirs";
 import { intFlag, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanBytes, safeText } from "../format";
+import { NotRegularFileError } from "../../core/util/safe-open";
 
 const usage =
   "ase search PATTERN [--dir [AGENT=]D]... [--agent A]... [--file F]... [--regex] [--case-sensitive] [--kind K]... [--project P] [--since DATE] [--until DATE] [--limit N] [--json]";
@@ -45,13 +46,14 @@ function checkPaths(dirs: Record<string, string>, files: string[]): void {
     if (!ok) throw new CliError(`--dir ${agent === "pi" ? "" : `${agent}=`}${dir}: no such folder`);
   }
   for (const f of files) {
-    let ok = false;
+    let st;
     try {
-      ok = statSync(f).isFile();
+      st = statSync(f);
     } catch {
-      // Reported below.
+      throw new CliError(`--file ${f}: no such file`);
     }
-    if (!ok) throw new CliError(`--file ${f}: no such file`);
+    // A FIFO or device would block the scan: refused by name and kind.
+    if (!st.isFile()) throw new CliError(`--file ${new NotRegularFileError(f, st).message}`);
   }
 }
 

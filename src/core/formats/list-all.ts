@@ -39,7 +39,7 @@ export async function listAllSessions(opts: ListAllOptions = {}): Promise<ListAl
     }),
   );
   const all: SessionSummary[] = [];
-  const out: ListAllResult = { projects: [], skipped: [], stats: { files: 0, fromCache: 0, scannedBytes: 0 }, roots: [] };
+  const out: ListAllResult = { projects: [], skipped: [], notes: [], stats: { files: 0, fromCache: 0, scannedBytes: 0 }, roots: [] };
   for (const { agent, root, res } of results) {
     let n = 0;
     for (const p of res.projects) {
@@ -47,6 +47,7 @@ export async function listAllSessions(opts: ListAllOptions = {}): Promise<ListAl
       for (const s of p.sessions) all.push(s);
     }
     for (const s of res.skipped) out.skipped.push(s);
+    for (const n of res.notes) out.notes.push(n);
     out.stats.files += res.stats.files;
     out.stats.fromCache += res.stats.fromCache;
     out.stats.scannedBytes += res.stats.scannedBytes;

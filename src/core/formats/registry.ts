@@ -1,4 +1,6 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
+import { FirstLineTooLongError, linesEnd, readHead } from "../store/head-lines";
+import { NotRegularFileError, openRegular } from "../util/safe-open";
 import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { piFormat } from "./pi/format";
@@ -20,8 +22,6 @@ export const FORMATS: readonly SessionFormat[] = [
 
 const FALLBACK = piFormat;
 
-/** Bytes read from a file's start to detect its format. */
-const HEAD_BYTES = 64 * 1024;
 /** Non-blank lines looked at. */
 const HEAD_LINES = 5;
 
@@ -54,19 +54,32 @@ export function firstObjects(text: string, complete: boolean): unknown[] {
   return out;
 }
 
-/** Reads the head of a file for detection; unreadable files detect as nothing (the load says why). */
+/**
+ * Reads the first lines of a file, each whole (a first line of megabytes included), for
+ * detection. A file that is no regular file or whose first line passes the cap is refused
+ * here, saying so; other unreadable files detect as nothing (the load says why).
+ */
 export function readFirstLines(path: string): FirstLines {
   let fd: number | undefined;
   try {
-    fd = openSync(path, "r");
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return { path, objects: firstObjects(buf.toString("utf8", 0, n), n < buf.length) };
-  } catch {
+    fd = openRegular(path);
+    return headObjects(path, fd, fstatSync(fd).size);
+  } catch (err) {
+    if (err instanceof NotRegularFileError || err instanceof FirstLineTooLongError) throw err;
     return { path, objects: [] };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The first lines of an open file as detection sees them; `have` is what the caller read
+ * from its start already (search's first chunk). Throws FirstLineTooLongError past the cap.
+ */
+export function headObjects(path: string, fd: number, size: number, have?: Buffer): FirstLines {
+  const head = readHead(fd, path, size, { lines: HEAD_LINES, have });
+  const end = linesEnd(head.bytes, HEAD_LINES);
+  return { path, objects: firstObjects(head.bytes.toString("utf8", 0, end ?? head.bytes.length), end !== undefined || head.whole) };
 }
 
 /** The format of a file: the first that claims it, else pi's. */

@@ -1,11 +1,13 @@
-import { constants, readSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { readSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import type { EntryKind } from "../formats/entry-kinds";
 import type { SearchHooks } from "../formats/search-hooks";
 import type { CandidateFinder } from "./candidates";
 import type { SearchPattern } from "./pattern";
 import type { SearchHit } from "./search-types";
 import { snippetOf } from "./snippet";
+import { readHead } from "../store/head-lines";
+import { openRegularAsync } from "../util/safe-open";
 
 /** Bytes read at a time: large reads keep the per-call cost out of the scan. */
 export const SEARCH_CHUNK = 4 << 20;
@@ -37,7 +39,7 @@ export interface OpenedFile {
 
 /** Non-blocking: a file swapped for a FIFO must not hang the search. */
 export function openForSearch(path: string): Promise<FileHandle> {
-  return open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  return openRegularAsync(path);
 }
 
 export interface FileScan {
@@ -136,14 +138,6 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
   return undefined;
 }
 
-/** Bytes of a file's head its format is detected from (as the registry reads it). */
-export const HEAD_BYTES = 64 * 1024;
-
-function headOf(fd: number, size: number): Buffer {
-  const b = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));
-  return b.subarray(0, readSync(fd, b, 0, b.length, 0));
-}
-
 /**
  * Searches one file: reads it in large chunks cut at line ends (the next read runs while
  * this chunk is searched), finds candidates in the raw bytes, and parses only the lines
@@ -180,10 +174,9 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
       const len = carry + bytesRead;
       const eof = bytesRead === 0 || pos >= s.size;
       if (!hooks) {
-        const head = Math.min(len, HEAD_BYTES);
-        // A chunk smaller than the head (tests use tiny ones) has the head read on its own.
-        const whole = head < HEAD_BYTES && !eof ? headOf(fh.fd, s.size) : buf.subarray(0, head);
-        hooks = s.setup(whole, whole.length >= s.size);
+        // The first lines whole, as the registry detects them (read on when the chunk cuts one).
+        const head = readHead(fh.fd, s.path, s.size, { lines: 5, have: buf.subarray(0, len) });
+        hooks = s.setup(head.bytes, head.whole);
         if (!hooks) return undefined;
         s.hooks = hooks.hooks;
         s.version = hooks.version;

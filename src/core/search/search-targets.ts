@@ -1,9 +1,10 @@
-import { constants } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
 import type { SearchHooks } from "../formats/search-hooks";
 import type { SessionFormat } from "../formats/session-format";
 import { sessionFiles } from "../store/discover";
+import { linesEnd } from "../store/head-lines";
+import { openRegularAsync } from "../util/safe-open";
 
 /** A file to search, known by its stat alone (the cheap part, done for every file first). */
 export interface SearchTarget {
@@ -72,27 +73,9 @@ export async function findTargets(opts: TargetOptions): Promise<{ targets: Searc
 /** Non-blank lines detection looks at (the registry's count). */
 const FIRST_LINES = 5;
 
-/** The end of the first n non-blank lines in the head (so only they are decoded), or undefined when it holds fewer. */
-function firstLinesEnd(head: Buffer, n: number): number | undefined {
-  let seen = 0;
-  for (let start = 0; start < head.length; ) {
-    const nl = head.indexOf(10, start);
-    if (nl === -1) return undefined;
-    for (let k = start; k < nl; k++) {
-      if (head[k] > 32) {
-        seen++;
-        break;
-      }
-    }
-    if (seen === n) return nl + 1;
-    start = nl + 1;
-  }
-  return undefined;
-}
-
 /** A target's format, search hooks, cwd and version, from its head (the first chunk's start); a string says why it is not searched, null that the agent filter leaves it out. */
 export function prepareHead(t: SearchTarget, head: Buffer, complete: boolean, only?: readonly string[]): PreparedTarget | string | null {
-  const cut = firstLinesEnd(head, FIRST_LINES);
+  const cut = linesEnd(head, FIRST_LINES);
   const first = { path: t.path, objects: firstObjects(head.toString("utf8", 0, cut ?? head.length), cut !== undefined || complete) };
   const format = detectFormat(first);
   if (only && !only.includes(format.id)) return null;
@@ -108,7 +91,7 @@ const TITLE_HEAD = 256 * 1024;
 export async function titleOf(t: PreparedTarget): Promise<string | undefined> {
   const scanner = t.format.discovery?.scanner;
   if (!scanner) return undefined;
-  const fh = await open(t.path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fh = await openRegularAsync(t.path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(TITLE_HEAD, t.size));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);

@@ -1,7 +1,9 @@
-import { constants, mkdirSync, readFileSync } from "node:fs";
-import { open, readdir, stat } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { cleanStaleTemps, writeNewFile } from "./atomic-file";
+import { openRegularAsync, readTextFile } from "../util/safe-open";
+import { readHead } from "./head-lines";
 
 /** What the sessions list shows for one file, read without parsing the whole file. */
 export interface SessionSummary {
@@ -78,8 +80,8 @@ export interface SessionScanner {
   head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
   /** Which .jsonl file names are sessions (default: all); e.g. Claude Code's sub-agent files are not. */
   accepts?(name: string): boolean;
-  /** Sub-agent files that belong to a session (read fresh each listing: a few directory reads). */
-  subagents?(sessionPath: string, session: SessionSummary): Promise<SubagentSummary[]>;
+  /** Sub-agent files that belong to a session (read fresh each listing: a few directory reads); what it would not follow goes to `notes`. */
+  subagents?(sessionPath: string, session: SessionSummary, notes: Unread[]): Promise<SubagentSummary[]>;
   /** Lines that are not entries at the start of a file (pi's header: 1). */
   readonly headerLines: number;
   /** Bytes a renaming line must hold (a fast pre-check), and the name it sets, if any. */
@@ -104,6 +106,12 @@ export interface ListResult {
   projects: ProjectGroup[];
   /** Files that are not sessions, with the reason (for the log; never fatal). */
   skipped: Array<{ path: string; reason: string }>;
+  /**
+   * What the listing left out that a person would want to know of: folders it cannot read
+   * (their sessions are missing), links out of the store and ids from lines it would not
+   * follow. Shown (stderr of `ase list`, a note in the Sessions view), never fatal.
+   */
+  notes: Unread[];
   stats: { files: number; fromCache: number; scannedBytes: number };
 }
 
@@ -113,8 +121,9 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   const cache = loadCache(opts.cacheFile);
   const next: CacheFile = { version: CACHE_VERSION, records: {} };
   const skipped: ListResult["skipped"] = [];
+  const notes: Unread[] = [];
   const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
-  const files = await sessionFiles(sessionsDir, scanner.accepts);
+  const files = await sessionFiles(sessionsDir, scanner.accepts, true, notes);
   const summaries: SessionSummary[] = [];
   const inlineByFile = new Map<string, NonNullable<CacheRecord["inline"]>>();
   // A few files at a time: enough to overlap I/O without thousands of open handles.
@@ -149,25 +158,37 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   await Promise.all(Array.from({ length: 8 }, worker));
   if (opts.cacheFile) saveCache(opts.cacheFile, next);
   for (const s of summaries) {
-    const subs = scanner.subagents ? await scanner.subagents(s.path, s).catch(() => []) : [];
+    const subs = scanner.subagents ? await scanner.subagents(s.path, s, notes).catch(() => []) : [];
     // Inline ones open the session's own file at their first line.
     for (const a of inlineByFile.get(s.path) ?? []) subs.push({ path: s.path, agentId: a.agentId, entryId: a.agentId, ...(a.description ? { description: a.description } : {}), size: 0, mtimeMs: s.mtimeMs });
     if (subs.length) s.subagents = subs;
   }
-  return { projects: group(summaries), skipped, stats };
+  return { projects: group(summaries), skipped, notes, stats };
+}
+
+/** A folder a listing could not read, with the reason: reported, never fatal to the rest. */
+export type Unread = { path: string; reason: string };
+
+function unreadReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  return `cannot read this folder (${code ?? (err as Error).message}); its sessions are not listed`;
 }
 
 /**
- * The .jsonl session files under a store's projects folder (one level of project folders).
- * A listing also removes leftover temp files of ours; a read-only caller (search) passes clean = false.
+ * The .jsonl session files under a store's projects folder (one level of project folders;
+ * links to folders are not followed). A listing also removes leftover temp files of ours;
+ * a read-only caller (search) passes clean = false. A folder that cannot be read (the
+ * root or a project) goes to `unread` with the reason, so the listing can say so.
  */
-export async function sessionFiles(root: string, accepts?: (name: string) => boolean, clean = true): Promise<string[]> {
+export async function sessionFiles(root: string, accepts?: (name: string) => boolean, clean = true, unread?: Unread[]): Promise<string[]> {
   let dirents;
   try {
     dirents = await readdir(root, { withFileTypes: true });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
+    if (!unread) throw err;
+    unread.push({ path: root, reason: unreadReason(err) });
+    return [];
   }
   // Leftover temp files of ours (a writer killed mid-way) go; listings never show them.
   if (clean) cleanStaleTemps(root);
@@ -177,8 +198,16 @@ export async function sessionFiles(root: string, accepts?: (name: string) => boo
   for (const d of dirents) {
     const p = join(root, d.name);
     if (d.isDirectory()) {
+      let inner;
+      try {
+        inner = await readdir(p, { withFileTypes: true });
+      } catch (err) {
+        // Gone since the root was read: nothing to say. Anything else hides sessions: say so.
+        if ((err as NodeJS.ErrnoException).code !== "ENOENT") unread?.push({ path: p, reason: unreadReason(err) });
+        continue;
+      }
       if (clean) cleanStaleTemps(p);
-      for (const f of await readdir(p, { withFileTypes: true }).catch(() => [])) if (candidate(f)) out.push(join(p, f.name));
+      for (const f of inner) if (candidate(f)) out.push(join(p, f.name));
     } else if (candidate(d)) out.push(p);
   }
   return out;
@@ -206,16 +235,16 @@ function publicPart(rec: CacheRecord): SessionSummary {
 
 /** Reads the head for the format's facts, then counts lines and finds names. */
 async function summarize(scanner: SessionScanner, path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
-  // Non-blocking: a file swapped for a FIFO after the stat must not hang the listing.
-  const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  // A file swapped for a FIFO after the stat must not hang the listing.
+  const fh = await openRegularAsync(path);
   try {
     let rec: CacheRecord;
     if (prev) {
       rec = { ...prev, size, mtimeMs };
     } else {
-      const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, size));
-      const { bytesRead } = await fh.read(head, 0, head.length, 0);
-      const lines = head.subarray(0, bytesRead).toString("utf8").split("\n");
+      // The first line whole even when it is a long pasted prompt (as detection reads it).
+      const head = readHead(fh.fd, path, size, { lines: 1, minBytes: HEAD_BYTES });
+      const lines = head.bytes.toString("utf8").split("\n");
       const objects: Array<Record<string, unknown>> = [];
       for (const line of lines.slice(0, lines.length > 1 ? -1 : 1)) {
         if (!line.trim()) continue;
@@ -321,7 +350,7 @@ function pickName(scanner: SessionScanner, rec: CacheRecord, line: Buffer): void
 function loadCache(file?: string): CacheFile {
   if (!file) return { version: CACHE_VERSION, records: {} };
   try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
     if (parsed.version === CACHE_VERSION && parsed.records) return parsed;
   } catch {
     // Missing or unreadable cache: start over.

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegular } from "../util/safe-open";
 
 /** Bytes read at the start and at the middle of a range to guess its entry count. */
 export const SAMPLE = 1 << 20;
@@ -22,7 +23,7 @@ export function lineCount(buf: Buffer, end: number): number {
 export function guessEntries(path: string, from: number, to: number): number {
   const bytes = to - from;
   if (bytes <= 0) return 0;
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(bytes, SAMPLE));
     let read = 0;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegular } from "../util/safe-open";
 
 /** Bytes hashed at each end of the part of a file that was read. */
 export const EDGE_BYTES = 4096;
@@ -21,7 +22,7 @@ export function edgeHashes(fd: number, end: number): string {
 export function edgeHashesOf(path: string, end: number): string {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path);
   } catch {
     return "missing";
   }

@@ -1,5 +1,5 @@
 import { constants } from "node:buffer";
-import { open } from "node:fs/promises";
+import { openRegularAsync } from "../util/safe-open";
 
 /** One physical line of a JSONL file, without its newline. `buf` is only valid during the callback. */
 export interface RawLine {
@@ -53,7 +53,7 @@ export async function scanLines(
   onLine: (line: RawLine) => void,
   opts: ScanOptions = {},
 ): Promise<ScanResult> {
-  const fh = await open(path, "r");
+  const fh = await openRegularAsync(path);
   // A read started ahead of the lines; settled before the file is closed.
   let inFlight: Promise<{ bytesRead: number; buffer: Buffer }> | undefined;
   try {

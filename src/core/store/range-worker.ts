@@ -1,9 +1,10 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { IndexHooks } from "../formats/index-hooks";
 import { lineCount, MIN_ENTRY_BYTES, SAMPLE } from "./entry-guess";
 import type { RangeIndex, RangeRequest } from "./index-range";
+import { openRegular } from "../util/safe-open";
 
 /**
  * Source text of the index worker (src/core/store/index-worker.ts), put into every
@@ -55,7 +56,7 @@ export interface SplitPlan {
  * also gives the right errors.
  */
 export function planSplit(path: string, size: number, from: number, hooks: IndexHooks): SplitPlan | undefined {
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     const head = Buffer.allocUnsafe(Math.min(size, SAMPLE));
     const got = readSync(fd, head, 0, head.length, 0);

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { reason, writeFs } from "./write-fs";
+import { CONFIG_CAP, readTextFile } from "../util/safe-open";
 
 /** A lock older than this is a leftover (an append holds it for milliseconds). */
 export const STALE_LOCK_MS = 30_000;
@@ -33,7 +34,7 @@ interface Owner {
 
 function readOwner(lock: string): Owner | undefined {
   try {
-    const o = JSON.parse(readFileSync(lock, "utf8")) as Owner;
+    const o = JSON.parse(readTextFile(lock, CONFIG_CAP)) as Owner;
     return typeof o.pid === "number" && typeof o.host === "string" ? o : undefined;
   } catch {
     return undefined;

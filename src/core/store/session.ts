@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync, statSync } from "node:fs";
 import { edgeHashes, readAt } from "./file-stamp";
 import { stat } from "node:fs/promises";
 import type { IndexHooks } from "../formats/index-hooks";
@@ -9,6 +9,7 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
 import { indexFile } from "./index-file";
+import { assertRegular, openRegular } from "../util/safe-open";
 
 export interface LoadOptions {
   signal?: AbortSignal;
@@ -44,7 +45,7 @@ export type { FileStamp } from "../formats/session-reader";
  * 0 when that line starts the file.
  */
 function lineStartAtOrBefore(path: string, at: number): number {
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     const buf = Buffer.allocUnsafe(64 * 1024);
     for (let end = at; end > 0; ) {
@@ -93,7 +94,7 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     const st = await stat(path).catch((err: NodeJS.ErrnoException) => {
       throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
     });
-    if (!st.isFile()) throw new Error(`${path}: not a file`);
+    assertRegular(path, st);
     const builder = new IndexBuilder(path, hooks);
     const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
     const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
@@ -301,7 +302,7 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
    */
   private reader(): number {
     if (this.fd === undefined) {
-      const fd = openSync(this.path, "r");
+      const fd = openRegular(this.path);
       this.fd = fd;
       setImmediate(() => this.dropReader(fd));
     }

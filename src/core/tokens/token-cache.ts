@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { writeNewFile } from "../store/atomic-file";
 import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
+import { readTextFile } from "../util/safe-open";
 
 const FORMAT = 3;
 /** Numbers per entry in the file: estimate by kind, tokenizer by kind (first -1 = none), fallback chars. */
@@ -69,7 +70,7 @@ export class TokenCache {
     const cache = new TokenCache(path, tokenizer);
     if (!path) return cache;
     try {
-      const data = JSON.parse(readFileSync(path, "utf8")) as Partial<CacheFile>;
+      const data = JSON.parse(readTextFile(path)) as Partial<CacheFile>;
       if (data.format === FORMAT && data.tokenizer === tokenizer && Array.isArray(data.hashes) && Array.isArray(data.counts) && data.counts.length === data.hashes.length * ROW) {
         cache.hashes = data.hashes;
         cache.counts = data.counts;

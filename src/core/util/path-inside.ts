@@ -5,7 +5,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 export type PathCheck = { inside: true; real: string } | { inside: false; reason: string };
 
 /** Whether `child` is `folder` or below it (both already real paths). */
-function under(folder: string, child: string): boolean {
+export function isInside(folder: string, child: string): boolean {
   const rel = relative(folder, child);
   return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
 }
@@ -32,7 +32,7 @@ export function realPathInside(path: string, folders: readonly string[]): PathCh
       // A folder that does not exist holds nothing.
     }
   }
-  if (!roots.some((r) => under(r, real))) {
+  if (!roots.some((r) => isInside(r, real))) {
     return { inside: false, reason: real === resolve(path) ? "is outside the workspace folders" : "leads outside the workspace folders through a symbolic link" };
   }
   try {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { newSessionId } from "../../store/ids";
@@ -7,6 +7,7 @@ import type { SessionReader } from "../session-reader";
 import { claudeCodeChain } from "./chain";
 import { claudeCodeInfo } from "./info";
 import { asLine, blocksOf, str } from "./lines";
+import { openRegular } from "../../util/safe-open";
 
 const CHUNK = 1 << 20;
 const TITLE_CHARS = 60;
@@ -43,7 +44,7 @@ export function readMetadata(path: string): { title?: string; copied: Array<Reco
       // A bad line names no title; the reader reports it.
     }
   };
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     const buf = Buffer.alloc(CHUNK);
     let rest = "";

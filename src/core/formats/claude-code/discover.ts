@@ -1,7 +1,9 @@
-import { open, readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import type { HeadFacts, SessionScanner, SubagentSummary } from "../../store/discover";
+import type { HeadFacts, SessionScanner, SubagentSummary, Unread } from "../../store/discover";
+import { openRegularAsync } from "../../util/safe-open";
+import { agentMeta, isAgentFile, nestedAgentFiles, SAFE_ID } from "./subagent-files";
 
 /** Where Claude Code keeps its transcripts: an explicit folder, else $CLAUDE_CONFIG_DIR, else ~/.claude (doc section 1). */
 export function claudeCodeRoot(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -51,6 +53,7 @@ function agentIdOf(name: string): string {
 
 async function summary(path: string, meta?: { agentType?: unknown; description?: unknown }): Promise<SubagentSummary> {
   const st = await stat(path);
+  if (!st.isFile()) throw new Error(`${path}: not a regular file`);
   const out: SubagentSummary = { path, agentId: agentIdOf(basename(path)), size: st.size, mtimeMs: st.mtimeMs };
   if (typeof meta?.description === "string" && meta.description.trim()) out.description = meta.description.trim().slice(0, 200);
   if (typeof meta?.agentType === "string") out.agentType = meta.agentType;
@@ -58,20 +61,19 @@ async function summary(path: string, meta?: { agentType?: unknown; description?:
 }
 
 /** 2.1.x: <project>/<sessionId>/subagents/**\/agent-*.jsonl, each with an optional agent-*.meta.json. */
-async function nestedSubagents(dir: string): Promise<SubagentSummary[]> {
-  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+async function nestedSubagents(projectDir: string, sessionId: string, notes: Unread[]): Promise<SubagentSummary[]> {
   const out: SubagentSummary[] = [];
-  for (const rel of names.map(String).filter((n) => basename(n).startsWith("agent-") && n.endsWith(".jsonl")).sort()) {
-    const path = join(dir, rel);
-    const meta = await readFile(path.replace(/\.jsonl$/, ".meta.json"), "utf8").then((t) => JSON.parse(t) as Record<string, unknown>, () => undefined);
-    out.push(await summary(path, meta));
+  for (const path of nestedAgentFiles(projectDir, sessionId, notes)) {
+    const s = await summary(path, agentMeta(path)).catch(() => undefined);
+    if (s) out.push(s);
   }
   return out;
 }
 
 /** The sessionId on the first line of a file (a 2.0.x sub-agent file names its parent session there). */
 async function firstSessionId(path: string): Promise<string | undefined> {
-  const fh = await open(path, "r");
+  const fh = await openRegularAsync(path).catch(() => undefined);
+  if (!fh) return undefined;
   try {
     const buf = Buffer.alloc(16 * 1024);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
@@ -90,7 +92,7 @@ const parentOf = new Map<string, { mtimeMs: number; sessionId: string | undefine
 
 /** ~2.0.x: agent-*.jsonl beside the sessions, each naming its parent session on its lines. */
 async function besideSubagents(projectDir: string, sessionId: string): Promise<SubagentSummary[]> {
-  const names = (await readdir(projectDir).catch(() => [] as string[])).filter((n) => n.startsWith("agent-") && n.endsWith(".jsonl")).sort();
+  const names = (await readdir(projectDir).catch(() => [] as string[])).filter(isAgentFile).sort();
   const out: SubagentSummary[] = [];
   for (const n of names) {
     const path = join(projectDir, n);
@@ -131,9 +133,14 @@ export const claudeCodeScanner: SessionScanner = {
   nameOf: titleOf,
   inlineMarker: Buffer.from('"isSidechain":true'),
   inlineOf: inlineSubagentOf,
-  async subagents(sessionPath, session) {
+  async subagents(sessionPath, session, notes) {
     const dir = dirname(sessionPath);
-    return [...(await nestedSubagents(join(dir, session.id, "subagents"))), ...(await besideSubagents(dir, session.id))];
+    // The id comes from the file's lines: a path there (../../tmp/x) is never followed.
+    if (!SAFE_ID.test(session.id)) {
+      notes.push({ path: sessionPath, reason: `its sessionId ${JSON.stringify(session.id.slice(0, 100))} is not a plain id; its sub-agents are not looked for` });
+      return [];
+    }
+    return [...(await nestedSubagents(dir, session.id, notes)), ...(await besideSubagents(dir, session.id))];
   },
   head(objects, size): HeadFacts {
     if (size === 0) throw new Error("not a Claude Code session: the file is empty");

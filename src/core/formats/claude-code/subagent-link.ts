@@ -1,15 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { SubagentRef } from "../entry-view";
 import type { SessionReader } from "../session-reader";
 import { chainFacts, SIDECHAIN } from "./chain-facts";
 import { answeredToolIds, asLine, blocksOf, contentText, str } from "./lines";
+import { agentMeta, nestedAgentFiles, SAFE_ID } from "./subagent-files";
+import { realPathInside } from "../../util/path-inside";
 
 /** The tools that start a sub-agent (Task until 2.0.x, Agent later). */
 const AGENT_TOOLS = new Set(["Task", "Agent"]);
 
-/** An agent id is a file-name part: letters, digits, dashes; anything else is not looked for on disk. */
-const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** The agentId a tool-result line reports (toolUseResult.agentId, 2.1.x). */
 function reportedAgent(record: Record<string, unknown>): string | undefined {
@@ -37,28 +36,20 @@ function agentCalls(record: Record<string, unknown>): Map<string, Record<string,
 
 /** Where the transcript of agent `id` is, for the session file `sessionPath`. */
 export function subagentFile(sessionPath: string, id: string): string | undefined {
+  if (!SAFE_ID.test(id)) return undefined;
   const dir = dirname(sessionPath);
-  const sessionId = basename(sessionPath).replace(/\.jsonl$/, "");
   const file = `agent-${id}.jsonl`;
-  const nested = join(dir, sessionId, "subagents");
-  for (const p of [join(nested, file), join(dir, file)]) if (existsSync(p)) return p;
-  // Nested layouts (subagents/workflows/<id>/...).
-  try {
-    const hit = readdirSync(nested, { recursive: true }).map(String).find((rel) => basename(rel) === file);
-    return hit === undefined ? undefined : join(nested, hit);
-  } catch {
-    return undefined;
-  }
+  // Nested layouts too (subagents/workflows/<id>/...), walked as the listing walks them (no loops, never out of the project).
+  const nested = nestedAgentFiles(dir, basename(sessionPath).replace(/\.jsonl$/, "")).find((p) => basename(p) === file);
+  if (nested) return nested;
+  const beside = join(dir, file);
+  return realPathInside(beside, [dir]).inside ? beside : undefined;
 }
 
 function metaOf(path: string | undefined): { description?: string; agentType?: string } {
-  if (!path) return {};
-  try {
-    const m = JSON.parse(readFileSync(path.replace(/\.jsonl$/, ".meta.json"), "utf8")) as Record<string, unknown>;
-    return { ...(str(m.description) ? { description: str(m.description) } : {}), ...(str(m.agentType) ? { agentType: str(m.agentType) } : {}) };
-  } catch {
-    return {};
-  }
+  const m = path ? agentMeta(path) : undefined;
+  if (!m) return {};
+  return { ...(str(m.description) ? { description: str(m.description) } : {}), ...(str(m.agentType) ? { agentType: str(m.agentType) } : {}) };
 }
 
 /** How far after its call an inline sub-agent's first line is looked for. */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, statSync } from "node:fs";
+import { closeSync, statSync } from "node:fs";
 import { CancelledError, SummaryError } from "../../compaction/llm-errors";
 import { SYSTEM_PROMPT } from "../../compaction/prompts";
 import { DEFAULT_SUMMARY_MODEL } from "../../compaction/summary-model";
@@ -13,6 +13,7 @@ import { type ClawdcodeCompactionPlan, type ClawdcodePlanOptions, FALLBACK_KEEP_
 import { failureSummary, summaryPrompt } from "./compaction-prompt";
 import { type IncludedFile, readRankedFiles } from "./file-ranking";
 import { COMPACT_BOUNDARY, type ClawdcodeLine } from "./lines";
+import { openRegular } from "../../util/safe-open";
 
 /** A session read from a file, with the file's stamp at that read (the write re-checks it). */
 export interface StampedSession extends SessionReader {
@@ -71,7 +72,7 @@ function checkUnchanged(path: string, stamp: FileStamp): void {
 /** Whether the file's last byte (at the stamp's size) is a newline; an empty file counts as ended. */
 function endsWithNewline(path: string, size: number): boolean {
   if (!size) return true;
-  const fd = openSync(path, "r");
+  const fd = openRegular(path);
   try {
     return readAt(fd, size - 1, 1)[0] === 10;
   } finally {

@@ -1,8 +1,9 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { realPathInside } from "../../util/path-inside";
 import type { ClawdcodeContextItem } from "./context";
 import { toolKind, toolPaths } from "./tool-files";
+import { openRegular } from "../../util/safe-open";
 
 /** A file the summarized messages touched, with what ranks it. */
 export interface RankedFile {
@@ -79,7 +80,7 @@ export function readRankedFiles(cwd: string, ranked: readonly RankedFile[], max 
 function headOf(path: string): Omit<IncludedFile, "path"> | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path);
   } catch {
     return undefined;
   }

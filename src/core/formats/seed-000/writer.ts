@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync } from "node:fs";
+import { closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { appendLines, NothingWrittenError } from "../../store/append-line";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
@@ -8,6 +8,7 @@ import type { JsonlSession } from "../../store/session";
 import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
 import type { FileStamp, SessionReader } from "../session-reader";
 import { lineProblem, type Seed000Line } from "./line";
+import { openRegular } from "../../util/safe-open";
 
 export const SEED000_CAPABILITIES: WriteCapabilities = {
   fork: true,
@@ -97,7 +98,7 @@ function endsWithNewline(path: string, size: number): boolean {
   if (size === 0) return true;
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path);
   } catch {
     return true; // appendLines says what is wrong with the file (gone, unreadable).
   }

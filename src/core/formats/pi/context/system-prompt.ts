@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { readTextFile } from "../../../util/safe-open";
 
 /**
  * pi does not store its system prompt in the session file, so we rebuild what can be
@@ -66,7 +67,7 @@ export function piAgentDir(env: NodeJS.ProcessEnv = process.env): string {
 function readIfFile(path: string): string | undefined {
   try {
     if (!existsSync(path) || !statSync(path).isFile()) return undefined;
-    return readFileSync(path, "utf8");
+    return readTextFile(path);
   } catch {
     return undefined;
   }
@@ -151,7 +152,7 @@ export function reconstructSystemPrompt(opts: ReconstructOptions): SystemPrompt 
 
 /** A system prompt the user names: used as is. Throws with the path when unreadable. */
 export function systemPromptFromFile(path: string): SystemPrompt {
-  const text = readFileSync(path, "utf8");
+  const text = readTextFile(path);
   return { reconstructed: false, text, parts: [{ source: "user-file", path, text }], notes: [] };
 }
 

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AnthropicRequestBody } from "../context/render-anthropic";
 import { loadAnthropicSdk } from "../../../lazy/lazy-bundles";
 import { writeNewFile } from "../../../store/atomic-file";
+import { readTextFile } from "../../../util/safe-open";
 
 export interface AnthropicCountOptions {
   apiKey: string;
@@ -26,7 +27,7 @@ type CacheFile = { format: 1; counts: Record<string, number> };
 function readCache(path: string | undefined): CacheFile {
   if (!path) return { format: 1, counts: {} };
   try {
-    const c = JSON.parse(readFileSync(path, "utf8")) as CacheFile;
+    const c = JSON.parse(readTextFile(path)) as CacheFile;
     if (c.format === 1 && c.counts && typeof c.counts === "object") return c;
   } catch {
     // missing or unreadable: start empty

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import type { RecordedUsage } from "../../../store/entry-meta";
 import type { Session } from "../pi-session";
 import { chunkAtWhitespace } from "../../../tokens/text-chunks";
@@ -7,6 +7,7 @@ import { type BpeCounter, countExact } from "../../../tokens/bpe-counter";
 import { estimateTextTokens, IMAGE_TOKENS } from "../../../tokens/estimate";
 import type { CachedEntryCounts, TokenCache } from "../../../tokens/token-cache";
 import { countsFromArray, countsToArray, emptyCounts, entryPieces, type KindCounts, primaryKind, sumCounts } from "./token-kinds";
+import { openRegular } from "../../../util/safe-open";
 
 /**
  * Token figures for one entry, in the order of trust:
@@ -169,7 +170,7 @@ export async function measureEntries(session: Session, table: EntryTokens[], opt
   const sliceMs = opts.sliceMs ?? 10;
   const stats: MeasureStats = { entries: 0, bytes: 0, cacheHits: 0, tokenized: 0, ms: 0 };
   signal?.throwIfAborted();
-  const fd = openSync(session.path, "r");
+  const fd = openRegular(session.path);
   try {
     let buf = Buffer.allocUnsafe(BLOCK);
     let blockStart = 0;
