@@ -5,6 +5,7 @@ import type { WordRun } from "../../core/diff/word-diff";
 import { TOKEN_KINDS } from "../../core/tokens/token-vocabulary";
 import { clipText } from "../../core/util/visible-text";
 import { safeText } from "../format";
+import { pushAll } from "../../core/util/push-all";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const signed = (x: number) => (x > 0 ? `+${n(x)}` : n(x));
@@ -113,7 +114,7 @@ export function diffText(d: ContextDiff, compaction?: { entryId: string; beforeI
   }
   lines.push(sideLine("A", d.a), sideLine("B", d.b), `shared prefix: ${messages(d.sharedPrefix.messages)} (${n(d.sharedPrefix.tokens)} tokens)`);
   if (!d.ops.length) lines.push("  (nothing after it: both sides send the same messages)");
-  else lines.push(...opLines(d));
+  else pushAll(lines, opLines(d));
   const t = d.tokens;
   lines.push("", "tokens (per part: estimated, chars/4; context: as the agent counts it):", `  ${"part".padEnd(24)}${"A".padStart(10)}${"B".padStart(10)}${"B - A".padStart(10)}`);
   for (const k of TOKEN_KINDS) {

@@ -3,7 +3,7 @@ import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { safeText } from "../format";
-import { loadSession, requireEntry } from "../load";
+import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage = "ase files <file> [--leaf ID | --subtree ID] [--json]";
 
@@ -21,6 +21,8 @@ export const filesCommand: CliCommand = {
     const format = formatOf(session);
     if (!format.files) throw new CliError(`${session.path}: a ${format.agent} session records no file operations we can read`);
     const activity = format.files(session, positions);
+    // As every reading command does: a skipped line is said, never silently dropped.
+    reportProblems(session, io.err);
     if (values.json) {
       io.out(`${JSON.stringify({ files: activity, ...piFileLists(activity) }, null, 2)}\n`);
       return;

@@ -6,6 +6,7 @@ import { TOKEN_KINDS } from "../tokens/token-vocabulary";
 import { alignMessages, type Alignment } from "./align";
 import { messageText } from "./message-text";
 import { splitWords, WORD_DIFF_LIMITS, type WordDiff, type WordRun, wordDiff } from "./word-diff";
+import { pushAll } from "../util/push-all";
 
 /** One side of a comparison: a leaf (position; -1: the empty context) of a session. */
 export interface ContextSide {
@@ -169,9 +170,14 @@ function groupOneSided(ops: DiffOp[]): DiffOp[] {
   for (const o of ops) {
     if (o.op === "onlyA") out.push(o);
     else if (o.op === "onlyB") onlyB.push(o);
-    else out.push(...onlyB.splice(0), o);
+    else {
+      // One by one: a stretch of one-sided messages is as long as a branch (10^5 and more).
+      pushAll(out, onlyB);
+      onlyB.length = 0;
+      out.push(o);
+    }
   }
-  return [...out, ...onlyB];
+  return pushAll(out, onlyB);
 }
 
 /**

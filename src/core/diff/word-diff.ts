@@ -1,3 +1,5 @@
+import { pushAll } from "../util/push-all";
+
 /** One run of words: kept ("="), only in the old text ("-"), only in the new one ("+"). */
 export interface WordRun {
   op: "=" | "-" | "+";
@@ -38,8 +40,8 @@ export function splitWords(text: string): string[] {
 function push(runs: Array<{ op: WordRun["op"]; words: string[] }>, op: WordRun["op"], words: readonly string[]): void {
   if (!words.length) return;
   const last = runs[runs.length - 1];
-  if (last && last.op === op) last.words.push(...words);
-  else runs.push({ op, words: [...words] });
+  if (last && last.op === op) pushAll(last.words, words);
+  else runs.push({ op, words: words.slice() });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IndexHooks } from "../formats/index-hooks";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";
+import { jsonDeeperThan, TOO_DEEP } from "../util/json-depth";
 
 /**
  * A file that is not a session of the format it was read as. Its message never quotes the file: the path may come
@@ -173,6 +174,12 @@ export class IndexBuilder {
     // A line past V8's string limit (~512 MB): the scanner counted it rather than keep it.
     if (raw.unreadBytes !== undefined) return this.tooLong(raw, raw.unreadBytes);
     if (isBlank(raw.buf, raw.start, raw.end)) return;
+    // Before parsing: a value this deep would overflow the stack of whatever walks it next.
+    if (jsonDeeperThan(raw.buf, raw.start, raw.end)) {
+      this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: ${TOO_DEEP}` });
+      this.countBadLine();
+      return;
+    }
     let obj: unknown;
     try {
       // Inside the try: should the decoder still refuse a line as too long, it fails here.

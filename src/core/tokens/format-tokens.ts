@@ -55,26 +55,38 @@ export interface UnrecordedOverhead {
 /** What a file of a format without its own description leaves out of what is sent. */
 export const UNRECORDED_PARTS = "system prompt and tool definitions";
 
-/** Image blocks in a content array (a tool result's own content included). */
+type Block = { type?: unknown; content?: unknown } | null;
+
+/** Image blocks in a content array (a tool result's own content included, walked with a stack). */
 function countImages(blocks: readonly unknown[]): number {
   let n = 0;
-  for (const b of blocks) {
-    const x = b as { type?: unknown; content?: unknown } | null;
-    if (x?.type === "image") n++;
-    else if (Array.isArray(x?.content)) n += countImages(x.content);
+  const todo: Array<readonly unknown[]> = [blocks];
+  for (let list = todo.pop(); list; list = todo.pop()) {
+    for (const b of list) {
+      const x = b as Block;
+      if (x?.type === "image") n++;
+      else if (Array.isArray(x?.content)) todo.push(x.content);
+    }
   }
   return n;
 }
 
-/** The blocks without their images (a tool result's own content included). */
+/** The blocks without their images (a tool result's own content included, copied with a stack, not recursion). */
 function withoutImages(blocks: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const b of blocks) {
-    const x = b as { type?: unknown; content?: unknown } | null;
-    if (x?.type === "image") continue;
-    out.push(x && Array.isArray(x.content) ? { ...x, content: withoutImages(x.content) } : b);
+  const root: unknown[] = [];
+  const todo: Array<{ from: readonly unknown[]; to: unknown[] }> = [{ from: blocks, to: root }];
+  for (let job = todo.pop(); job; job = todo.pop()) {
+    for (const b of job.from) {
+      const x = b as Block;
+      if (x?.type === "image") continue;
+      if (x && Array.isArray(x.content)) {
+        const content: unknown[] = [];
+        job.to.push({ ...x, content });
+        todo.push({ from: x.content, to: content });
+      } else job.to.push(b);
+    }
   }
-  return out;
+  return root;
 }
 
 /**

@@ -1,15 +1,14 @@
-import { closeSync, readSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { newSessionId } from "../../store/ids";
+import { jsonTextDeeperThan } from "../../util/json-depth";
+import { forEachMarkedLine } from "../../util/marked-lines";
 import type { ForkResult } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { claudeCodeChain } from "./chain";
 import { claudeCodeInfo } from "./info";
 import { asLine, blocksOf, str } from "./lines";
-import { openRegular } from "../../util/safe-open";
 
-const CHUNK = 1 << 20;
 const TITLE_CHARS = 60;
 
 /**
@@ -34,7 +33,8 @@ export function readMetadata(path: string): { title?: string; copied: Array<Reco
   let ai: string | undefined;
   const copied: Array<Record<string, unknown>> = [];
   const take = (line: string) => {
-    if (!line.includes("-title") && !line.includes("content-replacement")) return;
+    // Too deep to copy (JSON.stringify would overflow): the reader reports such a line.
+    if (jsonTextDeeperThan(line)) return;
     try {
       const o = JSON.parse(line) as Record<string, unknown>;
       if (o.type === "custom-title" && str(o.customTitle)) custom = o.customTitle as string;
@@ -44,22 +44,7 @@ export function readMetadata(path: string): { title?: string; copied: Array<Reco
       // A bad line names no title; the reader reports it.
     }
   };
-  const fd = openRegular(path);
-  try {
-    const buf = Buffer.alloc(CHUNK);
-    let rest = "";
-    for (let pos = 0; ; ) {
-      const n = readSync(fd, buf, 0, CHUNK, pos);
-      if (n <= 0) break;
-      pos += n;
-      const lines = (rest + buf.toString("utf8", 0, n)).split("\n");
-      rest = lines.pop() ?? "";
-      for (const l of lines) take(l);
-    }
-    take(rest);
-  } finally {
-    closeSync(fd);
-  }
+  forEachMarkedLine(path, ["-title", "content-replacement"], take);
   const title = custom ?? ai;
   return { ...(title !== undefined ? { title } : {}), copied };
 }

@@ -130,7 +130,10 @@ export function chainFacts(session: SessionReader): ChainFacts {
     if (f.boundary) boundaries.push({ compactMetadata: f.boundary });
   }
   const onDisk = parent.slice();
-  for (const b of boundaries) relink(b, parent, pos);
+  if (boundaries.length) {
+    const links = new Relinker(parent);
+    for (const b of boundaries) relink(b, links, pos);
+  }
   const fragments = new Map<string, number[]>();
   const resultsByCall = new Map<string, number[]>();
   const resultsByFragment = new Map<number, number[]>();
@@ -150,9 +153,39 @@ export function chainFacts(session: SessionReader): ChainFacts {
   return facts;
 }
 
-/** Moves every line whose parent is `from` (but `except`) under `to`. */
-function moveChildren(parent: Int32Array, from: number, to: number, except: ReadonlySet<number>): void {
-  for (let i = 0; i < parent.length; i++) if (parent[i] === from && !except.has(i)) parent[i] = to;
+/**
+ * Parents that the relinks change, with each line's children at hand: a relink moves the
+ * children of one line, and scanning every line for them made n compactions cost n
+ * passes over the file. A child list may still hold lines moved away since (checked on use).
+ */
+class Relinker {
+  private readonly children = new Map<number, number[]>();
+
+  constructor(readonly parent: Int32Array) {
+    for (let i = 0; i < parent.length; i++) if (parent[i] >= 0) this.listOf(parent[i]).push(i);
+  }
+
+  private listOf(p: number): number[] {
+    let list = this.children.get(p);
+    if (!list) this.children.set(p, (list = []));
+    return list;
+  }
+
+  setParent(i: number, p: number): void {
+    this.parent[i] = p;
+    if (p >= 0) this.listOf(p).push(i);
+  }
+
+  /** Moves every line whose parent is `from` (but `except`) under `to`. */
+  moveChildren(from: number, to: number, except: ReadonlySet<number>): void {
+    const stay: number[] = [];
+    for (const c of this.children.get(from) ?? []) {
+      if (this.parent[c] !== from) continue;
+      if (except.has(c)) stay.push(c);
+      else this.setParent(c, to);
+    }
+    this.children.set(from, stay);
+  }
 }
 
 /**
@@ -161,21 +194,21 @@ function moveChildren(parent: Int32Array, from: number, to: number, except: Read
  * preservedSegment puts its head under the anchor; either way the anchor's other children
  * move under the last kept line.
  */
-function relink(b: ClaudeLine, parent: Int32Array, pos: (id: unknown) => number): void {
+function relink(b: ClaudeLine, links: Relinker, pos: (id: unknown) => number): void {
   const meta = b.compactMetadata;
   const kept = meta?.preservedMessages;
   if (kept && Array.isArray(kept.uuids) && kept.uuids.length) {
     const anchor = pos(kept.anchorUuid);
     const ids = kept.uuids.map(pos);
     if (anchor < 0 || ids.some((x) => x < 0)) return;
-    ids.forEach((x, k) => (parent[x] = k === 0 ? anchor : ids[k - 1]));
-    moveChildren(parent, anchor, ids[ids.length - 1], new Set(ids));
+    ids.forEach((x, k) => links.setParent(x, k === 0 ? anchor : ids[k - 1]));
+    links.moveChildren(anchor, ids[ids.length - 1], new Set(ids));
     return;
   }
   const seg = meta?.preservedSegment;
   if (!seg) return;
   const [head, anchor, tail] = [pos(seg.headUuid), pos(seg.anchorUuid), pos(seg.tailUuid)];
   if (head < 0 || anchor < 0 || tail < 0) return;
-  parent[head] = anchor;
-  moveChildren(parent, anchor, tail, new Set([head]));
+  links.setParent(head, anchor);
+  links.moveChildren(anchor, tail, new Set([head]));
 }

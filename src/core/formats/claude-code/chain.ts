@@ -1,4 +1,5 @@
 import type { SessionReader } from "../session-reader";
+import { pushAll } from "../../util/push-all";
 import { type ChainFacts, chainFacts, FORK_BRIEFING, META, SIDECHAIN, TEAM } from "./chain-facts";
 
 function isMessage(session: SessionReader, i: number): boolean {
@@ -6,14 +7,36 @@ function isMessage(session: SessionReader, i: number): boolean {
   return t === "user" || t === "assistant";
 }
 
-/** The first user or assistant line at or above i (cycle-safe), or -1. */
-function nearestMessage(session: SessionReader, facts: ChainFacts, i: number): number {
-  const seen = new Set<number>();
-  for (let cur = i; cur >= 0 && !seen.has(cur); cur = facts.parent[cur]) {
-    if (isMessage(session, cur)) return cur;
-    seen.add(cur);
-  }
-  return -1;
+/**
+ * The first user or assistant line at or above a line (cycle-safe), or -1. Answers are
+ * kept for every line a walk passes, so asking for each of n leaves that share a long
+ * stretch of progress or system lines walks that stretch once, not n times.
+ */
+function nearestMessages(session: SessionReader, facts: ChainFacts): (i: number) => number {
+  const UNKNOWN = -2;
+  const WALKING = -3;
+  const known = new Map<number, number>();
+  return (i) => {
+    const walked: number[] = [];
+    let found = -1;
+    for (let cur = i; cur >= 0; cur = facts.parent[cur]) {
+      const k = known.get(cur) ?? UNKNOWN;
+      // A line this walk passed already: a cycle without a message.
+      if (k === WALKING) break;
+      if (k !== UNKNOWN) {
+        found = k;
+        break;
+      }
+      if (isMessage(session, cur)) {
+        found = cur;
+        break;
+      }
+      known.set(cur, WALKING);
+      walked.push(cur);
+    }
+    for (const w of walked) known.set(w, found);
+    return found;
+  };
 }
 
 /**
@@ -27,6 +50,7 @@ export function claudeCodeDefaultLeaf(session: SessionReader): number {
   const n = session.metas.length;
   if (!n) return -1;
   const facts = chainFacts(session);
+  const nearestMessage = nearestMessages(session, facts);
   const mayEnd = (i: number) => !(facts.flags[i] & (SIDECHAIN | TEAM | FORK_BRIEFING)) && session.table.typeAt(i) !== "progress";
   const continued = new Uint8Array(n);
   const hasChild = new Uint8Array(n);
@@ -38,13 +62,13 @@ export function claudeCodeDefaultLeaf(session: SessionReader): number {
   }
   for (let i = n - 1; i >= 0; i--) {
     if (!mayEnd(i) || continued[i]) continue;
-    const m = nearestMessage(session, facts, i);
+    const m = nearestMessage(i);
     if (m >= 0) return m;
   }
   let fallback = -1;
   for (let i = n - 1; i >= 0; i--) {
     if (hasChild[i]) continue;
-    const m = nearestMessage(session, facts, i);
+    const m = nearestMessage(i);
     if (m < 0) continue;
     if (!(facts.flags[m] & (SIDECHAIN | TEAM | META))) return m;
     if (fallback < 0) fallback = m;
@@ -60,19 +84,39 @@ export function claudeCodeDefaultLeaf(session: SessionReader): number {
  */
 export function claudeCodeBranchEnd(session: SessionReader, leaf: number): number {
   const facts = chainFacts(session);
-  const m = nearestMessage(session, facts, leaf);
+  const m = nearestMessages(session, facts)(leaf);
   if (m < 0) return -1;
   return facts.flags[m] & TEAM || (facts.flags[m] & SIDECHAIN && !facts.sidechainFile) ? -1 : m;
 }
 
-/** Whether `anc` is on the (relinked) way up from i. */
-function isAncestor(facts: ChainFacts, anc: number, i: number): boolean {
-  const seen = new Set<number>();
-  for (let cur = facts.parent[i]; cur >= 0 && !seen.has(cur); cur = facts.parent[cur]) {
-    if (cur === anc) return true;
-    seen.add(cur);
-  }
-  return false;
+/**
+ * Whether a line hangs below the leaf (the leaf is on its relinked way up). `path` is
+ * the leaf's own way up, known already; every answer is kept for each line a walk
+ * passes, so n side results under one long chain cost O(n) in all, not O(n) each.
+ */
+function belowLeaf(facts: ChainFacts, leaf: number, path: readonly number[]): (i: number) => boolean {
+  const BELOW = 1;
+  const NOT_BELOW = 2;
+  const WALKING = 3;
+  const known = new Map<number, number>();
+  for (const p of path) known.set(p, p === leaf ? BELOW : NOT_BELOW);
+  return (i) => {
+    const walked: number[] = [];
+    let found = NOT_BELOW;
+    for (let cur = facts.parent[i]; cur >= 0; cur = facts.parent[cur]) {
+      const k = known.get(cur);
+      // A line this walk passed already: a cycle that never meets the leaf.
+      if (k === WALKING) break;
+      if (k !== undefined) {
+        found = k;
+        break;
+      }
+      known.set(cur, WALKING);
+      walked.push(cur);
+    }
+    for (const w of walked) known.set(w, found);
+    return found === BELOW;
+  };
 }
 
 /**
@@ -105,7 +149,8 @@ export function claudeCodeChain(session: SessionReader, leaf: number): number[] 
     if (list) list.push(i);
     else extra.set(at, [i]);
   };
-  const offChain = (i: number) => !on.has(i) && !(facts.flags[i] & SIDECHAIN) && i !== leaf && !isAncestor(facts, leaf, i);
+  const below = belowLeaf(facts, leaf, path);
+  const offChain = (i: number) => !on.has(i) && !(facts.flags[i] & SIDECHAIN) && i !== leaf && !below(i);
   for (const [r, at] of lastFragment) {
     const fragments = facts.fragments.get(r) ?? [];
     // Fragments first: results are matched against every fragment of the response, recovered ones too.
@@ -113,8 +158,8 @@ export function claudeCodeChain(session: SessionReader, leaf: number): number[] 
     const results: number[] = [];
     for (const i of fragments) {
       if (!on.has(i)) continue;
-      results.push(...(facts.resultsByFragment.get(i) ?? []));
-      for (const c of facts.calls[i] ?? []) results.push(...(facts.resultsByCall.get(c) ?? []));
+      pushAll(results, facts.resultsByFragment.get(i) ?? []);
+      for (const c of facts.calls[i] ?? []) pushAll(results, facts.resultsByCall.get(c) ?? []);
     }
     for (const i of results) if (offChain(i)) add(i, at);
   }
@@ -126,7 +171,7 @@ export function claudeCodeChain(session: SessionReader, leaf: number): number[] 
   path.forEach((i, k) => {
     out.push(i);
     const list = extra.get(k);
-    if (list) out.push(...list.sort((x, y) => time(x) - time(y) || x - y));
+    if (list) pushAll(out, list.sort((x, y) => time(x) - time(y) || x - y));
   });
   return out;
 }

@@ -2,6 +2,7 @@ import { kindOf, num, previewOf } from "../line-text";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
+import { pushAll } from "../../util/push-all";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
 import { lineFacts } from "./chain-facts";
 import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
@@ -49,8 +50,8 @@ function previewText(l: ClaudeLine): string {
   }
 }
 
-/** Characters of a block as the model reads it. */
-function blockChars(b: Record<string, unknown>): number {
+/** Characters of one block as the model reads it, a tool result's own blocks left to the caller. */
+function ownChars(b: Record<string, unknown>): number {
   switch (b.type) {
     case "text":
       return asText(b.text).length;
@@ -59,12 +60,23 @@ function blockChars(b: Record<string, unknown>): number {
     case "tool_use":
       return asText(b.name).length + asText(b.input).length;
     case "tool_result":
-      return Array.isArray(b.content) ? blocksOf(b.content).reduce((n, x) => n + blockChars(x), 0) : asText(b.content).length;
+      return Array.isArray(b.content) ? 0 : asText(b.content).length;
     case "image":
       return IMAGE_CHARS;
     default:
       return asText(b).length;
   }
+}
+
+/** Characters of a block as the model reads it; results nested in results walked with a stack, not recursion. */
+function blockChars(block: Record<string, unknown>): number {
+  let n = 0;
+  const todo = [block];
+  for (let b = todo.pop(); b; b = todo.pop()) {
+    n += ownChars(b);
+    if (b.type === "tool_result" && Array.isArray(b.content)) pushAll(todo, blocksOf(b.content));
+  }
+  return n;
 }
 
 /** chars/4 of what the line adds to the context: user and assistant content only. */

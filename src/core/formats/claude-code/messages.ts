@@ -1,6 +1,7 @@
 import type { PartKind } from "../session-format";
 import { blocksOf, type ClaudeLine, isToolResultLine, str } from "./lines";
 import { SYNTHETIC_MODEL } from "./index-hooks";
+import { pushAll } from "../../util/push-all";
 
 /** A message of the API request, Anthropic's shape, with the chain line it starts at. */
 export interface ClaudeContextMessage {
@@ -46,7 +47,7 @@ function collect(lines: ReadonlyArray<ClaudeLine>): ClaudeContextMessage[] {
       const r = str(l.message?.id);
       const open = r ? openResponses.get(r) : undefined;
       if (open) {
-        (open.message.content as Array<Record<string, unknown>>).push(...blocks);
+        pushAll(open.message.content as Array<Record<string, unknown>>, blocks);
         continue;
       }
       const m: ClaudeContextMessage = { entryId: id, kind: "assistant", message: { role: "assistant", content: [...blocks] } };

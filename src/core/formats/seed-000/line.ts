@@ -1,3 +1,5 @@
+import { jsonTextDeeperThan, TOO_DEEP } from "../../util/json-depth";
+
 /**
  * One line of a seed-000 session (claude-code-format.md 15.1): a plain id/parentId tree.
  * `tool_call.content` is a JSON string `{name, input}`; a `tool_result` answers its parent.
@@ -33,6 +35,8 @@ export function isSeed000Type(v: unknown): v is Seed000Type {
 
 /** A tool_call's `{name, input}`, or undefined when its content is not that JSON. */
 export function parseToolCall(content: string): Seed000ToolCall | undefined {
+  // Too deep to walk safely: reported as the line's problem like any content that is not {name, input}.
+  if (jsonTextDeeperThan(content)) return undefined;
   let v: unknown;
   try {
     v = JSON.parse(content);
@@ -54,6 +58,7 @@ export function lineProblem(e: Record<string, unknown>): string | undefined {
   if (e.parentId !== null && typeof e.parentId !== "string") return `entry ${e.id}: parentId is ${kindOf(e.parentId)} (expected a string, or null at a root)`;
   if (!isSeed000Type(e.type)) return `entry ${e.id}: type is ${typeof e.type === "string" ? "not one of" : `${kindOf(e.type)}, expected one of`} ${SEED000_TYPES.join("|")}`;
   if (typeof e.content !== "string") return `entry ${e.id}: content is ${kindOf(e.content)} (expected a string)`;
+  if (e.type === "tool_call" && jsonTextDeeperThan(e.content)) return `entry ${e.id}: tool_call content ${TOO_DEEP.replace("the line is skipped", "the entry is skipped")}`;
   if (e.type === "tool_call" && !parseToolCall(e.content)) return `entry ${e.id}: tool_call content is not the JSON string {name, input}`;
   return undefined;
 }
