@@ -1,9 +1,19 @@
 import { strict as assert } from "node:assert";
+import { readdirSync } from "node:fs";
 import { RegexDeadlineError } from "../../src/core/search/regex-thread";
 import { SearchInputError } from "../../src/core/search/pattern";
 import { searchSessions, type SearchOptions } from "../../src/core/search/search-sessions";
 import type { SessionHits } from "../../src/core/search/search-types";
 import { header, user, writeSession } from "../helpers/session-builder";
+
+/** Polls until `fn` holds (no fixed sleeps); fails naming what it waited for. */
+async function until(what: string, fn: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 async function collect(opts: SearchOptions): Promise<SessionHits[]> {
   const out: SessionHits[] = [];
@@ -44,15 +54,19 @@ describe("search: user regexes run with a deadline, off the caller's thread", ()
     });
   }
 
-  it("the hits found before the deadline are kept (yielded as their session's), then the error", async function () {
+  it("the hits found before the deadline are kept (yielded as their session's), then the error; no file stays open", async function () {
     this.timeout(60_000);
     const file = hostile();
+    const openFiles = () => (process.platform === "linux" ? readdirSync("/proc/self/fd").length : 0);
+    const before = openFiles();
     // Matches e1 and e2 at once; on e3 (no "a" at all) it tries every split of 50,000 b's.
     const r = await outcome({ pattern: "(.*a){2}", regex: true, files: [file], regexDeadlineMs: 300 });
     assert.ok(r.error instanceof RegexDeadlineError, r.error?.message);
     assert.equal(r.error.line, 4);
     assert.equal(r.error.path, file);
     assert.deepEqual(r.sessions.map((s) => [s.path, s.agent, s.hits.map((h) => h.entryId)]), [[file, "pi", ["e1", "e2"]]]);
+    // The stopped thread's file is closed with it.
+    await until("the file the stopped thread had open to close", () => openFiles() <= before);
   });
 
   it("an abort during a catastrophic match ends the search within a few hundred ms", async function () {
