@@ -43,7 +43,7 @@ type ThreadState = { scanned: SearchStats; skipped: Array<{ path: string; reason
 export type ThreadMessage =
   | ({ type: "file"; path: string } & ThreadState)
   | { type: "hit"; session: Omit<SessionHits, "hits">; hit: SearchHit }
-  | ({ type: "session"; session: SessionHits } & ThreadState)
+  | ({ type: "result"; session: SessionHits } & ThreadState)
   | ({ type: "end" } & ThreadState)
   | { type: "error"; message: string };
 
@@ -145,7 +145,7 @@ export async function* threadedSearch(search: SessionSearch, o: SearchOptions, s
           if (partial?.path !== m.session.path) partial = { ...m.session, hits: [] };
           partial.hits.push(m.hit);
           o.onHit?.(m.session, m.hit);
-        } else if (m.type === "session") {
+        } else if (m.type === "result") {
           update(m);
           partial = undefined;
           search.hitCount += m.session.hits.length;

@@ -39,7 +39,7 @@ async function run(req: SearchThreadRequest): Promise<void> {
     },
   };
   const search = new SessionSearch(opts);
-  for await (const session of search) post({ type: "session", session, ...state() });
+  for await (const session of search) post({ type: "result", session, ...state() });
   post({ type: "end", ...state() });
 }
 
