@@ -135,7 +135,8 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
     await scanOne(t.path, t.size, t.mtimeMs, undefined, { opened, handOff: handOff && ((buf) => !subagentsPossible(p) && handOff(buf)) });
     if (!p) return undefined;
     const found: PreparedTarget = p;
-    for (const a of await subagentFiles(found)) {
+    // No look at the disk (nor a promise) for formats whose sessions have no sub-agent files.
+    for (const a of subagentsPossible(found) ? await subagentFiles(found) : []) {
       o.signal?.throwIfAborted();
       if (this.hitCount + hits.length >= limit || this.read.has(a.path) || (o.since !== undefined && a.mtimeMs < o.since)) continue;
       this.read.add(a.path);
