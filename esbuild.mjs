@@ -56,12 +56,26 @@ function lazyBundles(beside) {
   };
 }
 
+// The search thread (a user's regex runs there, stopped at a deadline), bundled the same
+// way; the lazy bundles stay out (a search never counts tokens or summarizes).
+const searchWorker = await esbuild.build({
+  ...common,
+  sourcemap: false,
+  platform: "node",
+  format: "cjs",
+  entryPoints: ["src/core/search/search-worker.ts"],
+  // Minified: its text rides in every bundle, read at every start.
+  minify: true,
+  write: false,
+  plugins: [lazyBundles(false)],
+});
+
 const node = {
   ...common,
   platform: "node",
   format: "cjs",
   external: ["vscode"],
-  define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text) },
+  define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text), ASE_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorker.outputFiles[0].text) },
   plugins: [lazyBundles(false)],
 };
 const shipped = { ...node, plugins: [lazyBundles(true)] };

@@ -139,7 +139,8 @@ export function resultsMessage(r: SearchResults): string {
     case "cancelled":
       return `Cancelled: ${found} so far (${scanned}).`;
     case "failed":
-      return `Search failed: ${visibleText(r.error ?? "unknown error")}`;
+      // A regex stopped at its deadline keeps the hits found before it.
+      return `Search failed: ${visibleText(r.error ?? "unknown error")}${r.hits ? ` (${found} found before it stopped)` : ""}`;
     case "done":
       if (r.noSessionsUnder !== undefined) {
         const q = r.request;
@@ -201,9 +202,21 @@ export function hitTime(iso: string | null): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-/** A hit's tooltip, plain text: what and where it is, then the whole snippet. */
+/** A hit's sub-agent for a row: "sub-agent <id>", or "" for the session's own entries. */
+export function hitSubagent(hit: Pick<SearchHit, "subagent">): string {
+  return hit.subagent ? `sub-agent ${visibleText(clipText(hit.subagent.agentId, 40))}` : "";
+}
+
+/** The file a hit's entry is in: its sub-agent's transcript, else the session's. */
+export function hitFile(session: Pick<SessionHits, "path">, hit: Pick<SearchHit, "subagent">): string {
+  return hit.subagent?.path ?? session.path;
+}
+
+/** A hit's tooltip, plain text: what and where it is (its sub-agent and what it was asked), then the whole snippet. */
 export function hitTooltip(hit: SearchHit): string {
   const when = hitTime(hit.timestamp);
   const where = [hit.kind, when, `line ${hit.line}`, `entry ${visibleText(clipText(hit.entryId, 80))}`].filter(Boolean).join(" · ");
-  return `${where}\n\n${visibleText(hit.snippet)}`;
+  const a = hit.subagent;
+  const sub = a ? `\nIn ${hitSubagent(hit)}${a.description ? `: ${visibleText(clipText(a.description, 200))}` : ""}` : "";
+  return `${where}${sub}\n\n${visibleText(hit.snippet)}`;
 }

@@ -5,7 +5,7 @@ import { searchSessions, type SessionSearch } from "../core/search/search-sessio
 import type { SearchHit, SessionHits } from "../core/search/search-types";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type { Log } from "./log";
-import { describeRequest, hitLabel, hitTime, hitTooltip, kindIcon, resultsMessage, type SearchOutcome, type SearchRequest, SearchResults, searchOptions, sessionLabel } from "./search-results";
+import { describeRequest, hitFile, hitLabel, hitSubagent, hitTime, hitTooltip, kindIcon, resultsMessage, type SearchOutcome, type SearchRequest, SearchResults, searchOptions, sessionLabel } from "./search-results";
 
 export const SEARCH_VIEW_ID = "agentSessions.searchResults";
 /** What a hit's click runs: Open Session at the hit's entry (not in the palette). */
@@ -181,7 +181,7 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     const { label, highlight } = hitLabel(hit);
     const item = new vscode.TreeItem({ label, highlights: [highlight] }, vscode.TreeItemCollapsibleState.None);
     item.id = `search:${gen}:${s.path}:${node.n}`;
-    item.description = [hit.kind, hitTime(hit.timestamp)].filter(Boolean).join(" · ");
+    item.description = [hit.kind, hitSubagent(hit), hitTime(hit.timestamp)].filter(Boolean).join(" · ");
     item.iconPath = new vscode.ThemeIcon(kindIcon(hit.kind));
     item.contextValue = "searchHit";
     const tip = new vscode.MarkdownString();
@@ -189,7 +189,7 @@ export class SearchView implements vscode.TreeDataProvider<Node>, vscode.Disposa
     tip.supportHtml = false;
     tip.appendText(hitTooltip(hit));
     item.tooltip = tip;
-    item.command = { command: OPEN_HIT_COMMAND, title: "Open at This Entry", arguments: [vscode.Uri.file(s.path), hit.entryId] };
+    item.command = { command: OPEN_HIT_COMMAND, title: "Open at This Entry", arguments: [vscode.Uri.file(hitFile(s, hit)), hit.entryId] };
     return item;
   }
 

@@ -1,7 +1,9 @@
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
-import { resolve } from "node:path";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { main } from "../../src/cli/main";
+import * as cc from "../formats/claude-code/lines";
 import { buildStores, type Stores } from "../helpers/search-stores";
 import { header, tempDir, user, writeSession } from "../helpers/session-builder";
 
@@ -114,6 +116,57 @@ describe("ase search", () => {
       assert.equal(r.err.trimEnd().split("\n").length, 1, `${args.join(" ")}: one line: ${r.err}`);
       assert.match(r.err.trimEnd(), re, args.join(" "));
     }
+  });
+
+  it("bad input of the new kinds: a long pattern, a bad escape (regexes are Unicode), a FIFO, a bad --regex-timeout: exit 2, one short line", async function () {
+    if (process.platform === "win32") this.skip();
+    const fifo = join(tempDir(), "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const long = "x".repeat(40 * 1024);
+    const cases: Array<[string[], RegExp]> = [
+      [["search", long, "--file", st.piFile], /^ase search: the pattern "x{60}… \(40,960 characters\)" is too long \(at most 10,000 characters\)$/],
+      [["search", `${long}(`, "--regex", "--file", st.piFile], /^ase search: the pattern \/x{60}… \(40,961 characters\)\/ is too long/],
+      [["search", "a\\-b", "--regex", "--file", st.piFile], /^ase search: invalid regular expression \/a\\-b\/: Invalid escape$/],
+      [["search", "x", "--file", fifo], /--file .*pipe\.jsonl: not a regular file \(a FIFO\)$/],
+      [["search", "x", "--file", st.pi], /: not a regular file \(a folder\)$/],
+      [["search", "x", "--regex", "--regex-timeout", "soon", "--file", st.piFile], /--regex-timeout expects seconds/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await ase(args);
+      const shown = args.join(" ").slice(0, 80);
+      assert.equal(r.code, 2, `${shown}: exit code (${r.err.slice(0, 200)})`);
+      assert.equal(r.out, "", `${shown}: stdout`);
+      assert.equal(r.err.trimEnd().split("\n").length, 1, `${shown}: one line`);
+      assert.ok(r.err.length < 300, `${shown}: ${r.err.length} characters on stderr`);
+      assert.match(r.err.trimEnd(), re, shown);
+    }
+  });
+
+  it("a regex that backtracks for ever: exit 2 and one line naming the deadline and the hits found before it", function () {
+    this.timeout(60_000);
+    const file = writeSession([header(), user("e1", null, "quick aaa"), user("e2", null, `${"a".repeat(50_000)}!`)]);
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, [CLI, "search", "(a+)+$", "--regex", "--regex-timeout", "0.5", "--file", file], { encoding: "utf8", env: { ...process.env, HOME: tempDir() }, timeout: 50_000 });
+    assert.equal(r.status, 2, r.stderr);
+    assert.ok(Date.now() - t0 < 30_000);
+    assert.equal(r.stdout, "", "a failed command prints nothing on stdout");
+    assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, /^ase search: the regular expression \/\(a\+\)\+\$\/ ran for more than 0\.5 s on one entry \(line 3 of .*\) and was stopped: it backtracks .*--regex-timeout SECONDS; 1 hit\(s\) were found before it\)\n$/);
+  });
+
+  it("hits in a sub-agent's transcript name it", async () => {
+    const root = tempDir();
+    const proj = join(root, "projects", "-home-dev-demo");
+    mkdirSync(join(proj, cc.SESSION, "subagents"), { recursive: true });
+    writeFileSync(join(proj, `${cc.SESSION}.jsonl`), cc.jsonl([cc.user("n1", null, "Start a helper")]));
+    writeFileSync(join(proj, cc.SESSION, "subagents", "agent-a7.jsonl"), cc.jsonl([cc.sidechain(cc.user("s1", null, "look for the okapi", { agentId: "a7" }))]));
+    writeFileSync(join(proj, cc.SESSION, "subagents", "agent-a7.meta.json"), JSON.stringify({ description: "Find okapis" }));
+    const r = await ase(["search", "okapi", "--dir", `claude-code=${root}`]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, / s1 {2}line 1 of sub-agent a7 \(Find okapis\) {2}look for the okapi\n/);
+    const j = await ase(["search", "okapi", "--dir", `claude-code=${root}`, "--json"]);
+    const hit = JSON.parse(j.out).sessions[0].hits[0];
+    assert.deepEqual(hit.subagent, { agentId: "a7", description: "Find okapis", path: join(proj, cc.SESSION, "subagents", "agent-a7.jsonl") });
   });
 
   it("the built CLI: exit codes and streams as a script sees them", function () {

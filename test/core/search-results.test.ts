@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { SearchHit, SessionHits } from "../../src/core/search/search-types";
-import { DEFAULT_LIMIT, describeRequest, hitLabel, hitTime, hitTooltip, kindIcon, resultsMessage, SearchResults, searchOptions, sessionLabel } from "../../src/extension/search-results";
+import { DEFAULT_LIMIT, describeRequest, hitFile, hitLabel, hitSubagent, hitTime, hitTooltip, kindIcon, resultsMessage, SearchResults, searchOptions, sessionLabel } from "../../src/extension/search-results";
 
 const hit = (over: Partial<SearchHit> = {}): SearchHit => ({ entryId: "e1", kind: "user", timestamp: "2026-03-02T09:14:07.000Z", line: 2, snippet: "please refactor the report module", match: [7, 15], ...over });
 const session = (path: string, hits: SearchHit[], title?: string): SessionHits => ({ path, agent: "pi", cwd: "/home/ana/p", ...(title ? { title } : {}), hits });
@@ -100,5 +100,23 @@ describe("search results view (pure parts)", () => {
     assert.match(tip, /^user · .* · line 2 · entry id⟨U\+0000⟩x\n\n<b>bold<\/b> ⟨U\+202E⟩$/);
     assert.equal(kindIcon("tool-result"), "output");
     assert.equal(kindIcon("user"), "account");
+  });
+
+  it("a regex stopped at its deadline: the message names it and the hits kept", () => {
+    const r = new SearchResults({ pattern: "(a+)+$", regex: true });
+    r.add(session("/s/a.jsonl", [hit()]));
+    r.status = "failed";
+    r.error = "the regular expression /(a+)+$/ ran for more than 2 s on one entry (line 3 of /s/a.jsonl) and was stopped: it backtracks too much";
+    assert.equal(resultsMessage(r), `Search failed: ${r.error} (1 hit in 1 session found before it stopped)`);
+    assert.deepEqual(r.outcome(), { status: "failed", sessions: 1, hits: 1, scanned: { files: 0, bytes: 0 }, error: r.error });
+  });
+
+  it("a sub-agent's hit: its row and tooltip name the sub-agent, its click opens the sub-agent's transcript", () => {
+    const sub = hit({ subagent: { agentId: "a1", description: "Compare the libraries", path: "/p/s1/subagents/agent-a1.jsonl" } });
+    assert.equal(hitSubagent(sub), "sub-agent a1");
+    assert.equal(hitSubagent(hit()), "");
+    assert.match(hitTooltip(sub), /^user · .* · line 2 · entry e1\nIn sub-agent a1: Compare the libraries\n\nplease refactor/);
+    assert.equal(hitFile(session("/p/s1.jsonl", [sub]), sub), "/p/s1/subagents/agent-a1.jsonl");
+    assert.equal(hitFile(session("/p/s1.jsonl", [hit()]), hit()), "/p/s1.jsonl");
   });
 });

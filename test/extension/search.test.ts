@@ -233,6 +233,37 @@ describe("Search Sessions in a real VS Code extension host", function () {
     assert.equal(api.searchView.current?.request.pattern, "zebrafinch");
   });
 
+  it("a regex that backtracks for ever runs off the host's thread: Cancel stops it within a moment, and alone it stops at the deadline keeping its hits", async function () {
+    this.timeout(120_000);
+    // A quick hit first, then a prompt (a+)+$ backtracks on for far longer than any test runs.
+    const file = writeSession([header({ cwd: "/home/ana/search-backtrack" }), user("0000d001", null, "quick aaa"), user("0000d002", null, `${"a".repeat(50_000)}!`)], {
+      dir: projectDir("/home/ana/search-backtrack"),
+      name: "2026-01-04T00-00-00-000Z_backtrack.jsonl",
+    });
+    age(file, 5 * HOUR);
+    const request = { pattern: "(a+)+$", regex: true, files: [file] };
+    // Cancel: the host stays free to run it (the poll below runs only on a free host), and it takes effect at once.
+    const t0 = Date.now();
+    const running = search(request);
+    await until("the search to run for a while", () => api.searchView.current?.request.pattern === "(a+)+$" && Date.now() - t0 > 300);
+    const cancelledAt = Date.now();
+    await vscode.commands.executeCommand("agentSessions.cancelSearch");
+    const out = await running;
+    const ms = Date.now() - cancelledAt;
+    console.log(`      cancelled a backtracking regex in ${ms} ms`);
+    assert.equal(out.status, "cancelled");
+    assert.ok(ms < 1000, `Cancel took ${ms} ms (the aim is 100 ms; generous on a busy machine)`);
+    // Alone: stopped at the deadline (2 s), the one hit before it kept, the message naming both.
+    const t1 = Date.now();
+    const stopped = await search(request);
+    assert.ok(Date.now() - t1 < 30_000);
+    assert.equal(stopped.status, "failed");
+    assert.match(stopped.error ?? "", /ran for more than 2 s on one entry \(line 3 of .*backtrack\.jsonl\) and was stopped: it backtracks/);
+    assert.equal(stopped.hits, 1);
+    assert.deepEqual(sessionNodes([file]).map((n) => n.session.hits.map((h) => h.entryId)), [["0000d001"]]);
+    assert.match(api.searchView.message, /^Search failed: the regular expression \/\(a\+\)\+\$\/ ran for more than 2 s .* \(1 hit in 1 session found before it stopped\)$/);
+  });
+
   it("opening a hit opens the explorer on its session with the entry selected, in a new panel and in one already open", async () => {
     await search({ pattern: "zebrafinch" });
     const hitNode = (file: string, entryId: string) => {

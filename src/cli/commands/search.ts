@@ -3,7 +3,8 @@ import { FORMATS } from "../../core/formats/registry";
 import { SearchInputError } from "../../core/search/pattern";
 import { searchRoots } from "../../core/search/search-targets";
 import { searchSessions, type SessionSearch } from "../../core/search/search-sessions";
-import type { SessionHits } from "../../core/search/search-types";
+import type { SearchHit, SessionHits } from "../../core/search/search-types";
+import { RegexDeadlineError } from "../../core/search/regex-thread";
 import { clipText } from "../../core/util/visible-text";
 import { agentId, onlyAgents, parseDirs } from "../agent-dirs";
 import { intFlag, parseFlags } from "../args";
@@ -12,7 +13,7 @@ import { humanBytes, safeText } from "../format";
 import { NotRegularFileError } from "../../core/util/safe-open";
 
 const usage =
-  "ase search PATTERN [--dir [AGENT=]D]... [--agent A]... [--file F]... [--regex] [--case-sensitive] [--kind K]... [--project P] [--since DATE] [--until DATE] [--limit N] [--json]";
+  "ase search PATTERN [--dir [AGENT=]D]... [--agent A]... [--file F]... [--regex] [--case-sensitive] [--kind K]... [--project P] [--since DATE] [--until DATE] [--limit N] [--regex-timeout S] [--json]";
 
 const DAY = 86_400_000;
 const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: DAY, w: 7 * DAY };
@@ -50,10 +51,10 @@ function checkPaths(dirs: Record<string, string>, files: string[]): void {
     try {
       st = statSync(f);
     } catch {
-      throw new CliError(`--file ${f}: no such file`);
+      throw new CliError(`--file ${safeText(f)}: no such file`);
     }
-    // A FIFO or device would block the scan: refused by name and kind.
-    if (!st.isFile()) throw new CliError(`--file ${new NotRegularFileError(f, st).message}`);
+    // A FIFO would block the read for ever; a folder is no session.
+    if (!st.isFile()) throw new CliError(`--file ${safeText(f)}: not a regular file (${st.isDirectory() ? "a folder" : st.isFIFO() ? "a FIFO" : "a device or socket"})`);
   }
 }
 
@@ -61,9 +62,16 @@ function timeText(iso: string | null): string {
   return iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : "-".padEnd(16);
 }
 
+/** Where a sub-agent's hit is: "of sub-agent <id> (<what it was asked>)". */
+function subagentText(h: SearchHit): string {
+  const a = h.subagent;
+  if (!a) return "";
+  return ` of sub-agent ${safeText(a.agentId)}${a.description ? ` (${safeText(clipText(a.description, 60))})` : ""}`;
+}
+
 function sessionText(s: SessionHits): string {
   const head = `${safeText(s.path)}  [${safeText(s.agent)}]${s.title ? `  ${safeText(clipText(s.title, 80))}` : ""}\n`;
-  const lines = s.hits.map((h) => `  ${timeText(h.timestamp)}  ${h.kind.padEnd(14)} ${safeText(h.entryId)}  line ${h.line}  ${safeText(h.snippet)}\n`);
+  const lines = s.hits.map((h) => `  ${timeText(h.timestamp)}  ${h.kind.padEnd(14)} ${safeText(h.entryId)}  line ${h.line}${subagentText(h)}  ${safeText(h.snippet)}\n`);
   return head + lines.join("");
 }
 
@@ -88,6 +96,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
       since: { type: "string" },
       until: { type: "string" },
       limit: { type: "string" },
+      "regex-timeout": { type: "string" },
       json: { type: "boolean" },
     },
     usage,
@@ -105,6 +114,8 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const since = values.since === undefined ? undefined : parseDate(values.since, "since");
   const until = values.until === undefined ? undefined : parseDate(values.until, "until");
   if (since !== undefined && until !== undefined && since > until) throw new CliError("--since is after --until");
+  const timeout = values["regex-timeout"];
+  if (timeout !== undefined && !(/^\d+(\.\d+)?$/.test(timeout) && Number(timeout) > 0)) throw new CliError(`--regex-timeout expects seconds (a number above 0, e.g. 2 or 0.5), got "${safeText(clipText(timeout, 40))}"`);
   checkPaths(dirs, files);
   let search: SessionSearch;
   try {
@@ -121,15 +132,25 @@ async function run(args: string[], io: CliIO): Promise<void> {
       dirs,
       only,
       env: io.env,
+      ...(timeout !== undefined ? { regexDeadlineMs: Number(timeout) * 1000 } : {}),
     });
   } catch (err) {
-    if (err instanceof SearchInputError) throw new CliError(err.message);
+    if (err instanceof SearchInputError) throw new CliError(safeText(err.message));
     throw err;
   }
   const sessions: SessionHits[] = [];
-  for await (const s of search) {
-    sessions.push(s);
-    if (!values.json) io.out(sessionText(s));
+  try {
+    for await (const s of search) {
+      sessions.push(s);
+      if (!values.json) io.out(sessionText(s));
+    }
+  } catch (err) {
+    // A failed command prints nothing on stdout (main): the line says how far it got, and how to allow more time.
+    if (err instanceof RegexDeadlineError) {
+      const found = search.hitCount ? `; ${search.hitCount} hit(s) were found before it` : "";
+      throw new CliError(`${safeText(err.message)} (or allow more with --regex-timeout SECONDS${found})`);
+    }
+    throw err;
   }
   for (const s of search.skipped) io.err(`skipped ${safeText(s.path)}: ${safeText(s.reason)}\n`);
   if (values.json) {

@@ -39,19 +39,43 @@ function jsonSafe(c: string): boolean {
   return k >= 0x20 && k <= 0x7e && c !== '"' && c !== "\\" && c !== "<" && c !== ">" && c !== "&";
 }
 
-/** The longest run of JSON-safe characters in any of the texts. */
-function longestSafeRun(texts: readonly string[]): string | undefined {
+/**
+ * Letters a case-insensitive Unicode regex also matches by a non-ASCII character (simple
+ * case folding: K KELVIN SIGN is k, LATIN SMALL LETTER LONG S is s), so their raw bytes
+ * are no sure sign of a match.
+ */
+const UNICODE_FOLDED = /[ks]/i;
+
+/** The longest run of characters `ok` allows in any of the texts. */
+function longestSafeRun(texts: readonly string[], ok: (c: string) => boolean): string | undefined {
   let best = "";
   for (const t of texts) {
     let cur = "";
     for (const c of t) {
-      if (jsonSafe(c)) {
+      if (ok(c)) {
         cur += c;
         if (cur.length > best.length) best = cur;
       } else cur = "";
     }
   }
   return best || undefined;
+}
+
+/** Longest pattern searched: longer ones are no search anyone types (and V8 refuses regexes of ~40 KB). */
+export const MAX_PATTERN = 10_000;
+
+/** A pattern as an error message shows it: clipped, with its length when clipped. */
+export function clipPattern(source: string): string {
+  if (source.length <= 80) return source;
+  let end = 60;
+  const last = source.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${source.slice(0, end)}… (${source.length.toLocaleString("en-US")} characters)`;
+}
+
+/** V8's message for a bad regex, without its echo of the pattern. */
+function regexProblem(err: unknown): string {
+  return String((err as Error).message).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
 }
 
 export function escapeRegExp(s: string): string {
@@ -63,13 +87,21 @@ export function compilePattern(source: string, opts: PatternOptions = {}): Searc
   const regex = !!opts.regex;
   const caseSensitive = !!opts.caseSensitive;
   if (!source) throw new SearchInputError("empty pattern");
+  const shown = regex ? `/${clipPattern(source)}/` : `"${clipPattern(source)}"`;
+  if (source.length > MAX_PATTERN) throw new SearchInputError(`the pattern ${shown} is too long (at most ${MAX_PATTERN.toLocaleString("en-US")} characters)`);
+  // Regexes are Unicode-aware (u): \p{Lu} works, . matches an emoji, a bad escape is an error.
+  const flags = `${caseSensitive ? "" : "i"}${regex ? "u" : ""}`;
   let matcher: RegExp;
+  let empty: boolean;
   try {
-    matcher = new RegExp(regex ? source : escapeRegExp(source), caseSensitive ? "" : "i");
+    matcher = new RegExp(regex ? source : escapeRegExp(source), flags);
+    // V8 compiles on first use: "too large" surfaces here, not at construction.
+    empty = matcher.test("");
   } catch (err) {
-    throw new SearchInputError(`invalid regular expression /${source}/: ${(err as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "")}`);
+    throw new SearchInputError(`invalid regular expression ${shown}: ${regexProblem(err)}`);
   }
-  if (matcher.test("")) throw new SearchInputError(`the pattern /${source}/ matches the empty text (it would match every entry)`);
-  const literal = longestSafeRun(regex ? requiredLiterals(source) : [source]);
+  if (empty) throw new SearchInputError(`the pattern ${shown} matches the empty text (it would match every entry)`);
+  const folded = regex && !caseSensitive;
+  const literal = longestSafeRun(regex ? requiredLiterals(source) : [source], (c) => jsonSafe(c) && !(folded && UNICODE_FOLDED.test(c)));
   return { source, regex, caseSensitive, matcher, literal };
 }

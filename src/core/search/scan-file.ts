@@ -48,9 +48,10 @@ export interface FileScan {
   opened?: OpenedFile;
   /**
    * Called with a free chunk buffer once this file's last read is done, so the caller can
-   * start the next file's first read into it (that buffer is then the caller's to pass on).
+   * start the next file's first read into it (that buffer is then the caller's to pass on);
+   * false declines it (the caller has more to read first).
    */
-  handOff?(buf: Buffer): void;
+  handOff?(buf: Buffer): boolean;
   /** The size the file had when listed: the search reads that much. */
   size: number;
   /** The file's head (its first bytes; `complete` when that is the whole file) decides its hooks and version; undefined skips the file. */
@@ -73,6 +74,17 @@ export interface FileScan {
   chunkSize?: number;
   /** Bytes read, after each read. */
   onBytes?(n: number): void;
+  /** Each hit as it is found (the search thread posts them, so a stopped search keeps them). */
+  onHit?(hit: SearchHit): void;
+  /** Told when a regex match starts and ends (the search thread's deadline watches it). */
+  watch?: MatchWatch;
+}
+
+/** Brackets each run of the pattern's matcher: a run that never ends shows as a start with no end. */
+export interface MatchWatch {
+  /** A match starts on the entry at this line. */
+  start(line: number): void;
+  end(): void;
 }
 
 /** Newlines in buf[from, to). */
@@ -129,7 +141,9 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
   if ((s.since !== undefined && t < s.since) || (s.until !== undefined && t > s.until)) return undefined;
   for (const part of entry.parts) {
     if (s.kinds && !s.kinds.has(part.kind)) continue;
+    s.watch?.start(lineNo);
     const m = s.pattern.matcher.exec(part.text);
+    s.watch?.end();
     if (!m) continue;
     const snip = snippetOf(part.text, m.index, m.index + m[0].length);
     const timestamp = Number.isFinite(entry.time) ? new Date(entry.time).toISOString() : null;
@@ -220,10 +234,9 @@ export async function scanFile(s: FileScan): Promise<{ hits: SearchHit[]; bytes:
       if (!eof) {
         buf.copy(spare, 0, complete, len);
         inFlight = readInto(spare, tail, pos);
-      } else if (s.handOff && spare.length === size) {
+      } else if (s.handOff && spare.length === size && s.handOff(spare)) {
         // The next file's first read runs while this last chunk is searched.
         handedOff = spare;
-        s.handOff(spare);
       }
       // buf[0] is at file offset pos - len (the carry came before this read's bytes).
       searchChunk(s, buf, from, complete, (at) => lines.lineAt(at + pos - len, buf, pos - len), hits);
@@ -251,6 +264,7 @@ function searchChunk(s: FileScan, buf: Buffer, from: number, end: number, lineAt
     const hit = stop > start ? lineHit(s, buf, start, stop, lineAt(start)) : undefined;
     if (hit) {
       hits.push(hit);
+      s.onHit?.(hit);
       if (hits.length >= s.limit) return;
     }
     if (stop >= end) break;

@@ -2,9 +2,10 @@ import type { EntryKind } from "../formats/entry-kinds";
 import { type CandidateFinder, candidateFinder } from "./candidates";
 import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
-import { type OpenedFile, openForSearch, scanFile } from "./scan-file";
-import { findTargets, type PreparedTarget, prepareHead, type TargetOptions, titleOf } from "./search-targets";
-import type { SearchStats, SessionHits } from "./search-types";
+import { DEFAULT_REGEX_DEADLINE_MS, searchThreadSource, threadedSearch } from "./regex-thread";
+import { type MatchWatch, type OpenedFile, openForSearch, scanFile } from "./scan-file";
+import { findTargets, type PreparedTarget, prepareHead, type SearchTarget, subagentFiles, type TargetOptions, titleOf } from "./search-targets";
+import type { SearchHit, SearchStats, SessionHits, SubagentOfHit } from "./search-types";
 
 export interface SearchOptions extends TargetOptions {
   pattern: string;
@@ -28,6 +29,17 @@ export interface SearchOptions extends TargetOptions {
   chunkSize?: number;
   /** Called as each file's scan starts (progress; tests check the order of scans and results). */
   onFile?(path: string): void;
+  /**
+   * A regex runs on a thread of its own (when the bundle has it), stopped when one match
+   * runs longer than this (ms; default 2 s): the search then rejects with RegexDeadlineError.
+   */
+  regexDeadlineMs?: number;
+  /** false: run a regex on this thread, with no deadline (the search thread itself does). */
+  threaded?: boolean;
+  /** Each hit as it is found, with the session it counts for (the search thread posts them). */
+  onHit?(session: Omit<SessionHits, "hits">, hit: SearchHit): void;
+  /** Brackets every regex match (the search thread's deadline watches it). */
+  watch?: MatchWatch;
 }
 
 /**
@@ -57,6 +69,85 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
     this.finder = candidateFinder(this.pattern);
   }
 
+  /** Paths read so far: a sub-agent's file given by path too is read once. */
+  private readonly read = new Set<string>();
+
+  /**
+   * Reads one file, and then the sub-agent transcripts its store lists for it; its hits
+   * and theirs (each naming its sub-agent) come back as one session's, or undefined when
+   * none matched. A file that cannot be read is skipped with the reason.
+   */
+  private async scanTarget(t: SearchTarget, opened: OpenedFile | undefined, handOff: ((buf: Buffer) => boolean) | undefined, limit: number): Promise<SessionHits | undefined> {
+    const o = this.opts;
+    if (this.read.has(t.path)) {
+      // Read already (as a sub-agent of a session before it).
+      if (opened) await closeAhead(opened);
+      return undefined;
+    }
+    this.read.add(t.path);
+    let p: PreparedTarget | undefined;
+    const hits: SearchHit[] = [];
+    const scanOne = async (path: string, size: number, mtimeMs: number, sub?: SubagentOfHit, first?: Pick<Parameters<typeof scanFile>[0], "opened" | "handOff">): Promise<void> => {
+      let res;
+      try {
+        res = await scanFile({
+          path,
+          ...first,
+          size,
+          setup: (head, complete) => {
+            const got = prepareHead({ path, size, mtimeMs }, head, complete, sub ? undefined : o.only);
+            if (got === null) return undefined;
+            if (typeof got === "string") {
+              this.skipped.push({ path, reason: got });
+              return undefined;
+            }
+            if (!sub) {
+              if (o.project !== undefined && !got.cwd.includes(o.project)) return undefined;
+              p = got;
+            }
+            o.onFile?.(path);
+            this.scanned.files++;
+            return got;
+          },
+          pattern: this.pattern,
+          finder: this.finder,
+          kinds: this.kinds,
+          since: o.since,
+          until: o.until,
+          mtimeMs,
+          limit: limit - this.hitCount - hits.length,
+          signal: o.signal,
+          chunkSize: o.chunkSize,
+          onBytes: (n) => {
+            this.scanned.bytes += n;
+          },
+          onHit: o.onHit && ((hit) => o.onHit?.({ path: t.path, agent: (p as PreparedTarget).format.id, cwd: (p as PreparedTarget).cwd }, sub ? { ...hit, subagent: sub } : hit)),
+          watch: o.watch,
+        });
+      } catch (err) {
+        if (o.signal?.aborted) throw err;
+        this.skipped.push({ path, reason: (err as Error).message });
+        return;
+      }
+      // One by one: a spread of a million hits would overflow the stack.
+      for (const h of res?.hits ?? []) hits.push(sub ? { ...h, subagent: sub } : h);
+    };
+    await scanOne(t.path, t.size, t.mtimeMs, undefined, { opened, handOff: handOff && ((buf) => !subagentsPossible(p) && handOff(buf)) });
+    if (!p) return undefined;
+    const found: PreparedTarget = p;
+    // No look at the disk (nor a promise) for formats whose sessions have no sub-agent files.
+    for (const a of subagentsPossible(found) ? await subagentFiles(found) : []) {
+      o.signal?.throwIfAborted();
+      if (this.hitCount + hits.length >= limit || this.read.has(a.path) || (o.since !== undefined && a.mtimeMs < o.since)) continue;
+      this.read.add(a.path);
+      await scanOne(a.path, a.size, a.mtimeMs, { agentId: a.agentId, ...(a.description ? { description: a.description } : {}), path: a.path });
+    }
+    if (!hits.length) return undefined;
+    this.hitCount += hits.length;
+    const title = await titleOf(found);
+    return { path: t.path, agent: found.format.id, cwd: found.cwd, ...(title ? { title } : {}), hits };
+  }
+
   /** Whether the limit stopped the search. */
   get limited(): boolean {
     return this.opts.limit !== undefined && this.hitCount >= this.opts.limit;
@@ -65,6 +156,12 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
   async *[Symbol.asyncIterator](): AsyncIterator<SessionHits> {
     const o = this.opts;
     o.signal?.throwIfAborted();
+    // A user's regex can backtrack for hours on one entry, and only a thread can be stopped mid-match.
+    const source = this.pattern.regex && o.threaded !== false ? searchThreadSource() : undefined;
+    if (source) {
+      yield* threadedSearch(this, o, source, o.regexDeadlineMs ?? DEFAULT_REGEX_DEADLINE_MS);
+      return;
+    }
     const { targets, skipped } = await findTargets(o);
     this.skipped.push(...skipped);
     const limit = o.limit ?? Number.POSITIVE_INFINITY;
@@ -85,59 +182,25 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
           ? (buf: Buffer) => {
               next.buf = buf;
               next.first = settled(next.fh.then((fh) => fh.read(buf, 0, Math.min(buf.length, n.size), 0)));
+              return true;
             }
           : undefined;
-        let p: PreparedTarget | undefined;
-        let res;
-        try {
-          res = await scanFile({
-            path: t.path,
-            opened,
-            handOff,
-            size: t.size,
-            setup: (head, complete) => {
-              const got = prepareHead(t, head, complete, o.only);
-              if (got === null) return undefined;
-              if (typeof got === "string") {
-                this.skipped.push({ path: t.path, reason: got });
-                return undefined;
-              }
-              if (o.project !== undefined && !got.cwd.includes(o.project)) return undefined;
-              p = got;
-              o.onFile?.(t.path);
-              this.scanned.files++;
-              return got;
-            },
-            pattern: this.pattern,
-            finder: this.finder,
-            kinds: this.kinds,
-            since: o.since,
-            until: o.until,
-            mtimeMs: t.mtimeMs,
-            limit: limit - this.hitCount,
-            signal: o.signal,
-            chunkSize: o.chunkSize,
-            onBytes: (n) => {
-              this.scanned.bytes += n;
-            },
-          });
-        } catch (err) {
-          if (o.signal?.aborted) throw err;
-          this.skipped.push({ path: t.path, reason: (err as Error).message });
-          continue;
-        }
-        if (!res || !p) continue;
-        if (!res.hits.length) continue;
-        this.hitCount += res.hits.length;
-        const found: PreparedTarget = p;
-        const title = await titleOf(found);
-        yield { path: t.path, agent: found.format.id, cwd: found.cwd, ...(title ? { title } : {}), hits: res.hits };
+        const done = await this.scanTarget(t, opened, handOff, limit);
+        if (done) yield done;
       }
     } finally {
       // Stopped early (a limit, an abort, a consumer that broke off): the file opened ahead is closed.
       if (ahead) await closeAhead(ahead);
     }
   }
+}
+
+/**
+ * Whether a session's store may list sub-agent files for it: then its last buffer is not
+ * handed to the next file's first read (the sub-agents' scans, on the same finder, use it).
+ */
+function subagentsPossible(p: PreparedTarget | undefined): boolean {
+  return !!p?.format.discovery?.scanner.subagents;
 }
 
 /** The promise, marked handled: its rejection surfaces where it is awaited, never as an unhandled one. */

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
 import type { SearchHooks } from "../formats/search-hooks";
 import type { SessionFormat } from "../formats/session-format";
-import { sessionFiles } from "../store/discover";
+import { type SessionSummary, type SubagentSummary, sessionFiles } from "../store/discover";
 import { linesEnd } from "../store/head-lines";
 import { openRegularAsync } from "../util/safe-open";
 
@@ -19,6 +19,8 @@ export interface PreparedTarget extends SearchTarget {
   hooks: SearchHooks;
   cwd: string;
   version: number;
+  /** The values of the first lines (what the format was detected from). */
+  objects: unknown[];
 }
 
 export interface TargetOptions {
@@ -82,15 +84,37 @@ export function prepareHead(t: SearchTarget, head: Buffer, complete: boolean, on
   if (!format.search) return `${format.agent} sessions cannot be searched`;
   const header = format.index.header?.accept(first.objects[0], 1);
   const version = header && typeof header === "object" ? header.version : 0;
-  return { ...t, format, hooks: format.search, cwd: format.search.cwd(first.objects), version };
+  return { ...t, format, hooks: format.search, cwd: format.search.cwd(first.objects), version, objects: first.objects };
+}
+
+/**
+ * The sub-agent transcripts of a session, in files of their own, as its store lists them
+ * (Claude Code: <sessionId>/subagents/**, or agent-*.jsonl beside it naming the session);
+ * none for a format without them or a head the store does not take for a session.
+ */
+export async function subagentFiles(t: PreparedTarget): Promise<SubagentSummary[]> {
+  const scanner = t.format.discovery?.scanner;
+  if (!scanner?.subagents) return [];
+  try {
+    // The first lines usually say which session it is; else (metadata lines first) the whole head.
+    let facts: ReturnType<typeof scanner.head>;
+    try {
+      facts = scanner.head(t.objects.filter((o): o is Record<string, unknown> => !!o && typeof o === "object" && !Array.isArray(o)), t.size);
+    } catch {
+      facts = scanner.head(await headObjects(t), t.size);
+    }
+    const session: SessionSummary = { ...facts, path: t.path, agent: t.format.id, entryCount: 0, size: t.size, mtimeMs: t.mtimeMs };
+    // Inline ones (no file of their own) are lines of the session's file, searched with it.
+    return (await scanner.subagents(t.path, session, [])).filter((a) => a.path !== t.path && a.entryId === undefined);
+  } catch {
+    return [];
+  }
 }
 
 const TITLE_HEAD = 256 * 1024;
 
-/** The title a store lists for a session (its name, else its first prompt), read from its head; undefined when none. */
-export async function titleOf(t: PreparedTarget): Promise<string | undefined> {
-  const scanner = t.format.discovery?.scanner;
-  if (!scanner) return undefined;
+/** The objects of a target's head as its store's scanner reads them (up to 256 KiB, a cut last line dropped). */
+async function headObjects(t: PreparedTarget): Promise<Array<Record<string, unknown>>> {
   const fh = await openRegularAsync(t.path);
   try {
     const buf = Buffer.allocUnsafe(Math.min(TITLE_HEAD, t.size));
@@ -105,14 +129,23 @@ export async function titleOf(t: PreparedTarget): Promise<string | undefined> {
         const o = JSON.parse(line) as unknown;
         if (o && typeof o === "object" && !Array.isArray(o)) objects.push(o as Record<string, unknown>);
       } catch {
-        // Not JSON: the reader reports it; a title comes from what parses.
+        // Not JSON: the reader reports it; facts come from what parses.
       }
     }
-    const facts = scanner.head(objects, t.size);
+    return objects;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** The title a store lists for a session (its name, else its first prompt), read from its head; undefined when none. */
+export async function titleOf(t: PreparedTarget): Promise<string | undefined> {
+  const scanner = t.format.discovery?.scanner;
+  if (!scanner) return undefined;
+  try {
+    const facts = scanner.head(await headObjects(t), t.size);
     return facts.name ?? (facts.firstMessage || undefined);
   } catch {
     return undefined;
-  } finally {
-    await fh.close();
   }
 }

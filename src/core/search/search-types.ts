@@ -14,6 +14,17 @@ export interface SearchHit {
   snippet: string;
   /** [start, end) of the match in the snippet. */
   match: [number, number];
+  /** Set when the entry is in a sub-agent's transcript of the session (then `line` is a line of that file). */
+  subagent?: SubagentOfHit;
+}
+
+/** The sub-agent whose transcript holds a hit. */
+export interface SubagentOfHit {
+  agentId: string;
+  /** What it was asked to do, when its agent recorded it. */
+  description?: string;
+  /** Its transcript. */
+  path: string;
 }
 
 /** The hits of one session file, in file order. */
