@@ -1,5 +1,6 @@
 import type { Worker } from "node:worker_threads";
 import { clipPattern, SearchInputError } from "./pattern";
+import { pushAll } from "../util/push-all";
 import type { SearchOptions, SessionSearch } from "./search-sessions";
 import type { SearchHit, SearchStats, SessionHits } from "./search-types";
 
@@ -130,7 +131,7 @@ export async function* threadedSearch(search: SessionSearch, o: SearchOptions, s
   const update = (s: ThreadState) => {
     search.scanned.files = s.scanned.files;
     search.scanned.bytes = s.scanned.bytes;
-    search.skipped.push(...s.skipped);
+    pushAll(search.skipped, s.skipped);
   };
   try {
     for (;;) {

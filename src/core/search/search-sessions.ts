@@ -1,4 +1,5 @@
 import type { EntryKind } from "../formats/entry-kinds";
+import { pushAll } from "../util/push-all";
 import { type CandidateFinder, candidateFinder } from "./candidates";
 import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
@@ -163,7 +164,7 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
       return;
     }
     const { targets, skipped } = await findTargets(o);
-    this.skipped.push(...skipped);
+    pushAll(this.skipped, skipped);
     const limit = o.limit ?? Number.POSITIVE_INFINITY;
     // A file last written before `since` holds nothing newer: not read at all.
     const wanted = targets.filter((t) => o.since === undefined || t.mtimeMs >= o.since);
