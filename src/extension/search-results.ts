@@ -164,13 +164,27 @@ export function kindIcon(kind: EntryKind): string {
   return KIND_ICONS[kind] ?? "circle-small";
 }
 
-/** Context kept before the match on a tree row (a row is cut on the right, so the match must come early). */
-const LEAD = 30;
+/**
+ * Context kept before the match on a tree row, counted on the marked text: a sidebar row
+ * shows about 30 characters before it is cut on the right, so the match must come early.
+ */
+const LEAD = 12;
 /** Longest row label. */
 const LABEL_MAX = 160;
 
 function isLow(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/** Where a lead-in of about LEAD marked characters starts: after a space when one is near, never inside a mark or a surrogate pair. */
+function leadStart(shown: string): number {
+  let from = shown.length - LEAD;
+  const space = shown.indexOf(" ", from);
+  if (space >= 0 && space < shown.length - 1 && space - from < LEAD / 2) from = space + 1;
+  const open = shown.lastIndexOf("\u27e8", from);
+  if (open >= 0 && shown.lastIndexOf("\u27e9", from - 1) < open) from = shown.indexOf("\u27e9", open) + 1;
+  if (isLow(shown.charCodeAt(from))) from++;
+  return from;
 }
 
 /**
@@ -180,13 +194,8 @@ function isLow(c: number): boolean {
  */
 export function hitLabel(hit: Pick<SearchHit, "snippet" | "match">): { label: string; highlight: [number, number] } {
   const [a, b] = hit.match;
-  let lead = hit.snippet.slice(0, a);
-  if (lead.length > LEAD) {
-    let from = lead.length - LEAD;
-    if (isLow(lead.charCodeAt(from))) from++;
-    lead = `…${lead.slice(from).trimStart()}`;
-  }
-  const shownLead = visibleText(lead);
+  let shownLead = visibleText(hit.snippet.slice(0, a));
+  if (shownLead.length > LEAD) shownLead = `…${shownLead.slice(leadStart(shownLead))}`;
   const shownMatch = visibleText(hit.snippet.slice(a, b));
   const label = clipText(shownLead + shownMatch + visibleText(hit.snippet.slice(b)), LABEL_MAX);
   const end = Math.min(shownLead.length + shownMatch.length, label.length);

@@ -80,6 +80,14 @@ describe("search results view (pure parts)", () => {
     const long = hitLabel({ snippet: `…${lead}MATCH tail`, match: [61, 66] });
     assert.ok(long.label.startsWith("…") && long.label.length < 50, long.label);
     assert.equal(long.label.slice(...long.highlight), "MATCH");
+    // A sidebar row shows about 30 characters: the match starts within the first 15, marks counted.
+    assert.ok(long.highlight[0] <= 15, `match at ${long.highlight[0]}: ${long.label}`);
+    const words = hitLabel({ snippet: "we looked at the whole parser module and then found the TARGET here", match: [56, 62] });
+    assert.ok(words.highlight[0] <= 15 && words.label.slice(...words.highlight) === "TARGET", words.label);
+    assert.ok(/^…\w/.test(words.label), `starts at a word: ${words.label}`);
+    const hidden = hitLabel({ snippet: `${"\u202e".repeat(10)}MATCH`, match: [10, 15] });
+    assert.ok(hidden.highlight[0] <= 15, `marks count toward the lead-in: ${hidden.label}`);
+    assert.ok(!/^…[^⟨]*⟩/.test(hidden.label), `not cut inside a mark: ${hidden.label}`);
     // Hidden characters before and inside the match become marks: the highlight moves with them.
     const marked = hitLabel({ snippet: "x\u202ey FOO\u0007BAR end", match: [4, 11] });
     assert.equal(marked.label, "x⟨U+202E⟩y FOO⟨U+0007⟩BAR end");
