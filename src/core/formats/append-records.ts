@@ -1,6 +1,7 @@
-import { appendLines, NothingWrittenError } from "../store/append-line";
+import { appendToSession } from "../store/append-line";
 import type { JsonlSession } from "../store/session";
 import type { SessionFormat } from "./session-format";
+import type { SessionReader } from "./session-reader";
 
 /**
  * Appends whole lines in the format's own shape to a session file, all or nothing: each
@@ -15,27 +16,27 @@ export async function appendRecords(session: JsonlSession, records: ReadonlyArra
   const refused = format.writer?.refuses?.(session);
   if (refused) throw new Error(`nothing written: ${session.path}: ${refused}`);
   session.checkUnchanged();
-  const fresh = new Set<string>();
   let prevId = session.metas.length ? session.metas[session.metas.length - 1].id : null;
-  records.forEach((r, k) => {
-    const where = `nothing written: ${session.path}: new line ${k + 1} of ${records.length}`;
+  const links = records.map((r, k) => {
     const got = format.index.identify(structuredClone(r), 0, { version: session.version, prevId });
-    if (got === null || typeof got === "string") throw new Error(`${where}: not a ${format.agent} entry${typeof got === "string" ? ` (${got})` : ""}`);
-    if (session.tree.indexOf(got.id) !== undefined || fresh.has(got.id)) throw new Error(`${where}: id ${got.id} is already used`);
-    if (got.parentId !== null && session.tree.indexOf(got.parentId) === undefined && !fresh.has(got.parentId)) throw new Error(`${where}: parent ${got.parentId} is not an entry of the session`);
-    fresh.add(got.id);
+    if (got === null || typeof got === "string") throw new Error(`nothing written: ${session.path}: new line ${k + 1} of ${records.length}: not a ${format.agent} entry${typeof got === "string" ? ` (${got})` : ""}`);
     prevId = got.id;
+    return got;
   });
-  if (!records.length) return;
-  const text = records.map((r) => JSON.stringify(r)).join("\n");
-  try {
-    // A last line without newline (a torn write) must not swallow the first of ours.
-    appendLines(session.path, session.stamp, `${session.endsWithNewline ? "" : "\n"}${text}\n`);
-  } catch (err) {
-    // Cut back to the same bytes: the file has a new mtime only, still the session as loaded.
-    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
-    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
-    throw err;
-  }
-  await session.refresh();
+  assertNewEntries(session, links);
+  await appendToSession(session, records);
+}
+
+/**
+ * Each new entry's id unused and its parent an entry of the session or an earlier new one
+ * (null: a root), so the tree stays whole; else an error naming the line and the id.
+ */
+export function assertNewEntries(session: Pick<SessionReader, "path" | "tree">, entries: ReadonlyArray<{ id: string; parentId: string | null }>): void {
+  const fresh = new Set<string>();
+  entries.forEach((e, k) => {
+    const where = `nothing written: ${session.path}: new line ${k + 1} of ${entries.length}`;
+    if (session.tree.indexOf(e.id) !== undefined || fresh.has(e.id)) throw new Error(`${where}: id ${e.id} is already used`);
+    if (e.parentId !== null && session.tree.indexOf(e.parentId) === undefined && !fresh.has(e.parentId)) throw new Error(`${where}: parent ${e.parentId} is not an entry of the session`);
+    fresh.add(e.id);
+  });
 }

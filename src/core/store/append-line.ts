@@ -124,3 +124,36 @@ function stampOf(fd: number): FileStamp | undefined {
     return undefined;
   }
 }
+
+/** A loaded session as an append needs it: where it is, what it was when read, how it ends. */
+export interface AppendTarget {
+  readonly path: string;
+  stamp: FileStamp;
+  readonly endsWithNewline: boolean;
+  /** Throws unless the file is still as it was read (the agent may have appended meanwhile). */
+  checkUnchanged(): void;
+  /** Reads in what was appended. */
+  refresh(): Promise<unknown>;
+}
+
+/**
+ * The one road every writer appends by: whole lines (JSON records, one a line) to a
+ * loaded session, all or nothing. The file must be as loaded (checked here and again
+ * under the lock by appendLines); a last line without its newline (a torn write) gets one
+ * first, so no record is joined to it; a short write is cut back before the error is
+ * reported, and the session then keeps the file's new stamp (same bytes, a new mtime) so
+ * the next write is not refused; on success the session reads the new lines in.
+ */
+export async function appendToSession(session: AppendTarget, records: ReadonlyArray<unknown>): Promise<void> {
+  session.checkUnchanged();
+  if (!records.length) return;
+  const text = records.map((r) => JSON.stringify(r)).join("\n");
+  try {
+    appendLines(session.path, session.stamp, `${session.endsWithNewline ? "" : "\n"}${text}\n`);
+  } catch (err) {
+    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
+    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
+    throw err;
+  }
+  await session.refresh();
+}

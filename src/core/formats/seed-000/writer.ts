@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
 import { closeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { appendLines, NothingWrittenError } from "../../store/append-line";
+import { appendLines, appendToSession } from "../../store/append-line";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
 import type { JsonlSession } from "../../store/session";
 import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
 import type { FileStamp, SessionReader } from "../session-reader";
 import { lineProblem, type Seed000Line } from "./line";
+import { assertNewEntries } from "../append-records";
 import { openRegular } from "../../util/safe-open";
 
 export const SEED000_CAPABILITIES: WriteCapabilities = {
@@ -65,24 +66,8 @@ export async function appendSeed000Entries(session: JsonlSession, entries: reado
   if (session.formatId !== "seed-000") throw new Error(`nothing written: ${session.path} is read as ${session.formatId}, not seed-000`);
   session.checkUnchanged();
   checkLines(session.path, entries);
-  const fresh = new Set<string>();
-  entries.forEach((e, k) => {
-    const where = `nothing written: ${session.path}: new line ${k + 1} of ${entries.length}`;
-    if (session.tree.indexOf(e.id) !== undefined || fresh.has(e.id)) throw new Error(`${where}: id ${e.id} is already used`);
-    if (e.parentId !== null && session.tree.indexOf(e.parentId) === undefined && !fresh.has(e.parentId)) {
-      throw new Error(`${where}: parent ${e.parentId} is not an entry of the session`);
-    }
-    fresh.add(e.id);
-  });
-  try {
-    appendSeed000Lines(session.path, session.stamp, entries);
-  } catch (err) {
-    // Cut back to the same bytes, the file has only a new mtime: still the session as loaded.
-    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
-    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
-    throw err;
-  }
-  await session.refresh();
+  assertNewEntries(session, entries);
+  await appendToSession(session, entries);
 }
 
 /** Each new line well-formed, or an error naming which one and what is wrong. */

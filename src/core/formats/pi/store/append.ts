@@ -1,5 +1,5 @@
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../model/entries";
-import { appendLines, NothingWrittenError } from "../../../store/append-line";
+import { appendToSession } from "../../../store/append-line";
 import { newEntryId } from "../../../store/ids";
 import type { Session } from "../pi-session";
 
@@ -44,16 +44,7 @@ export async function appendEntry(session: Session, fields: NewEntry): Promise<S
     timestamp: new Date().toISOString(),
     ...stripBase(fields),
   } as SessionEntry;
-  // A last line without newline (torn write) must not swallow ours.
-  try {
-    appendLines(session.path, session.stamp, `${session.endsWithNewline ? "" : "\n"}${JSON.stringify(entry)}\n`);
-  } catch (err) {
-    // Cut back to the same bytes, the file has a new mtime only: still the session as loaded.
-    const after = err instanceof NothingWrittenError ? err.stampAfter : undefined;
-    if (after && after.size === session.stamp.size && after.ino === session.stamp.ino) session.stamp = after;
-    throw err;
-  }
-  await session.refresh();
+  await appendToSession(session, [entry]);
   return entry;
 }
 
