@@ -127,8 +127,8 @@ describe("ase search", () => {
       [["search", long, "--file", st.piFile], /^ase search: the pattern "x{60}… \(40,960 characters\)" is too long \(at most 10,000 characters\)$/],
       [["search", `${long}(`, "--regex", "--file", st.piFile], /^ase search: the pattern \/x{60}… \(40,961 characters\)\/ is too long/],
       [["search", "a\\-b", "--regex", "--file", st.piFile], /^ase search: invalid regular expression \/a\\-b\/: Invalid escape$/],
-      [["search", "x", "--file", fifo], /--file .*pipe\.jsonl: not a regular file \(a FIFO\)$/],
-      [["search", "x", "--file", st.pi], /: not a regular file \(a folder\)$/],
+      [["search", "x", "--file", fifo], /--file .*pipe\.jsonl is a FIFO, not a regular file$/],
+      [["search", "x", "--file", st.pi], / is a directory, not a regular file$/],
       [["search", "x", "--regex", "--regex-timeout", "soon", "--file", st.piFile], /--regex-timeout expects seconds/],
     ];
     for (const [args, re] of cases) {

@@ -53,8 +53,8 @@ function checkPaths(dirs: Record<string, string>, files: string[]): void {
     } catch {
       throw new CliError(`--file ${safeText(f)}: no such file`);
     }
-    // A FIFO would block the read for ever; a folder is no session.
-    if (!st.isFile()) throw new CliError(`--file ${safeText(f)}: not a regular file (${st.isDirectory() ? "a folder" : st.isFIFO() ? "a FIFO" : "a device or socket"})`);
+    // A FIFO would block the read for ever; a folder is no session: named by kind, as every command does.
+    if (!st.isFile()) throw new CliError(`--file ${safeText(new NotRegularFileError(f, st).message)}`);
   }
 }
 
