@@ -143,11 +143,13 @@ describe("price overrides (agentSessions.modelPrices)", () => {
   });
 
   it("reports a setting that is not an object, and accepts an absent one", () => {
-    assert.deepEqual(validatePriceOverrides(undefined), { prices: {}, problems: [] });
-    assert.deepEqual(validatePriceOverrides(null), { prices: {}, problems: [] });
+    // The table has no prototype (a "__proto__" key is a model name): compare its entries.
+    const none = Object.create(null);
+    assert.deepEqual(validatePriceOverrides(undefined), { prices: none, problems: [] });
+    assert.deepEqual(validatePriceOverrides(null), { prices: none, problems: [] });
     for (const raw of ["claude", 3, [1]]) {
       const v = validatePriceOverrides(raw);
-      assert.deepEqual(v.prices, {});
+      assert.deepEqual(v.prices, none);
       assert.equal(v.problems.length, 1);
       assert.match(v.problems[0], /^agentSessions\.modelPrices: expected an object/);
     }

@@ -1,4 +1,4 @@
-import type { ModelPrice, PriceOverrides } from "./prices";
+import { type ModelPrice, overrideIndex, type PriceOverrides } from "./prices";
 
 /** The four figures an override must give, USD per million tokens. */
 export const PRICE_FIELDS = ["input", "output", "cacheWrite", "cacheRead"] as const;
@@ -21,7 +21,8 @@ function quoted(key: string): string {
  * input price); unknown fields are reported and ignored. Never throws.
  */
 export function validatePriceOverrides(raw: unknown, where = "agentSessions.modelPrices"): ValidatedPrices {
-  const prices: Record<string, ModelPrice> = {};
+  // No prototype: "__proto__" (or "constructor") is a model name like any other, not a way to drop an entry.
+  const prices: Record<string, ModelPrice> = Object.create(null);
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { prices, problems };
   if (typeof raw !== "object" || Array.isArray(raw)) {
@@ -49,5 +50,7 @@ export function validatePriceOverrides(raw: unknown, where = "agentSessions.mode
     if (extra.length) problems.push(`${name}: unknown field(s) ${extra.map(quoted).join(", ")} ignored`);
     prices[key.trim().toLowerCase()] = price;
   }
+  // Indexed now, once, rather than on the first step priced.
+  overrideIndex(prices);
   return { prices, problems };
 }
