@@ -1,6 +1,7 @@
 import { formatOf } from "../../core/formats/registry";
 import { costSplit as split, usd4 as usd } from "../../core/tokens/cost-total-text";
 import { type CostSum, type SessionCost, sessionCost } from "../../core/tokens/session-cost";
+import { unreadableUsageLine } from "../../core/tokens/unreadable-usage";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
@@ -32,6 +33,9 @@ function text(path: string, agent: string, c: SessionCost, by: Grouping | undefi
   if (t.unpricedSteps) {
     out.push(`not in the total: ${humanTokens(t.unpricedTokens)} tokens of ${c.unpricedModels.map(safeText).join(", ")} (no price known; give one with --prices or the agentSessions.modelPrices setting)`);
   }
+  const unreadable = unreadableUsageLine(c.unreadableUsage);
+  if (unreadable) out.push(unreadable);
+  if (!Number.isFinite(t.usd)) out.push("the total is too large to sum: a figure in the session is out of all proportion");
   if (by) out.push("", ...rows(c, by, defaultLeaf));
   return `${out.join("\n")}\n`;
 }
@@ -51,10 +55,10 @@ async function run(args: string[], io: CliIO): Promise<void> {
   reportProblems(session, io.err);
   const cost = sessionCost(session, format, { prices });
   if (values.json) {
-    const { steps, byBranch, ...rest } = cost;
+    const { steps, byBranch, unreadableUsage, ...rest } = cost;
     const defaultLeaf = format.defaultLeaf(session);
     const branches = byBranch.map(({ leaf, ...b }) => ({ ...b, default: leaf === defaultLeaf }));
-    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}) })) }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}) })), unreadableUsage }, null, 2)}\n`);
     return;
   }
   io.out(text(session.path, format.agent, cost, by, format.defaultLeaf(session)));

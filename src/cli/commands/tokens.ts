@@ -18,6 +18,7 @@ import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens, safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 import { runTimeline } from "./tokens-timeline";
+import { unreadableUsage, unreadableUsageLine } from "../../core/tokens/unreadable-usage";
 
 const usage =
   "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache] | --timeline [--leaf ID] [--window N] [--json]";
@@ -170,6 +171,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const leaf = requireEntry(session, values.leaf, "leaf");
   const system = systemPromptFor(values.system, session, io.env);
   reportProblems(session, io.err);
+  noteUnreadableUsage(session, io);
   const report = await tokenReport(session, {
     leafId: leaf >= 0 ? session.metas[leaf].id : undefined,
     exact: values.exact,
@@ -211,6 +213,12 @@ async function run(args: string[], io: CliIO): Promise<void> {
   if (anthropic) io.out(`anthropic count-tokens (${safeText(anthropic.model)}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
 }
 
+/** Usage left out because a figure could not be believed (-5, 1e308, "NaN"): said on stderr, JSON on stdout stays as it was. */
+function noteUnreadableUsage(session: SessionReader, io: CliIO): void {
+  const note = unreadableUsageLine(unreadableUsage(session));
+  if (note) io.err(`note: ${safeText(note)}\n`);
+}
+
 /** Flags that read pi's own token machinery (tokenizer, calibration, budget); other formats get recorded usage and estimates. */
 const PI_ONLY = ["exact", "anthropic-count", "accuracy", "system", "reserve", "budget", "allocation"] as const;
 
@@ -221,6 +229,7 @@ function otherTokens(session: SessionReader, values: Record<string, unknown>, wi
   if (given) throw new CliError(`--${given} is for pi sessions; ${session.path} is a ${format.agent} session (its tokens: recorded usage and estimates)`);
   const leaf = requireEntry(session, values.leaf as string | undefined, "leaf");
   reportProblems(session, io.err);
+  noteUnreadableUsage(session, io);
   const t = leafTokenSummary(session, format, leaf, { windows: window !== undefined ? { "": window } : undefined });
   if (values.json) {
     io.out(`${JSON.stringify({ format: format.id, ...t }, null, 2)}\n`);

@@ -81,5 +81,7 @@ export async function scanCosts(targets: readonly CostTarget[], opts: CostScanOp
     }
     opts.onProgress?.(i + 1, targets.length, t.path);
   }
-  return { ...totaller.result(), filesRead, filesBefore, failed };
+  // New fields go last: the JSON of ase cost --total is only ever extended.
+  const { unreadableUsage, ...sums } = totaller.result();
+  return { ...sums, filesRead, filesBefore, failed, unreadableUsage };
 }

@@ -3,10 +3,13 @@ import { visibleText } from "../util/visible-text";
 import type { CostScanResult } from "./cost-scan";
 import type { CostSum } from "./session-cost";
 
-/** USD with four decimals, the figure `ase cost` prints. */
+/** USD with four decimals, the figure `ase cost` prints; a sum too large for a number says so. */
 export function usd4(n: number): string {
-  return `$${n.toFixed(4)}`;
+  return Number.isFinite(n) ? `$${n.toFixed(4)}` : TOO_LARGE;
 }
+
+/** What a sum that overflowed shows instead of "$Infinity" (figures are checked, but sums of many add up). */
+export const TOO_LARGE = "(too large to sum)";
 
 /** How a sum splits: "12 step(s): 10 recorded $0.1000, 2 priced $0.0100, 1 unpriced". */
 export function costSplit(s: CostSum): string {
@@ -49,6 +52,8 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
   out.push(`tokens: input ${humanTokens(k.input)}, output ${humanTokens(k.output)}, cache write ${humanTokens(k.cacheWrite)}, cache read ${humanTokens(k.cacheRead)}`);
   if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map(safe).join(", ")} (no price known; ${PRICE_HINT})`);
   if (t.undatedSteps) out.push(`left out: ${t.undatedSteps} step(s) without a time (a range was given)`);
+  if (t.unreadableUsage) out.push(`left out: the recorded usage of ${t.unreadableUsage} entr${t.unreadableUsage === 1 ? "y" : "ies"}, a figure not a number from 0 to 2^53; ase cost FILE names them`);
+  if (!Number.isFinite(t.total.usd)) out.push(`the total is ${TOO_LARGE}: a figure in the sessions is out of all proportion`);
   out.push(`read ${t.filesRead} file(s)${t.filesBefore ? `; ${t.filesBefore} last written before the range, not read` : ""}${t.failed.length ? `; ${t.failed.length} could not be read (listed at the end)` : ""}`);
   if (t.total.steps) {
     out.push("", ...table("model", t.byModel.map((g) => ({ name: safe(g.model), sum: g }))));

@@ -43,6 +43,8 @@ export interface CostTotal {
   unpricedModels: string[];
   /** Steps without a readable time, left out because a range was given. */
   undatedSteps: number;
+  /** Entries whose recorded usage was left out, a figure in it not to be believed (see SessionCost.unreadableUsage). */
+  unreadableUsage: number;
 }
 
 /** Whether a step's time is inside the range; an undated step is inside only an open range. */
@@ -72,10 +74,13 @@ export class CostTotaller {
   private readonly projects = new Map<string, CostSum>();
   private readonly lines: SessionCostLine[] = [];
   private undated = 0;
+  private unreadable = 0;
 
   constructor(private readonly range: TimeRange = {}) {}
 
   add(s: CostedSession): void {
+    // A cost from an older cache has no such list.
+    this.unreadable += s.cost.unreadableUsage?.length ?? 0;
     const line: SessionCostLine = { path: s.path, agent: s.agent, project: s.project, ...(s.parent !== undefined ? { parent: s.parent } : {}), ...emptySum() };
     for (const step of s.cost.steps) {
       if (!inRange(step.time, this.range)) {
@@ -102,6 +107,7 @@ export class CostTotaller {
       sessions: [...this.lines].sort((a, b) => b.usd - a.usd || a.path.localeCompare(b.path)),
       unpricedModels: byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model),
       undatedSteps: this.undated,
+      unreadableUsage: this.unreadable,
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { RecordedUsage } from "../store/entry-meta";
 import type { SessionReader } from "../formats/session-reader";
 import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from "./prices";
+import { type UnreadableUsage, unreadableUsage } from "./unreadable-usage";
 
 /**
  * What a format can tell the cost pass that the index does not keep. The index has no
@@ -75,6 +76,8 @@ export interface SessionCost {
   unpricedModels: string[];
   /** How repeated lines of one response were told apart: by the format's hook, or not at all. */
   dedupe: "response-id" | "per-entry";
+  /** Entries whose recorded usage was left out, a figure in it not to be believed (-5, 1e308, "NaN"). */
+  unreadableUsage: UnreadableUsage[];
 }
 
 export function emptySum(): CostSum {
@@ -261,5 +264,5 @@ export function sessionCost(session: SessionReader, format: { readonly id: strin
   const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
   const byDay = groupBy(steps, (s) => s.day, "day").sort((a, b) => a.day.localeCompare(b.day));
   const unpricedModels = byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model);
-  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry" };
+  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry", unreadableUsage: unreadableUsage(session) };
 }
