@@ -63,3 +63,11 @@ describe("price tables", () => {
     assert.equal(priceFor("other", v.prices), undefined);
   });
 });
+
+describe("price tables: figures", () => {
+  it("a price of 1e308 is refused like a negative one: no sum can overflow to Infinity", () => {
+    const v = validatePriceOverrides({ huge: { input: 1e308, output: 0, cacheWrite: 0, cacheRead: 0 } });
+    assert.equal(priceFor("huge", v.prices), undefined);
+    assert.match(v.problems[0], /\["huge"\]: input is not a number from 0 to 2\^53; entry ignored/);
+  });
+});

@@ -1,3 +1,4 @@
+import { isFigure } from "../formats/usage-figures";
 import { type ModelPrice, overrideIndex, type PriceOverrides } from "./prices";
 
 /** The four figures an override must give, USD per million tokens. */
@@ -36,15 +37,16 @@ export function validatePriceOverrides(raw: unknown, where = "agentSessions.mode
       continue;
     }
     const v = value as Record<string, unknown>;
-    const bad = PRICE_FIELDS.filter((f) => typeof v[f] !== "number" || !Number.isFinite(v[f]) || (v[f] as number) < 0);
+    // The same check as a session's figures: a price of 1e308 would make every sum Infinity.
+    const bad = PRICE_FIELDS.filter((f) => !isFigure(v[f]));
     if (bad.length) {
-      problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number >= 0`)).join(", ")}; entry ignored`);
+      problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number from 0 to 2^53`)).join(", ")}; entry ignored`);
       continue;
     }
     const price: ModelPrice = { input: v.input as number, output: v.output as number, cacheWrite: v.cacheWrite as number, cacheRead: v.cacheRead as number };
     if (v.cacheWrite1h !== undefined) {
-      if (typeof v.cacheWrite1h === "number" && Number.isFinite(v.cacheWrite1h) && v.cacheWrite1h >= 0) price.cacheWrite1h = v.cacheWrite1h;
-      else problems.push(`${name}: cacheWrite1h is not a number >= 0; 1-hour cache writes priced as cacheWrite`);
+      if (isFigure(v.cacheWrite1h)) price.cacheWrite1h = v.cacheWrite1h;
+      else problems.push(`${name}: cacheWrite1h is not a number from 0 to 2^53; 1-hour cache writes priced as cacheWrite`);
     }
     const extra = Object.keys(v).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f) && f !== "cacheWrite1h");
     if (extra.length) problems.push(`${name}: unknown field(s) ${extra.map(quoted).join(", ")} ignored`);
