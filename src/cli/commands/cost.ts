@@ -1,10 +1,11 @@
+import { shownField } from "../../core/util/visible-text";
 import { formatOf } from "../../core/formats/registry";
 import { costSplit as split, usd4 as usd } from "../../core/tokens/cost-total-text";
 import { type CostSum, type SessionCost, sessionCost } from "../../core/tokens/session-cost";
 import { unreadableUsageLine } from "../../core/tokens/unreadable-usage";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
-import { humanTokens, safeText } from "../format";
+import { humanTokens } from "../format";
 import { loadSession, reportProblems } from "../load";
 import { readPrices } from "../prices-file";
 import { runTotal, TOTAL_FLAGS, totalUsage } from "./cost-total";
@@ -16,9 +17,9 @@ type Grouping = (typeof GROUPINGS)[number];
 
 function rows(c: SessionCost, by: Grouping, defaultLeaf: number): string[] {
   const groups: Array<{ name: string; sum: CostSum }> =
-    by === "model" ? c.byModel.map((g) => ({ name: safeText(g.model), sum: g }))
+    by === "model" ? c.byModel.map((g) => ({ name: shownField(g.model), sum: g }))
     : by === "day" ? c.byDay.map((g) => ({ name: g.day, sum: g }))
-    : c.byBranch.map((g) => ({ name: `${g.leaf === defaultLeaf ? "* " : "  "}${safeText(g.leafId)}`, sum: g }));
+    : c.byBranch.map((g) => ({ name: `${g.leaf === defaultLeaf ? "* " : "  "}${shownField(g.leafId)}`, sum: g }));
   const width = Math.max(by.length, ...groups.map((g) => g.name.length));
   return [`${by.padEnd(width)}  ${"usd".padStart(11)}  split`, ...groups.map((g) => `${g.name.padEnd(width)}  ${usd(g.sum.usd).padStart(11)}  ${split(g.sum)}`)];
 }
@@ -26,12 +27,12 @@ function rows(c: SessionCost, by: Grouping, defaultLeaf: number): string[] {
 function text(path: string, agent: string, c: SessionCost, by: Grouping | undefined, defaultLeaf: number): string {
   const t = c.total;
   const out = [
-    `${safeText(path)}  (${safeText(agent)} session)`,
+    `${shownField(path)}  (${shownField(agent)} session)`,
     `total ${usd(t.usd)}  ${split(t)}`,
     `tokens: input ${humanTokens(t.tokens.input)}, output ${humanTokens(t.tokens.output)}, cache write ${humanTokens(t.tokens.cacheWrite)}, cache read ${humanTokens(t.tokens.cacheRead)}`,
   ];
   if (t.unpricedSteps) {
-    out.push(`not in the total: ${humanTokens(t.unpricedTokens)} tokens of ${c.unpricedModels.map(safeText).join(", ")} (no price known; give one with --prices or the agentSessions.modelPrices setting)`);
+    out.push(`not in the total: ${humanTokens(t.unpricedTokens)} tokens of ${c.unpricedModels.map((m) => shownField(m)).join(", ")} (no price known; give one with --prices or the agentSessions.modelPrices setting)`);
   }
   const unreadable = unreadableUsageLine(c.unreadableUsage);
   if (unreadable) out.push(unreadable);

@@ -1,5 +1,5 @@
 import { humanTokens } from "../util/human";
-import { visibleText } from "../util/visible-text";
+import { shownField } from "../util/visible-text";
 import type { CostScanResult } from "./cost-scan";
 import type { CostSum } from "./session-cost";
 
@@ -37,8 +37,8 @@ function table(head: string, groups: Array<{ name: string; sum: CostSum }>): str
   return [`${head.padEnd(width)}  ${"usd".padStart(11)}  split`, ...groups.map((g) => `${g.name.padEnd(width)}  ${usd4(g.sum.usd).padStart(11)}  ${costSplit(g.sum)}`)];
 }
 
-/** Session text on one line, hidden characters marked. */
-const safe = (s: string) => visibleText(s);
+/** Session text on one line: clipped to a field's width, hidden characters marked. */
+const safe = (s: string) => shownField(s);
 
 /**
  * A total as plain text: the sum with its split, what was left out and why, then by
@@ -50,7 +50,7 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
   const out = [`${opts.title ? `${safe(opts.title)}: ` : ""}${files}, ${rangeText(t.range)}`, `total ${usd4(t.total.usd)}  ${costSplit(t.total)}`];
   const k = t.total.tokens;
   out.push(`tokens: input ${humanTokens(k.input)}, output ${humanTokens(k.output)}, cache write ${humanTokens(k.cacheWrite)}, cache read ${humanTokens(k.cacheRead)}`);
-  if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map(safe).join(", ")} (no price known; ${PRICE_HINT})`);
+  if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map((m) => safe(m)).join(", ")} (no price known; ${PRICE_HINT})`);
   if (t.undatedSteps) out.push(`left out: ${t.undatedSteps} step(s) without a time (a range was given)`);
   if (t.unreadableUsage) out.push(`left out: the recorded usage of ${t.unreadableUsage} entr${t.unreadableUsage === 1 ? "y" : "ies"}, a figure not a number from 0 to 2^53; ase cost FILE names them`);
   if (!Number.isFinite(t.total.usd)) out.push(`the total is ${TOO_LARGE}: a figure in the sessions is out of all proportion`);

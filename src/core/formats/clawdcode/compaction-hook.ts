@@ -1,4 +1,5 @@
 import { humanTokens } from "../../util/human";
+import { clipField } from "../../util/visible-text";
 import type { FormatCompaction } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { compactClawdcode, type StampedSession } from "./compaction";
@@ -7,7 +8,7 @@ import { type FileChoice, MAX_FILE_LINES, MAX_FILES, readRankedFiles } from "./f
 
 /** The dry run of a clawdcode compaction, in plain lines (what the design would do; nothing written). */
 export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: readonly string[], notRead: FileChoice["notRead"] = []): string[] {
-  const ranked = plan.rankedFiles.map((f) => `${f.path} (${f.modified ? "modified, " : ""}${f.mentions} mention${f.mentions === 1 ? "" : "s"})`);
+  const ranked = plan.rankedFiles.map((f) => `${clipField(f.path)} (${f.modified ? "modified, " : ""}${f.mentions} mention${f.mentions === 1 ? "" : "s"})`);
   return [
     `leaf: ${plan.leafUuid}; context: ${plan.messageCount} message(s)${plan.boundary ? ` after the compact boundary ${plan.boundary}` : ""}`,
     `tokens before: ${humanTokens(plan.tokensBefore)} (${plan.tokensBeforeSource === "usage" ? "recorded usage + estimate after it" : "estimate"}); window ${humanTokens(plan.contextWindow)} (${plan.model ?? "no model recorded"}): the agent compacts at ${THRESHOLD_PERCENT}% = ${humanTokens(plan.threshold)}, ${plan.overThreshold ? "reached" : "not reached"}`,
@@ -15,8 +16,8 @@ export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: r
     `kept: ${plan.kept.length} message(s), ~${humanTokens(plan.keptTokens)} tokens, re-written after the summary with new uuids`,
     `if the summary fails: keep the last ${keepCountFor(plan.messageCount, FALLBACK_KEEP_PERCENT)} (${FALLBACK_KEEP_PERCENT}%) with a failure summary`,
     `ranked files: ${ranked.length ? ranked.join(", ") : "(none)"}`,
-    `files for the summary (up to ${MAX_FILES}, ${MAX_FILE_LINES} lines each, from ${plan.cwd || "no cwd"}): ${included.length ? included.join(", ") : "(none)"}`,
-    ...(notRead.length ? [`not read: ${notRead.map((f) => `${f.path} (${f.reason})`).join(", ")}`] : []),
+    `files for the summary (up to ${MAX_FILES}, ${MAX_FILE_LINES} lines each, from ${plan.cwd || "no cwd"}): ${included.length ? included.map((p) => clipField(p)).join(", ") : "(none)"}`,
+    ...(notRead.length ? [`not read: ${notRead.map((f) => `${clipField(f.path)} (${f.reason})`).join(", ")}`] : []),
   ];
 }
 
