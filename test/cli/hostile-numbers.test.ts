@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/cli/main";
 import { claudeCodeFormat } from "../../src/core/formats/claude-code/format";
@@ -117,5 +117,18 @@ describe("numbers from session files: finite, from 0, else left out and said", (
       assert.ok(Object.values(c.total.tokens).every((n) => n < 1e15), `${formats[k].id}: ${JSON.stringify(c.total.tokens)}`);
       assert.match(c.unreadableUsage[0].reason, /is -5|is 1e\+308/, formats[k].id);
     });
+  });
+
+  it('ase cost --prices: a "__proto__" key prices the model of that name (it was dropped without a word)', async () => {
+    const prices = join(tempDir(), "prices.json");
+    writeFileSync(prices, '{"__proto__": {"input": 1000000, "output": 0, "cacheWrite": 0, "cacheRead": 0}}');
+    const file = writeSession([header(), user("71000001", null, "q"), assistant("71000002", "71000001", "a", { model: "__proto__", usage: { input: 2, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 2 } })]);
+    const r = await run(["cost", file, "--prices", prices, "--json"]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, "");
+    const j = JSON.parse(r.out);
+    assert.equal(j.total.pricedSteps, 1);
+    assert.equal(j.total.usd, 2);
+    assert.equal(j.steps[0].priceKey, "__proto__");
   });
 });
