@@ -5,6 +5,7 @@ import type { SessionReader } from "../core/formats/session-reader";
 import { JsonlSession } from "../core/store/session";
 import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
 import { type TreeRow, treeRows } from "../core/tree/tree-rows";
+import { clipField } from "../core/util/visible-text";
 
 type Boundary = "summarized" | "kept-start";
 
@@ -163,11 +164,12 @@ export class RowView {
       prefix: r.prefix,
       depth: r.depth,
       kind: d.kind,
-      typeLabel: d.label,
+      // Clipped here, with the length shown: a session's megabyte label is not sent with every page of rows.
+      typeLabel: clipField(d.label),
       ...(d.isError ? { isError: true } : {}),
       preview: m.preview,
       tokens: m.estimate,
-      label: s.tree.labels.get(m.id),
+      label: rowLabel(s.tree.labels.get(m.id)),
       onActivePath: r.onActivePath,
       isActiveLeaf: r.isActiveLeaf,
       isDefaultLeaf: r.index === this.format.defaultLeaf(s),
@@ -181,6 +183,10 @@ export class RowView {
     if (b) row.boundary = b;
     return row;
   }
+}
+
+function rowLabel(label: string | undefined): string | undefined {
+  return label === undefined ? undefined : clipField(label);
 }
 
 /** Actions that write to the session file itself (a fork writes a new file). */

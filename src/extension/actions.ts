@@ -162,6 +162,11 @@ export async function compact(deps: ActionDeps, file: string, args: CompactArgs,
 
 export { NothingToCompactError, STRATEGIES };
 
+/** The workspace folders: a compaction reads files into its prompt only inside them (a session's cwd is untrusted). */
+export function projectFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+}
+
 /** A session whose format compacts its own way (not pi), with that compaction. */
 export async function formatCompaction(deps: ActionDeps, file: string): Promise<{ s: SessionReader; compaction: FormatCompaction; agent: string } | undefined> {
   const s = await deps.session(file);
@@ -186,6 +191,7 @@ export async function compactOtherFormat(deps: ActionDeps, file: string, leafId:
     llm: llmOptions(key),
     customInstructions: instructions,
     signal: abort.signal,
+    project: projectFolders(),
     onProgress: (p) => {
       if (p.type === "fallback") {
         deps.log.warn(`compaction of ${file}: the summary failed (${p.reason}); ${got.compaction.fallbackNote}`);

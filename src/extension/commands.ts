@@ -9,7 +9,7 @@ import { clipText, visibleText } from "../core/util/visible-text";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
-import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext } from "./actions";
+import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext, projectFolders } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
 import { compareContexts, type DiffSide, pickCompaction, pickLeaf, showCompactionChange } from "./context-diff";
 import type { ContextFormat } from "./context-preview";
@@ -116,7 +116,7 @@ export async function compactInteractive(deps: CommandDeps, file: string, leafId
 async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s: SessionReader; compaction: FormatCompaction; agent: string }, leafId?: string): Promise<{ lines: string[] } | undefined> {
   const f = formatOf(got.s);
   const leaf = leafId === undefined ? f.defaultLeaf(got.s) : got.s.requireIndex(leafId);
-  const plan = got.compaction.dryRun(got.s, leaf);
+  const plan = got.compaction.dryRun(got.s, leaf, { project: projectFolders() });
   if (plan.nothingToDo) {
     void vscode.window.showInformationMessage(`Nothing to compact: every message would be kept.\n${plan.lines.join("\n")}`);
     return undefined;
@@ -233,7 +233,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
       if (other) {
         if (args.dryRun) {
           const f = formatOf(other.s);
-          return other.compaction.dryRun(other.s, args.leafId === undefined ? f.defaultLeaf(other.s) : other.s.requireIndex(args.leafId));
+          return other.compaction.dryRun(other.s, args.leafId === undefined ? f.defaultLeaf(other.s) : other.s.requireIndex(args.leafId), { project: projectFolders() });
         }
         return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Compacting ${other.agent} session`, cancellable: true }, (p, token) =>
           compactOtherFormat(deps, file, args.leafId, args.instructions, p, token),

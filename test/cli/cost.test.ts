@@ -76,7 +76,7 @@ describe("ase cost", () => {
     const r = await run(["cost", piFile(), "--json"]);
     assert.equal(r.code, 0, r.err);
     const j = JSON.parse(r.out);
-    assert.deepEqual(Object.keys(j), ["file", "format", "currency", "total", "byModel", "byDay", "unpricedModels", "dedupe", "inherited", "byBranch", "steps"]);
+    assert.deepEqual(Object.keys(j), ["file", "format", "currency", "total", "byModel", "byDay", "unpricedModels", "dedupe", "byBranch", "steps", "unreadableUsage", "inherited"]);
     assert.equal(j.format, "pi");
     assert.equal(j.currency, "USD");
     for (const k of ["usd", "recordedUsd", "pricedUsd", "steps", "recordedSteps", "pricedSteps", "unpricedSteps", "tokens", "unpricedTokens"]) assert.ok(k in j.total, k);
@@ -163,7 +163,7 @@ describe("ase cost --total", () => {
     const r = await run(["cost", "--total", "--dir", sessionsDir(), "--json"]);
     assert.equal(r.code, 0, r.err);
     const j = JSON.parse(r.out);
-    assert.deepEqual(Object.keys(j), ["roots", "project", "currency", "range", "total", "byModel", "byDay", "byProject", "sessions", "unpricedModels", "undatedSteps", "duplicates", "filesRead", "filesBefore", "failed"]);
+    assert.deepEqual(Object.keys(j), ["roots", "project", "currency", "range", "total", "byModel", "byDay", "byProject", "sessions", "unpricedModels", "undatedSteps", "filesRead", "filesBefore", "failed", "unreadableUsage", "duplicates"]);
     assert.equal(j.project, null);
     assert.equal(j.roots[0].agent, "pi");
     assert.deepEqual(Object.keys(j.sessions[0]).slice(0, 3), ["path", "agent", "project"]);

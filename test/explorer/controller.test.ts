@@ -64,6 +64,16 @@ describe("explorer controller", () => {
     assert.equal(c.entriesTold, 7);
   });
 
+  it("rows: a megabyte label is sent clipped with its length shown (issue 23), not whole with every page", async () => {
+    const { c } = await open({}, [entry("label", "l2", "l1", { targetId: "a2", label: "L".repeat(1_000_000) })]);
+    c.init();
+    const rows = c.answer({ type: "rows", ...req, start: 0, count: 100 }).rows;
+    const a2 = rows.find((r) => r.id === "a2");
+    assert.ok(a2?.label, "a2 has its label");
+    assert.ok(a2.label.length < 300, `a label of ${a2.label.length} characters sent`);
+    assert.match(a2.label, /^L+…\(\+999,\d{3} chars\)$/);
+  });
+
   it("rows: pages of the current view, the last one short, past the end empty", async () => {
     const { c } = await open();
     const all = c.answer({ type: "rows", ...req, start: 0, count: 100 });

@@ -32,9 +32,9 @@ describe("agentSessions.modelPrices setting", () => {
 
   it("a setting that is not an object gives no prices and one warning; none at all gives none", () => {
     const warned: string[] = [];
-    assert.deepEqual(new ModelPrices(() => [good], { warn: (m) => warned.push(m) }).get(), {});
+    assert.deepEqual(new ModelPrices(() => [good], { warn: (m) => warned.push(m) }).get(), Object.create(null));
     assert.deepEqual(warned, ["agentSessions.modelPrices: expected an object of model ids to prices, got an array"]);
-    assert.deepEqual(new ModelPrices(() => undefined, { warn: (m) => warned.push(m) }).get(), {});
+    assert.deepEqual(new ModelPrices(() => undefined, { warn: (m) => warned.push(m) }).get(), Object.create(null));
     assert.equal(warned.length, 1);
   });
 });

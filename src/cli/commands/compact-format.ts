@@ -35,7 +35,7 @@ export async function compactFormatCli(session: SessionReader, values: FormatCom
   if (values["dry-run"]) {
     let plan: { lines: string[]; nothingToDo: boolean };
     try {
-      plan = compaction.dryRun(session, leaf);
+      plan = compaction.dryRun(session, leaf, { project: [io.cwd] });
     } catch (err) {
       throw new CliError((err as Error).message);
     }
@@ -51,6 +51,8 @@ export async function compactFormatCli(session: SessionReader, values: FormatCom
   const out = await compaction.run(session, leaf, {
     customInstructions: values.instructions,
     llm: cliLlmOptions(io, apiKey, values.model, totalMs),
+    // Files go into the prompt only from the folder ase runs in (the project the user is in).
+    project: [io.cwd],
     onProgress: (p) => {
       if (p.type === "fallback") io.err(`ase compact: note: the summary failed (${safeText(p.reason)}); ${compaction.fallbackNote}\n`);
       else print(p);

@@ -27,10 +27,11 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const cost = sessionCost(session, format, { prices });
   const reconciliation = values.reconcile && values.json ? reconcile(cost.steps, prices) : undefined;
   if (values.json) {
-    const { steps, byBranch, ...rest } = cost;
+    // New fields go last: the JSON is only ever extended.
+    const { steps, byBranch, unreadableUsage, inherited, ...rest } = cost;
     const defaultLeaf = format.defaultLeaf(session);
     const branches = byBranch.map(({ leaf, ...b }) => ({ ...b, default: leaf === defaultLeaf }));
-    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}), ...(s.inheritedFrom !== undefined ? { inheritedFrom: s.inheritedFrom } : {}) })), ...(reconciliation ? { reconciliation } : {}) }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ file: session.path, format: format.id, currency: "USD", ...rest, byBranch: branches, steps: steps.map((s) => ({ entryId: s.entryId, model: s.model ?? null, day: s.day, usd: s.cost.usd, source: s.cost.source, ...(s.cost.priceKey !== undefined ? { priceKey: s.cost.priceKey } : {}), ...(s.inheritedFrom !== undefined ? { inheritedFrom: s.inheritedFrom } : {}) })), unreadableUsage, inherited, ...(reconciliation ? { reconciliation } : {}) }, null, 2)}\n`);
     return;
   }
   const hint = "give one with --prices or the agentSessions.modelPrices setting";

@@ -1,8 +1,8 @@
+import { shownField } from "../../core/util/visible-text";
 import { piFileLists } from "../../core/formats/pi/file-ops";
 import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
-import { safeText } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage = "ase files <file> [--leaf ID | --subtree ID] [--json]";
@@ -29,8 +29,8 @@ export const filesCommand: CliCommand = {
     }
     if (!activity.length) io.out("no file operations\n");
     for (const a of activity) {
-      const what = [a.read && `read ×${a.read}`, a.written && `written ×${a.written}`, a.edited && `edited ×${a.edited}`, ...a.fromSummary.map((k) => `${safeText(k)} (summary)`)].filter(Boolean).join(", ");
-      io.out(`${safeText(a.path)}  ${what}  (first: ${safeText(a.firstEntryId)})\n`);
+      const what = [a.read && `read ×${a.read}`, a.written && `written ×${a.written}`, a.edited && `edited ×${a.edited}`, ...a.fromSummary.map((k) => `${shownField(k)} (summary)`)].filter(Boolean).join(", ");
+      io.out(`${shownField(a.path)}  ${what}  (first: ${shownField(a.firstEntryId)})\n`);
     }
   },
 };

@@ -1,7 +1,8 @@
+import { shownField } from "../../core/util/visible-text";
 import { formatOf } from "../../core/formats/registry";
 import { type ContextTimeline, contextTimeline } from "../../core/tokens/timeline";
 import { CliError, type CliIO } from "../cli-error";
-import { humanTokens, safeText } from "../format";
+import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
 /** Columns of the bar that stands for the whole context window. */
@@ -28,17 +29,17 @@ export function timelineBar(tokens: number, window: number): string {
 
 /** One line per step and per compaction, in path order, then the threshold and window. */
 export function timelineText(t: ContextTimeline, path: string, agent: string): string {
-  const out = [`${safeText(path)}  (${safeText(agent)} session, leaf ${t.leafId === null ? "(none)" : safeText(t.leafId)}, model ${t.model ? safeText(t.model) : "unknown"})`];
+  const out = [`${shownField(path)}  (${shownField(agent)} session, leaf ${t.leafId === null ? "(none)" : shownField(t.leafId)}, model ${t.model ? shownField(t.model) : "unknown"})`];
   if (!t.points.length) out.push("  no assistant steps on this path");
   else out.push(`${"step".padStart(5)}  ${"time".padEnd(24)}  ${"entry".padEnd(12)}  ${"tokens".padStart(7)}  ${"source".padEnd(9)}  window ${humanTokens(t.window)} = ${BAR_WIDTH} #`);
   const rows: Array<{ at: number; line: string }> = [];
   t.points.forEach((p, k) => {
-    const line = `${String(k + 1).padStart(5)}  ${(p.time ?? "-").padEnd(24)}  ${safeText(p.entryId).padEnd(12)}  ${humanTokens(p.tokens).padStart(7)}  ${p.source.padEnd(9)}  ${timelineBar(p.tokens, t.window)}`;
+    const line = `${String(k + 1).padStart(5)}  ${(p.time ?? "-").padEnd(24)}  ${shownField(p.entryId).padEnd(12)}  ${humanTokens(p.tokens).padStart(7)}  ${p.source.padEnd(9)}  ${timelineBar(p.tokens, t.window)}`;
     rows.push({ at: p.index, line });
   });
   for (const c of t.compactions) {
     const how = c.beforeSource === c.afterSource ? c.beforeSource : `${c.beforeSource} -> ${c.afterSource}`;
-    rows.push({ at: c.index, line: `       compacted ${humanTokens(c.before)} -> ${humanTokens(c.after)} at ${safeText(c.entryId)}${c.time ? ` (${c.time})` : ""}  [${how}]` });
+    rows.push({ at: c.index, line: `       compacted ${humanTokens(c.before)} -> ${humanTokens(c.after)} at ${shownField(c.entryId)}${c.time ? ` (${c.time})` : ""}  [${how}]` });
   }
   rows.sort((a, b) => a.at - b.at);
   for (const r of rows) out.push(r.line);

@@ -1,3 +1,4 @@
+import { shownField } from "../../core/util/visible-text";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { BUDGET_PARTS, type BudgetAllocation } from "../../core/formats/pi/context/budget";
@@ -15,9 +16,10 @@ import { type AnthropicCount, countWithAnthropic } from "../../core/formats/pi/t
 import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
-import { humanTokens, safeText } from "../format";
+import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 import { runTimeline } from "./tokens-timeline";
+import { unreadableUsage, unreadableUsageLine } from "../../core/tokens/unreadable-usage";
 
 const usage =
   "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache] | --timeline [--leaf ID] [--window N] [--json]";
@@ -104,12 +106,12 @@ export function accuracyText(a: AccuracyReport): string {
 function text(r: TokenReport, path: string, system: SystemPrompt | undefined): string {
   const l = r.leaf;
   const out: string[] = [];
-  out.push(`${safeText(path)}  leaf ${l.leafId !== null && l.leafId !== undefined ? safeText(l.leafId) : "(none)"}  model ${l.model ? safeText(`${l.model.provider}/${l.model.modelId}`) : "unknown"}`);
+  out.push(`${shownField(path)}  leaf ${l.leafId !== null && l.leafId !== undefined ? shownField(l.leafId) : "(none)"}  model ${l.model ? shownField(`${l.model.provider}/${l.model.modelId}`) : "unknown"}`);
   out.push(`context: ${l.contextTokens} tokens (recorded ${l.recorded} + estimated ${l.estimated}; pi's rule)`);
   out.push(`window ${l.contextWindow} (${l.windowSource}) - reserve ${l.reserveTokens} = threshold ${l.threshold}: ${l.wouldCompact ? "pi WOULD auto-compact" : "below the threshold"}`);
   const c = r.calibration;
   out.push(`calibration (${c.steps} growth steps${c.fitted ? "" : ", none usable: factors 1"}): estimate ${fitText(c.estimate)}${c.exact ? `, tokenizer ${fitText(c.exact)}` : ""}${r.tokenizer ? `  [tokenizer ${r.tokenizer}; for Claude an approximation]` : ""}`);
-  if (system) out.push(`system prompt: ${r.systemTokens} tokens, ${system.reconstructed ? "RECONSTRUCTED" : "from file"}: ${system.parts.map((p) => safeText(p.path)).join(", ") || "(no files)"}`);
+  if (system) out.push(`system prompt: ${r.systemTokens} tokens, ${system.reconstructed ? "RECONSTRUCTED" : "from file"}: ${system.parts.map((p) => shownField(p.path)).join(", ") || "(no files)"}`);
   out.push("", `budget (total ${r.budget.total}; system: ${r.budget.systemSource}):`);
   for (const p of r.budget.parts) {
     out.push(`  ${p.name.padEnd(9)} allocated ${String(p.allocated).padStart(8)}  used ${String(p.used).padStart(8)}${p.overflow ? `  OVER by ${p.overflow}` : ""}`);
@@ -117,12 +119,12 @@ function text(r: TokenReport, path: string, system: SystemPrompt | undefined): s
   out.push("", `branches (${r.branches.length}):`);
   for (const b of r.branches) {
     const kinds = COUNT_ORDER.filter((k) => b.byKind[k]).map((k) => `${k} ${humanTokens(b.byKind[k])}`).join(", ");
-    out.push(`  ${safeText(b.leafId)} from ${b.fromId ? safeText(b.fromId) : "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
+    out.push(`  ${shownField(b.leafId)} from ${b.fromId ? shownField(b.fromId) : "root"}: ${b.entries} entries, ${b.tokens} tokens (path ${b.path.tokens})  ${kinds}`);
   }
   out.push("", `entries (${r.entries.length}): id kind recorded(in+cacheRead+cacheWrite/out) estimate exact calibrated`);
   for (const e of r.entries) {
     const rec = e.recorded ? `${e.recorded.input + e.recorded.cacheRead + e.recorded.cacheWrite}/${e.recorded.output}` : "-";
-    out.push(`  ${safeText(e.id)} ${e.kind.padEnd(16)} ${rec.padStart(14)} ${String(e.estimate).padStart(7)} ${String(e.exact ?? "-").padStart(7)} ${String(e.calibrated ?? "-").padStart(7)}`);
+    out.push(`  ${shownField(e.id)} ${e.kind.padEnd(16)} ${rec.padStart(14)} ${String(e.estimate).padStart(7)} ${String(e.exact ?? "-").padStart(7)} ${String(e.calibrated ?? "-").padStart(7)}`);
   }
   return `${out.join("\n")}\n`;
 }
@@ -170,6 +172,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const leaf = requireEntry(session, values.leaf, "leaf");
   const system = systemPromptFor(values.system, session, io.env);
   reportProblems(session, io.err);
+  noteUnreadableUsage(session, io);
   const report = await tokenReport(session, {
     leafId: leaf >= 0 ? session.metas[leaf].id : undefined,
     exact: values.exact,
@@ -184,7 +187,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   });
   if (values.accuracy) {
     const a = report.accuracy as AccuracyReport;
-    if (!a.steps) throw new CliError(`${safeText(session.path)}: no consecutive calls with recorded usage; nothing to grade against`);
+    if (!a.steps) throw new CliError(`${shownField(session.path)}: no consecutive calls with recorded usage; nothing to grade against`);
     io.out(values.json ? `${JSON.stringify(a, null, 2)}\n` : accuracyText(a));
     return;
   }
@@ -208,7 +211,13 @@ async function run(args: string[], io: CliIO): Promise<void> {
     return;
   }
   io.out(text(report, session.path, system));
-  if (anthropic) io.out(`anthropic count-tokens (${safeText(anthropic.model)}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
+  if (anthropic) io.out(`anthropic count-tokens (${shownField(anthropic.model)}): ${anthropic.inputTokens} input tokens for this context${anthropic.cached ? " (cached)" : ""}; pi's rule said ${report.leaf.contextTokens}\n`);
+}
+
+/** Usage left out because a figure could not be believed (-5, 1e308, "NaN"): said on stderr, JSON on stdout stays as it was. */
+function noteUnreadableUsage(session: SessionReader, io: CliIO): void {
+  const note = unreadableUsageLine(unreadableUsage(session));
+  if (note) io.err(`note: ${shownField(note)}\n`);
 }
 
 /** Flags that read pi's own token machinery (tokenizer, calibration, budget); other formats get recorded usage and estimates. */
@@ -221,16 +230,17 @@ function otherTokens(session: SessionReader, values: Record<string, unknown>, wi
   if (given) throw new CliError(`--${given} is for pi sessions; ${session.path} is a ${format.agent} session (its tokens: recorded usage and estimates)`);
   const leaf = requireEntry(session, values.leaf as string | undefined, "leaf");
   reportProblems(session, io.err);
+  noteUnreadableUsage(session, io);
   const t = leafTokenSummary(session, format, leaf, { windows: window !== undefined ? { "": window } : undefined });
   if (values.json) {
     io.out(`${JSON.stringify({ format: format.id, ...t }, null, 2)}\n`);
     return;
   }
   const lines = [
-    `${safeText(session.path)}  (${safeText(format.agent)} session, leaf ${t.leafId === null ? "(none)" : safeText(t.leafId)})`,
-    `context: ${humanTokens(t.contextTokens)} tokens of a ${humanTokens(t.contextWindow)} window${t.model ? ` (${safeText(t.model)})` : ""}; compacts above ${humanTokens(t.threshold)}${t.wouldCompact ? "  ← over" : ""}`,
-    t.recordedAt !== undefined ? `  recorded ${humanTokens(t.recordedPart)} at ${safeText(t.recordedAt)}, estimated ${humanTokens(t.estimatedPart)} after it` : `  estimated (no recorded usage in this context)`,
-    ...(t.overhead ? [`  unrecorded overhead ${humanTokens(t.overhead.tokens)} (estimated): ${safeText(t.overhead.parts)}; recorded input ${humanTokens(t.overhead.recordedInput)} - our estimate ${humanTokens(t.overhead.estimatedMessages)} of the messages sent with it`] : []),
+    `${shownField(session.path)}  (${shownField(format.agent)} session, leaf ${t.leafId === null ? "(none)" : shownField(t.leafId)})`,
+    `context: ${humanTokens(t.contextTokens)} tokens of a ${humanTokens(t.contextWindow)} window${t.model ? ` (${shownField(t.model)})` : ""}; compacts above ${humanTokens(t.threshold)}${t.wouldCompact ? "  ← over" : ""}`,
+    t.recordedAt !== undefined ? `  recorded ${humanTokens(t.recordedPart)} at ${shownField(t.recordedAt)}, estimated ${humanTokens(t.estimatedPart)} after it` : `  estimated (no recorded usage in this context)`,
+    ...(t.overhead ? [`  unrecorded overhead ${humanTokens(t.overhead.tokens)} (estimated): ${shownField(t.overhead.parts)}; recorded input ${humanTokens(t.overhead.recordedInput)} - our estimate ${humanTokens(t.overhead.estimatedMessages)} of the messages sent with it`] : []),
     `by kind (estimated, ${humanTokens(t.estimated)} in all):`,
     ...Object.entries(t.byKind).map(([k, n]) => `  ${k.padEnd(11)} ${humanTokens(n as number)}`),
   ];

@@ -1,9 +1,10 @@
+import { shownField } from "../../core/util/visible-text";
 import type { EntryKind } from "../../core/formats/entry-kinds";
 import { formatOf } from "../../core/formats/registry";
 import { treeRows } from "../../core/tree/tree-rows";
 import { parseFlags, onePositional } from "../args";
 import type { CliCommand } from "../cli-error";
-import { humanTokens, safeText } from "../format";
+import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 
 const usage = "ase tree <file> [--all] [--leaf ID] [--json]";
@@ -55,20 +56,20 @@ export const treeCommand: CliCommand = {
       return;
     }
     reportProblems(session, io.err);
-    io.out(`${safeText(session.path)}${session.tree.name ? `  "${safeText(session.tree.name)}"` : ""}  (${format.id === "pi" ? "" : `${format.agent}, `}${version !== undefined ? `v${version}, ` : ""}${metas.length} entries)\n`);
+    io.out(`${shownField(session.path)}${session.tree.name ? `  "${shownField(session.tree.name)}"` : ""}  (${format.id === "pi" ? "" : `${format.agent}, `}${version !== undefined ? `v${version}, ` : ""}${metas.length} entries)\n`);
     for (const r of rows) {
       const m = metas[r.index];
       const mark = r.isActiveLeaf ? "◉" : r.onActivePath ? "•" : " ";
       const label = labels.get(m.id);
       const d = format.describe(session, r.index);
-      const kind = safeText(SHORT[d.kind] ?? d.label);
+      const kind = shownField(SHORT[d.kind] ?? d.label);
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
-      let text = safeText(m.preview);
+      let text = shownField(m.preview);
       if (d.kind === "boundary") {
-        const kept = m.firstKeptEntryId !== undefined ? `, kept from ${safeText(m.firstKeptEntryId)}` : m.hasRetainedTail ? ", kept from retained tail" : "";
+        const kept = m.firstKeptEntryId !== undefined ? `, kept from ${shownField(m.firstKeptEntryId)}` : m.hasRetainedTail ? ", kept from retained tail" : "";
         text = `compaction: ${m.tokensBefore ?? "?"} tokens before${kept}`;
       }
-      io.out(`${r.prefix}${mark} ${safeText(m.id)} ${kind}${label ? ` [${safeText(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
+      io.out(`${r.prefix}${mark} ${shownField(m.id)} ${kind}${label ? ` [${shownField(label)}]` : ""}: ${text}${tokens}${r.isActiveLeaf ? "  ← leaf" : ""}\n`);
     }
   },
 };

@@ -89,13 +89,17 @@ export type FormatCompactionProgress = SummaryProgress | { type: "fallback"; rea
 export interface FormatCompaction {
   /** What happens when the summary cannot be made ("keeping the last 30% with a failure summary"). */
   readonly fallbackNote: string;
-  /** What a compaction at the leaf would do, as plain lines: nothing is called or written. */
-  dryRun(session: SessionReader, leaf: number): { lines: string[]; nothingToDo: boolean };
+  /**
+   * What a compaction at the leaf would do, as plain lines: nothing is called or written.
+   * `project`: the folders the user opened (workspace folders, the CLI's working
+   * directory); a compaction reads files into its prompt only inside them.
+   */
+  dryRun(session: SessionReader, leaf: number, opts?: { project?: readonly string[] }): { lines: string[]; nothingToDo: boolean };
   /** Summarizes and appends the compaction (or nothing, on failure); what was written, as plain lines. */
   run(
     session: SessionReader,
     leaf: number,
-    opts: { llm: LlmOptions; customInstructions?: string; signal?: AbortSignal; onProgress?: (p: FormatCompactionProgress) => void },
+    opts: { llm: LlmOptions; customInstructions?: string; signal?: AbortSignal; onProgress?: (p: FormatCompactionProgress) => void; project?: readonly string[] },
   ): Promise<{ lines: string[]; fallbackReason?: string }>;
 }
 

@@ -37,6 +37,8 @@ export type RareFields = Pick<
    * (Claude Code's chain facts); plain data, so it crosses to and from the second thread.
    */
   lineFacts?: unknown;
+  /** Why the entry's recorded usage was left out: a figure not a finite number >= 0 (see usage-figures.ts). */
+  badUsage?: string;
 };
 
 function grow<T extends Float64Array | Int32Array | Uint32Array | Uint16Array | Uint8Array>(a: T, size: number): T {

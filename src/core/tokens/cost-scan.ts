@@ -87,5 +87,7 @@ export async function scanCosts(targets: readonly CostTarget[], opts: CostScanOp
     }
     opts.onProgress?.(i + 1, targets.length, t.path);
   }
-  return { ...totaller.result(), filesRead, filesBefore, failed, ...(reconciler ? { reconciliation: reconciler.result() } : {}) };
+  // New fields go last: the JSON of ase cost --total is only ever extended.
+  const { unreadableUsage, duplicates, ...sums } = totaller.result();
+  return { ...sums, filesRead, filesBefore, failed, unreadableUsage, duplicates, ...(reconciler ? { reconciliation: reconciler.result() } : {}) };
 }

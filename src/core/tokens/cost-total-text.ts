@@ -1,12 +1,15 @@
 import { humanTokens } from "../util/human";
-import { visibleText } from "../util/visible-text";
+import { shownField } from "../util/visible-text";
 import type { CostScanResult } from "./cost-scan";
 import type { CostSum } from "./session-cost";
 
-/** USD with four decimals, the figure `ase cost` prints. */
+/** USD with four decimals, the figure `ase cost` prints; a sum too large for a number says so. */
 export function usd4(n: number): string {
-  return `$${n.toFixed(4)}`;
+  return Number.isFinite(n) ? `$${n.toFixed(4)}` : TOO_LARGE;
 }
+
+/** What a sum that overflowed shows instead of "$Infinity" (figures are checked, but sums of many add up). */
+export const TOO_LARGE = "(too large to sum)";
 
 /** How a sum splits: "12 step(s): 10 recorded $0.1000, 2 priced $0.0100, 1 unpriced". */
 export function costSplit(s: CostSum): string {
@@ -34,8 +37,8 @@ function table(head: string, groups: Array<{ name: string; sum: CostSum }>): str
   return [`${head.padEnd(width)}  ${"usd".padStart(11)}  split`, ...groups.map((g) => `${g.name.padEnd(width)}  ${usd4(g.sum.usd).padStart(11)}  ${costSplit(g.sum)}`)];
 }
 
-/** Session text on one line, hidden characters marked. */
-const safe = (s: string) => visibleText(s);
+/** Session text on one line: clipped to a field's width, hidden characters marked. */
+const safe = (s: string) => shownField(s);
 
 /**
  * A total as plain text: the sum with its split, what was left out and why, then by
@@ -47,9 +50,11 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
   const out = [`${opts.title ? `${safe(opts.title)}: ` : ""}${files}, ${rangeText(t.range)}`, `total ${usd4(t.total.usd)}  ${costSplit(t.total)}`];
   const k = t.total.tokens;
   out.push(`tokens: input ${humanTokens(k.input)}, output ${humanTokens(k.output)}, cache write ${humanTokens(k.cacheWrite)}, cache read ${humanTokens(k.cacheRead)}`);
-  if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map(safe).join(", ")} (no price known; ${PRICE_HINT})`);
+  if (t.total.unpricedSteps) out.push(`not in the total: ${humanTokens(t.total.unpricedTokens)} tokens of ${t.unpricedModels.map((m) => safe(m)).join(", ")} (no price known; ${PRICE_HINT})`);
   if (t.duplicates.steps) out.push(`counted once: ${t.duplicates.steps} step(s) (${usd4(t.duplicates.usd)}) held by more than one file (forks, /branch copies, resumes) are in the total once, under the file that made them`);
   if (t.undatedSteps) out.push(`left out: ${t.undatedSteps} step(s) without a time (a range was given)`);
+  if (t.unreadableUsage) out.push(`left out: the recorded usage of ${t.unreadableUsage} entr${t.unreadableUsage === 1 ? "y" : "ies"}, a figure not a number from 0 to 2^53; ase cost FILE names them`);
+  if (!Number.isFinite(t.total.usd)) out.push(`the total is ${TOO_LARGE}: a figure in the sessions is out of all proportion`);
   out.push(`read ${t.filesRead} file(s)${t.filesBefore ? `; ${t.filesBefore} last written before the range, not read` : ""}${t.failed.length ? `; ${t.failed.length} could not be read (listed at the end)` : ""}`);
   if (t.total.steps) {
     out.push("", ...table("model", t.byModel.map((g) => ({ name: safe(g.model), sum: g }))));

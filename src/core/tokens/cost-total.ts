@@ -51,6 +51,8 @@ export interface CostTotal {
    * resume that wrote the history again): left out of every figure above.
    */
   duplicates: CostSum;
+  /** Entries whose recorded usage was left out, a figure in it not to be believed (see SessionCost.unreadableUsage). */
+  unreadableUsage: number;
 }
 
 /** Whether a step's time is inside the range; an undated step is inside only an open range. */
@@ -95,6 +97,7 @@ export class CostTotaller {
   private readonly projects = new Map<string, CostSum>();
   private readonly lines: SessionCostLine[] = [];
   private undated = 0;
+  private unreadable = 0;
 
   /** `reconciler`, when given, sees every step the total counts (see reconcile.ts). */
   constructor(
@@ -108,6 +111,8 @@ export class CostTotaller {
   }
 
   private count(s: CostedSession): void {
+    // A cost from an older cache has no such list.
+    this.unreadable += s.cost.unreadableUsage?.length ?? 0;
     const line: SessionCostLine = { path: s.path, agent: s.agent, project: s.project, ...(s.parent !== undefined ? { parent: s.parent } : {}), ...emptySum(), countedElsewhere: emptySum() };
     for (const step of s.cost.steps) {
       if (!inRange(step.time, this.range)) {
@@ -149,6 +154,7 @@ export class CostTotaller {
       unpricedModels: byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model),
       undatedSteps: this.undated,
       duplicates: { ...this.duplicates, tokens: { ...this.duplicates.tokens } },
+      unreadableUsage: this.unreadable,
     };
   }
 }

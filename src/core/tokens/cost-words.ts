@@ -1,4 +1,5 @@
 import { humanTokens, humanUsd } from "../util/human";
+import { clipField } from "../util/visible-text";
 
 /** A cost as the views show it: the sum and where it came from (a CostSum without the token split). */
 export interface CostFigures {
@@ -55,7 +56,7 @@ export function costBreakdown(c: CostFigures): string[] {
   if (c.recordedSteps) out.push(`recorded by the agent: ${humanUsd(c.recordedUsd)} (${steps(c.recordedSteps)})`);
   if (c.pricedSteps) out.push(`priced per model: ${humanUsd(c.pricedUsd)} (${steps(c.pricedSteps)})`);
   if (c.unpricedSteps) {
-    out.push(`unpriced, not in the total: ${steps(c.unpricedSteps)}, ${humanTokens(c.unpricedTokens)} tokens of ${c.unpricedModels.join(", ") || "(unknown)"} (set agentSessions.modelPrices to price them)`);
+    out.push(`unpriced, not in the total: ${steps(c.unpricedSteps)}, ${humanTokens(c.unpricedTokens)} tokens of ${c.unpricedModels.map((m) => clipField(m)).join(", ") || "(unknown)"} (set agentSessions.modelPrices to price them)`);
   }
   if (!c.steps) out.push("no step with recorded usage");
   const inherited = inheritedLine(c);

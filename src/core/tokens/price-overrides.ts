@@ -1,4 +1,5 @@
-import type { ModelPrice, PriceOverrides } from "./prices";
+import { isFigure } from "../formats/usage-figures";
+import { type ModelPrice, overrideIndex, type PriceOverrides } from "./prices";
 
 /** The four figures an override must give, USD per million tokens. */
 export const PRICE_FIELDS = ["input", "output", "cacheWrite", "cacheRead"] as const;
@@ -21,7 +22,8 @@ function quoted(key: string): string {
  * input price); unknown fields are reported and ignored. Never throws.
  */
 export function validatePriceOverrides(raw: unknown, where = "agentSessions.modelPrices"): ValidatedPrices {
-  const prices: Record<string, ModelPrice> = {};
+  // No prototype: "__proto__" (or "constructor") is a model name like any other, not a way to drop an entry.
+  const prices: Record<string, ModelPrice> = Object.create(null);
   const problems: string[] = [];
   if (raw === undefined || raw === null) return { prices, problems };
   if (typeof raw !== "object" || Array.isArray(raw)) {
@@ -35,19 +37,22 @@ export function validatePriceOverrides(raw: unknown, where = "agentSessions.mode
       continue;
     }
     const v = value as Record<string, unknown>;
-    const bad = PRICE_FIELDS.filter((f) => typeof v[f] !== "number" || !Number.isFinite(v[f]) || (v[f] as number) < 0);
+    // The same check as a session's figures: a price of 1e308 would make every sum Infinity.
+    const bad = PRICE_FIELDS.filter((f) => !isFigure(v[f]));
     if (bad.length) {
-      problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number >= 0`)).join(", ")}; entry ignored`);
+      problems.push(`${name}: ${bad.map((f) => (v[f] === undefined ? `${f} missing` : `${f} is not a number from 0 to 2^53`)).join(", ")}; entry ignored`);
       continue;
     }
     const price: ModelPrice = { input: v.input as number, output: v.output as number, cacheWrite: v.cacheWrite as number, cacheRead: v.cacheRead as number };
     if (v.cacheWrite1h !== undefined) {
-      if (typeof v.cacheWrite1h === "number" && Number.isFinite(v.cacheWrite1h) && v.cacheWrite1h >= 0) price.cacheWrite1h = v.cacheWrite1h;
-      else problems.push(`${name}: cacheWrite1h is not a number >= 0; 1-hour cache writes priced as cacheWrite`);
+      if (isFigure(v.cacheWrite1h)) price.cacheWrite1h = v.cacheWrite1h;
+      else problems.push(`${name}: cacheWrite1h is not a number from 0 to 2^53; 1-hour cache writes priced as cacheWrite`);
     }
     const extra = Object.keys(v).filter((f) => !(PRICE_FIELDS as readonly string[]).includes(f) && f !== "cacheWrite1h");
     if (extra.length) problems.push(`${name}: unknown field(s) ${extra.map(quoted).join(", ")} ignored`);
     prices[key.trim().toLowerCase()] = price;
   }
+  // Indexed now, once, rather than on the first step priced.
+  overrideIndex(prices);
   return { prices, problems };
 }

@@ -125,31 +125,85 @@ export function tableKeyMatches(key: string, id: string): boolean {
   return !/^[-.]\d{1,2}(?!\d)/.test(rest);
 }
 
-function longestKey(keys: readonly string[], id: string, matches: (key: string, id: string) => boolean): string | undefined {
-  let best: string | undefined;
-  for (const key of keys) if (matches(key, id) && (best === undefined || key.length > best.length)) best = key;
-  return best;
+/**
+ * Keys by length, so that the longest key matching an id is found by looking up the id's
+ * own prefixes (one per distinct key length) instead of scanning every key: a table of
+ * 100,000 overrides prices each step as fast as a table of ten. Built once per table.
+ */
+interface KeyIndex {
+  /** Lower-cased key -> the key as written (the first, when two differ only in case). */
+  byKey: Map<string, string>;
+  /** The distinct key lengths, longest first. */
+  lengths: number[];
+  /** Model id -> its lookup: a session names a few models over many steps. */
+  found: Map<string, PriceLookup | undefined>;
 }
+
+function indexKeys(keys: readonly string[], lower: boolean): KeyIndex {
+  const byKey = new Map<string, string>();
+  for (const key of keys) {
+    const k = lower ? key.toLowerCase() : key;
+    if (!byKey.has(k)) byKey.set(k, key);
+  }
+  const lengths = [...new Set([...byKey.keys()].map((k) => k.length))].sort((a, b) => b - a);
+  return { byKey, lengths, found: new Map() };
+}
+
+/** The longest indexed key that is a prefix of `id` and that `accepts` (by the key as indexed). */
+function longestKey(index: KeyIndex, id: string, accepts: (key: string) => boolean = () => true): string | undefined {
+  for (const len of index.lengths) {
+    if (len > id.length) continue;
+    const k = id.slice(0, len);
+    const key = index.byKey.get(k);
+    if (key !== undefined && accepts(k)) return key;
+  }
+  return undefined;
+}
+
+const TABLE_INDEX = indexKeys(Object.keys(KNOWN_PRICES), false);
+/** Each override table's index, made on its first use: a table is not changed once in use. */
+const overrideIndexes = new WeakMap<PriceOverrides, KeyIndex>();
+
+/** The index of an override table; validatePriceOverrides builds it as it builds the table. */
+export function overrideIndex(overrides: PriceOverrides): KeyIndex {
+  let index = overrideIndexes.get(overrides);
+  if (!index) overrideIndexes.set(overrides, (index = indexKeys(Object.keys(overrides), true)));
+  return index;
+}
+
+const NO_OVERRIDES: PriceOverrides = Object.freeze(Object.create(null) as Record<string, ModelPrice>);
 
 /**
  * The price of a model. Overrides (exact id or plain prefix, as the user wrote them;
  * "" matches every model) beat the table; the table matches family prefixes at a version
- * boundary. Undefined: no price (an unknown model, or no model named).
+ * boundary. Undefined: no price (an unknown model, or no model named). Only a table's
+ * own keys count: a model named "constructor" is not priced by Object's prototype.
  */
-export function priceFor(modelId: string | undefined, overrides: PriceOverrides = {}): PriceLookup | undefined {
+export function priceFor(modelId: string | undefined, overrides: PriceOverrides = NO_OVERRIDES): PriceLookup | undefined {
   if (modelId === undefined) {
-    const any = overrides[""];
+    const any = Object.hasOwn(overrides, "") ? overrides[""] : undefined;
     return any ? { price: any, source: "override", key: "" } : undefined;
   }
+  const index = overrideIndex(overrides);
+  if (index.found.has(modelId)) return index.found.get(modelId);
+  const found = lookUp(modelId, overrides, index);
+  // Bounded: a session of a million made-up model names must not keep them all.
+  if (index.found.size >= 10_000) index.found.clear();
+  index.found.set(modelId, found);
+  return found;
+}
+
+function lookUp(modelId: string, overrides: PriceOverrides, index: KeyIndex): PriceLookup | undefined {
   const full = modelId.trim().toLowerCase();
   const bare = bareModelId(modelId);
-  const overrideKeys = Object.keys(overrides);
-  for (const candidate of [full, bare]) {
-    const key = longestKey(overrideKeys, candidate, (k, id) => id.startsWith(k.toLowerCase()));
-    if (key !== undefined) return { price: overrides[key], source: "override", key };
+  if (index.byKey.size) {
+    for (const candidate of [full, bare]) {
+      const key = longestKey(index, candidate);
+      if (key !== undefined) return { price: overrides[key], source: "override", key };
+    }
   }
   if (Object.hasOwn(EXACT_PRICES, bare)) return { price: EXACT_PRICES[bare], source: "table", key: bare };
-  const key = longestKey(Object.keys(KNOWN_PRICES), bare, tableKeyMatches);
+  const key = longestKey(TABLE_INDEX, bare, (k) => tableKeyMatches(k, bare));
   return key === undefined ? undefined : { price: KNOWN_PRICES[key], source: "table", key };
 }
 

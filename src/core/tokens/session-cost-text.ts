@@ -1,11 +1,12 @@
 import { humanTokens } from "../util/human";
-import { visibleText } from "../util/visible-text";
+import { shownField } from "../util/visible-text";
 import { costSplit as split, usd4 as usd } from "./cost-total-text";
 import { costFigures, inheritedLine } from "./cost-words";
 import type { PriceOverrides } from "./prices";
 import { reconcile } from "./reconcile";
 import { reconcileText } from "./reconcile-text";
 import type { CostSum, SessionCost } from "./session-cost";
+import { unreadableUsageLine } from "./unreadable-usage";
 
 export const COST_GROUPINGS = ["branch", "model", "day"] as const;
 export type CostGrouping = (typeof COST_GROUPINGS)[number];
@@ -24,7 +25,8 @@ export interface SessionCostTextOptions {
   priceHint?: string;
 }
 
-const safe = (s: string) => visibleText(s);
+/** Session text on one line, hidden characters marked, a long field clipped with its length. */
+const safe = (s: string) => shownField(s);
 
 function table(c: SessionCost, by: CostGrouping, defaultLeaf: number | undefined): string[] {
   const groups: Array<{ name: string; sum: CostSum }> =
@@ -50,6 +52,9 @@ export function sessionCostText(c: SessionCost, opts: SessionCostTextOptions): s
   if (t.unpricedSteps) {
     out.push(`not in the total: ${humanTokens(t.unpricedTokens)} tokens of ${c.unpricedModels.map(safe).join(", ")} (no price known; ${opts.priceHint ?? "give one with the agentSessions.modelPrices setting"})`);
   }
+  const unreadable = unreadableUsageLine(c.unreadableUsage);
+  if (unreadable) out.push(unreadable);
+  if (!Number.isFinite(t.usd)) out.push("the total is too large to sum: a figure in the session is out of all proportion");
   const inherited = inheritedLine(costFigures(t, c.unpricedModels, c.inherited), safe);
   if (inherited) out.push(inherited);
   for (const by of opts.by ?? []) out.push("", ...table(c, by, opts.defaultLeaf));

@@ -1,6 +1,7 @@
 import type { RecordedUsage } from "../store/entry-meta";
 import type { SessionReader } from "../formats/session-reader";
 import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from "./prices";
+import { type UnreadableUsage, unreadableUsage } from "./unreadable-usage";
 
 /**
  * What a format can tell the cost pass that the index does not keep. The index has no
@@ -100,6 +101,8 @@ export interface SessionCost {
   dedupe: "response-id" | "per-entry";
   /** Of the total, what this file copied from the session it was forked from. */
   inherited: InheritedCost;
+  /** Entries whose recorded usage was left out, a figure in it not to be believed (-5, 1e308, "NaN"). */
+  unreadableUsage: UnreadableUsage[];
 }
 
 export function emptySum(): CostSum {
@@ -301,7 +304,7 @@ export function sessionCost(session: SessionReader, format: { readonly id: strin
   const byModel = groupBy(steps, (s) => s.model ?? "(unknown)", "model").sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
   const byDay = groupBy(steps, (s) => s.day, "day").sort((a, b) => a.day.localeCompare(b.day));
   const unpricedModels = byModel.filter((m) => m.unpricedSteps > 0).map((m) => m.model);
-  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry", inherited: inheritedCost(steps) };
+  return { total, byModel, byDay, byBranch: branchSums(session, steps), steps, unpricedModels, dedupe: responseId ? "response-id" : "per-entry", inherited: inheritedCost(steps), unreadableUsage: unreadableUsage(session) };
 }
 
 /** The steps a fork copied from its source, summed, with the sources named. */

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Where a path really leads, and whether that is inside one of some folders. */
-export type PathCheck = { inside: true; real: string } | { inside: false; reason: string };
+export type PathCheck = { inside: true; real: string } | { inside: false; reason: string; /** Set when the file exists but lies outside (by its path, or through a link). */ leadsOut?: "path" | "link" };
 
 /** Whether `child` is `folder` or below it (both already real paths). */
 export function isInside(folder: string, child: string): boolean {
@@ -33,7 +33,8 @@ export function realPathInside(path: string, folders: readonly string[]): PathCh
     }
   }
   if (!roots.some((r) => isInside(r, real))) {
-    return { inside: false, reason: real === resolve(path) ? "is outside the workspace folders" : "leads outside the workspace folders through a symbolic link" };
+    const byLink = real !== resolve(path);
+    return { inside: false, reason: byLink ? "leads outside the workspace folders through a symbolic link" : "is outside the workspace folders", leadsOut: byLink ? "link" : "path" };
   }
   try {
     if (!statSync(real).isFile()) return { inside: false, reason: "is not a regular file" };
@@ -41,4 +42,24 @@ export function realPathInside(path: string, folders: readonly string[]): PathCh
     return { inside: false, reason: `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
   return { inside: true, real };
+}
+
+/**
+ * Whether the folder `path` (through every symlink) is one of `folders` or below one of
+ * them, resolved the same way. A folder that does not exist is inside nothing.
+ */
+export function realFolderInside(path: string, folders: readonly string[]): boolean {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return false;
+  }
+  return folders.some((f) => {
+    try {
+      return isInside(realpathSync(f), real);
+    } catch {
+      return false;
+    }
+  });
 }

@@ -70,3 +70,22 @@ export function clipText(s: string, max: number): string {
   if (last >= 0xd800 && last <= 0xdbff) end--;
   return `${s.slice(0, end)}…`;
 }
+
+/**
+ * The widest one field (a path, a model name, a sub-agent type, a label) is shown on a
+ * line for people. A session names these itself: a 100,000-character model name padded
+ * every row of a table to megabytes. JSON outputs are never clipped.
+ */
+export const FIELD_WIDTH = 240;
+
+/** `s` cut to about `max` units with how much was left out, `abcd…(+99,996 chars)`; shorter text as it is. */
+export function clipField(s: string, max = FIELD_WIDTH): string {
+  if (s.length <= max) return s;
+  const head = clipText(s, max);
+  return `${head}(+${(s.length - (head.length - 1)).toLocaleString("en-US")} chars)`;
+}
+
+/** A session field for one line of human output: clipped first (marks never cut), then hidden characters marked. */
+export function shownField(s: string, max = FIELD_WIDTH): string {
+  return visibleText(clipField(s, max));
+}

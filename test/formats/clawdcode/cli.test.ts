@@ -10,10 +10,13 @@ import { assistant, jsonl, loadFile, needSeed002, type Raw, SEED_002_DIR, toolRe
 
 const FAST = { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2, sleep: async () => {} }, budgets: { idleMs: 5000 } };
 
+/** Where ase runs: the session's project, the only folder a compaction reads files from. */
+let here = process.cwd();
+
 async function ase(args: string[], env: NodeJS.ProcessEnv = {}) {
   let out = "";
   let err = "";
-  const code = await main(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: process.cwd(), llm: FAST });
+  const code = await main(args, { out: (t) => (out += t), err: (t) => (err += t), env, cwd: here, llm: FAST });
   return { code, out, err };
 }
 
@@ -27,6 +30,7 @@ describe("ase compact on a clawdcode session", () => {
     file = join(dir, "s.jsonl");
     const cwd = join(dir, "proj");
     mkdirSync(cwd);
+    here = cwd;
     writeFileSync(join(cwd, "ci.yml"), "jobs: {}\n");
     const recs: Raw[] = [
       user("u1", null, "Set up CI"),

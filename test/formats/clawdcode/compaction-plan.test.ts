@@ -128,14 +128,20 @@ describe("clawdcode: files for the summary", () => {
     const ranked = (paths: string[]) => paths.map((path, k) => ({ path, modified: false, mentions: 1, lastSeen: k }));
 
     it("at most 5 files, the first ranked that exist inside the cwd; outside paths, links out, missing and binary files are passed over", () => {
-      const got = readRankedFiles(cwd, ranked(["../secret.txt", outside, "src/link.ts", "src/missing.ts", "src/bin.dat", "src/a.ts", "src/b.ts", "src/c.ts", `${cwd}/src/d.ts`, "src/e.ts", "src/f.ts"]));
+      const choice = readRankedFiles(cwd, ranked(["../secret.txt", outside, "src/link.ts", "src/missing.ts", "src/bin.dat", "src/a.ts", "src/b.ts", "src/c.ts", `${cwd}/src/d.ts`, "src/e.ts", "src/f.ts"]), [cwd]);
+      const got = choice.included;
       assert.deepEqual(got.map((f) => f.path), ["src/a.ts", "src/b.ts", "src/c.ts", `${cwd}/src/d.ts`, "src/e.ts"]);
+      assert.deepEqual(choice.notRead, [
+        { path: "../secret.txt", reason: "outside the project" },
+        { path: outside, reason: "outside the project" },
+        { path: "src/link.ts", reason: "outside the project, through a symbolic link" },
+      ]);
       assert.equal(got[0].text, "// a");
       assert.ok(!JSON.stringify(got).includes("SECRET"));
     });
 
     it("at most 1,000 lines of a file, and the prompt says it was cut", () => {
-      const [f] = readRankedFiles(cwd, ranked(["src/long.ts"]));
+      const [f] = readRankedFiles(cwd, ranked(["src/long.ts"]), [cwd]).included;
       assert.equal(f.lines, 1000);
       assert.equal(f.totalLines, 1500);
       assert.ok(f.text.endsWith("line 1000"));
@@ -144,8 +150,14 @@ describe("clawdcode: files for the summary", () => {
     });
 
     it("no cwd (or a relative one): no files", () => {
-      assert.deepEqual(readRankedFiles("", ranked(["src/a.ts"])), []);
-      assert.deepEqual(readRankedFiles("proj", ranked(["src/a.ts"])), []);
+      assert.deepEqual(readRankedFiles("", ranked(["src/a.ts"]), [cwd]).included, []);
+      assert.deepEqual(readRankedFiles("proj", ranked(["src/a.ts"]), [cwd]).included, []);
+    });
+
+    it("a cwd outside the project opened: nothing read, every ranked file named", () => {
+      const choice = readRankedFiles(cwd, ranked(["src/a.ts"]), [join(cwd, "src")]);
+      assert.deepEqual(choice, { included: [], notRead: [{ path: "src/a.ts", reason: "outside the project" }] });
+      assert.deepEqual(readRankedFiles(cwd, ranked(["src/a.ts"]), []).included, []);
     });
   });
 

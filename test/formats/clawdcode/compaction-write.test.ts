@@ -47,7 +47,7 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
   async function compact(replies: FakeReply[], opts: ClawdcodeCompactOptions = {}) {
     fake = await FakeAnthropic.start(replies, { apiKey: KEY });
     const s = await loadFile(file);
-    return compactClawdcode(s, { llm: { apiKey: KEY, baseURL: fake.url, budgets: { idleMs: 5000 }, retry: FAST_RETRY }, now: () => NOW, ...opts });
+    return compactClawdcode(s, { llm: { apiKey: KEY, baseURL: fake.url, budgets: { idleMs: 5000 }, retry: FAST_RETRY }, now: () => NOW, project: [cwd], ...opts });
   }
 
   function newLines(before: Buffer): Raw[] {

@@ -1,4 +1,5 @@
 import { kindOf, num, previewOf } from "../line-text";
+import { putUsageFigures } from "../usage-figures";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
@@ -161,7 +162,12 @@ export class ClaudeCodeIndexHooks implements IndexHooks {
       if (before !== undefined && before < i) t.setUsageFigures(before, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN);
       seen.set(id, i);
     }
-    t.setUsageFigures(i, num(u.input_tokens), num(u.output_tokens), num(u.cache_read_input_tokens), num(u.cache_creation_input_tokens), Number.NaN, Number.NaN);
+    putUsageFigures(t, i, {
+      input: ["message.usage.input_tokens", u.input_tokens],
+      output: ["message.usage.output_tokens", u.output_tokens],
+      cacheRead: ["message.usage.cache_read_input_tokens", u.cache_read_input_tokens],
+      cacheWrite: ["message.usage.cache_creation_input_tokens", u.cache_creation_input_tokens],
+    });
   }
 
   /** The id a line claims (the reader checks a re-read line is still the one it indexed). */

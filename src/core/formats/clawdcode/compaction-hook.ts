@@ -1,13 +1,14 @@
 import { humanTokens } from "../../util/human";
+import { clipField } from "../../util/visible-text";
 import type { FormatCompaction } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { compactClawdcode, type StampedSession } from "./compaction";
 import { type ClawdcodeCompactionPlan, FALLBACK_KEEP_PERCENT, keepCountFor, planClawdcodeCompaction, THRESHOLD_PERCENT } from "./compaction-plan";
-import { MAX_FILE_LINES, MAX_FILES, readRankedFiles } from "./file-ranking";
+import { type FileChoice, MAX_FILE_LINES, MAX_FILES, readRankedFiles } from "./file-ranking";
 
 /** The dry run of a clawdcode compaction, in plain lines (what the design would do; nothing written). */
-export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: readonly string[]): string[] {
-  const ranked = plan.rankedFiles.map((f) => `${f.path} (${f.modified ? "modified, " : ""}${f.mentions} mention${f.mentions === 1 ? "" : "s"})`);
+export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: readonly string[], notRead: FileChoice["notRead"] = []): string[] {
+  const ranked = plan.rankedFiles.map((f) => `${clipField(f.path)} (${f.modified ? "modified, " : ""}${f.mentions} mention${f.mentions === 1 ? "" : "s"})`);
   return [
     `leaf: ${plan.leafUuid}; context: ${plan.messageCount} message(s)${plan.boundary ? ` after the compact boundary ${plan.boundary}` : ""}`,
     `tokens before: ${humanTokens(plan.tokensBefore)} (${plan.tokensBeforeSource === "usage" ? "recorded usage + estimate after it" : "estimate"}); window ${humanTokens(plan.contextWindow)} (${plan.model ?? "no model recorded"}): the agent compacts at ${THRESHOLD_PERCENT}% = ${humanTokens(plan.threshold)}, ${plan.overThreshold ? "reached" : "not reached"}`,
@@ -15,7 +16,8 @@ export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: r
     `kept: ${plan.kept.length} message(s), ~${humanTokens(plan.keptTokens)} tokens, re-written after the summary with new uuids`,
     `if the summary fails: keep the last ${keepCountFor(plan.messageCount, FALLBACK_KEEP_PERCENT)} (${FALLBACK_KEEP_PERCENT}%) with a failure summary`,
     `ranked files: ${ranked.length ? ranked.join(", ") : "(none)"}`,
-    `files for the summary (up to ${MAX_FILES}, ${MAX_FILE_LINES} lines each, from ${plan.cwd || "no cwd"}): ${included.length ? included.join(", ") : "(none)"}`,
+    `files for the summary (up to ${MAX_FILES}, ${MAX_FILE_LINES} lines each, from ${plan.cwd || "no cwd"}): ${included.length ? included.map((p) => clipField(p)).join(", ") : "(none)"}`,
+    ...(notRead.length ? [`not read: ${notRead.map((f) => `${clipField(f.path)} (${f.reason})`).join(", ")}`] : []),
   ];
 }
 
@@ -27,13 +29,13 @@ function stamped(session: SessionReader): StampedSession {
 /** The seed's one way: summarize all but the last 20% (30% with a failure summary if that fails). */
 export const clawdcodeCompaction: FormatCompaction = {
   fallbackNote: `keeping the last ${FALLBACK_KEEP_PERCENT}% with a failure summary`,
-  dryRun(session, leaf) {
+  dryRun(session, leaf, opts = {}) {
     const plan = planClawdcodeCompaction(session, leaf);
-    const included = readRankedFiles(plan.cwd, plan.rankedFiles).map((f) => f.path);
-    return { lines: describeClawdcodePlan(plan, included), nothingToDo: plan.toSummarize.length === 0 };
+    const files = readRankedFiles(plan.cwd, plan.rankedFiles, opts.project ?? []);
+    return { lines: describeClawdcodePlan(plan, files.included.map((f) => f.path), files.notRead), nothingToDo: plan.toSummarize.length === 0 };
   },
   async run(session, leaf, opts) {
-    const out = await compactClawdcode(stamped(session), { leaf, customInstructions: opts.customInstructions, llm: opts.llm, signal: opts.signal, onProgress: opts.onProgress });
+    const out = await compactClawdcode(stamped(session), { leaf, customInstructions: opts.customInstructions, llm: opts.llm, signal: opts.signal, onProgress: opts.onProgress, project: opts.project ?? [] });
     const lines = [
       `boundary: ${out.boundaryUuid} (parent ${out.plan.leafUuid}); summary ${out.summaryUuid}${out.fallbackReason ? " (failure summary: the summarizer failed)" : `, model ${out.model ?? "?"}`}`,
       `kept: ${out.keptUuids.length} message(s) re-written; new leaf ${out.leafUuid}; summarized ${out.plan.toSummarize.length}${out.plan.droppedOrphans.length ? `; dropped ${out.plan.droppedOrphans.length} orphan tool result(s)` : ""}`,

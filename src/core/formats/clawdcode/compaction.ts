@@ -33,6 +33,8 @@ export interface ClawdcodeCompactOptions extends ClawdcodePlanOptions {
   fallback?: boolean;
   /** Read the ranked files from the session's cwd into the summary prompt. Default true. */
   readFiles?: boolean;
+  /** The folders the user opened: files are read only when the session's cwd is inside one (none given, none read). */
+  project?: readonly string[];
   maxSummaryTokens?: number;
   trigger?: "manual" | "auto";
   signal?: AbortSignal;
@@ -154,7 +156,7 @@ export async function compactClawdcode(session: StampedSession, opts: ClawdcodeC
     throw new Error(`${session.path}: nothing to compact: the context has ${plan.messageCount} message(s) and all are kept; nothing written`);
   }
   if (!opts.llm?.apiKey) throw new SummaryError("auth", "no API key given (set ANTHROPIC_API_KEY); nothing written");
-  const files: IncludedFile[] = opts.readFiles === false ? [] : readRankedFiles(plan.cwd, plan.rankedFiles);
+  const files: IncludedFile[] = opts.readFiles === false ? [] : readRankedFiles(plan.cwd, plan.rankedFiles, opts.project ?? []).included;
   const { model, fallbackModel } = summaryModel(plan, opts.llm.model);
   let summary: string;
   let filesIncluded = files.map((f) => f.path);

@@ -1,6 +1,6 @@
 import { closeSync, readSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { realPathInside } from "../../util/path-inside";
+import { realFolderInside, realPathInside } from "../../util/path-inside";
 import type { ClawdcodeContextItem } from "./context";
 import { toolKind, toolPaths } from "./tool-files";
 import { openRegular } from "../../util/safe-open";
@@ -59,20 +59,41 @@ export function rankFiles(items: readonly ClawdcodeContextItem[]): RankedFile[] 
   return [...files.values()].sort((a, b) => Number(b.modified) - Number(a.modified) || b.mentions - a.mentions || b.lastSeen - a.lastSeen || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The files a compaction may send, and the ranked files it must not read, with why. */
+export interface FileChoice {
+  included: IncludedFile[];
+  notRead: Array<{ path: string; reason: string }>;
+}
+
+/** Why a file is not read; the dry run shows it after the path. */
+export const OUTSIDE = "outside the project";
+
 /**
- * The first MAX_FILES ranked files that exist inside the session's cwd (through any
- * symlink: a path from the session is untrusted, and nothing outside the project goes
- * to the API), each cut to MAX_FILE_LINES lines. No cwd, no files.
+ * The first MAX_FILES ranked files that exist inside the session's cwd, each cut to
+ * MAX_FILE_LINES lines, when that cwd lies inside one of `project` (the folders the user
+ * opened: the VS Code workspace, the CLI's working directory). The session file is
+ * untrusted: its cwd ("/") and its tool paths ("/etc/passwd", a link out) must not choose
+ * what leaves the machine. Paths are resolved through every symlink before the check;
+ * ranked files outside are listed in `notRead`, never read. No cwd, no files.
  */
-export function readRankedFiles(cwd: string, ranked: readonly RankedFile[], max = MAX_FILES): IncludedFile[] {
-  if (!cwd || !isAbsolute(cwd)) return [];
-  const out: IncludedFile[] = [];
+export function readRankedFiles(cwd: string, ranked: readonly RankedFile[], project: readonly string[], max = MAX_FILES): FileChoice {
+  const out: FileChoice = { included: [], notRead: [] };
+  if (!cwd || !isAbsolute(cwd)) return out;
+  const cwdInside = realFolderInside(cwd, project);
   for (const f of ranked) {
-    if (out.length >= max) break;
+    if (!cwdInside) {
+      out.notRead.push({ path: f.path, reason: OUTSIDE });
+      continue;
+    }
     const check = realPathInside(resolve(cwd, f.path), [cwd]);
-    if (!check.inside) continue;
+    if (!check.inside) {
+      // A missing or odd file is passed over as before; one that leads out is named.
+      if (check.leadsOut) out.notRead.push({ path: f.path, reason: check.leadsOut === "link" ? `${OUTSIDE}, through a symbolic link` : OUTSIDE });
+      continue;
+    }
+    if (out.included.length >= max) continue;
     const read = headOf(check.real);
-    if (read) out.push({ path: f.path, ...read });
+    if (read) out.included.push({ path: f.path, ...read });
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import { kindOf, num, previewOf } from "../line-text";
+import { putUsageFigures } from "../usage-figures";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
@@ -81,7 +82,7 @@ export class ClawdcodeIndexHooks implements IndexHooks {
     t.setRole(i, roleOf(l));
     const m = l.message;
     if (l.type === "assistant" && m && typeof m === "object") {
-      if (m.usage && typeof m.usage === "object") t.setUsageFigures(i, num(m.usage.input_tokens), num(m.usage.output_tokens), 0, 0, Number.NaN, Number.NaN);
+      if (m.usage && typeof m.usage === "object") putUsageFigures(t, i, { input: ["message.usage.input_tokens", m.usage.input_tokens], output: ["message.usage.output_tokens", m.usage.output_tokens] });
       if (typeof m.model === "string") t.setModel(i, m.model);
     } else if (l.type === "tool_use") {
       t.toolCalls[i] = 1;

@@ -4,6 +4,7 @@ import { entryPreviewCodes } from "./model/preview";
 import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexHooks, IndexPosition } from "../index-hooks";
+import { putUsageFigures } from "../usage-figures";
 
 /** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
 export function v1EntryId(lineNo: number): string {
@@ -14,12 +15,19 @@ function num(v: unknown): number {
   return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }
 
-/** Writes a usage object's figures into the table (no object kept). */
+/** Writes a usage object's figures into the table (no object kept); a figure not to be believed leaves the usage out, noted. */
 function putUsage(t: EntryTable, i: number, u: unknown): void {
   if (!u || typeof u !== "object") return;
   const o = u as Record<string, unknown>;
-  const cost = o.cost as Record<string, unknown> | undefined;
-  t.setUsageFigures(i, num(o.input), num(o.output), num(o.cacheRead), num(o.cacheWrite), typeof o.totalTokens === "number" ? o.totalTokens : Number.NaN, cost && typeof cost.total === "number" ? cost.total : Number.NaN);
+  const cost = o.cost && typeof o.cost === "object" ? (o.cost as Record<string, unknown>).total : undefined;
+  putUsageFigures(t, i, {
+    input: ["usage.input", o.input],
+    output: ["usage.output", o.output],
+    cacheRead: ["usage.cacheRead", o.cacheRead],
+    cacheWrite: ["usage.cacheWrite", o.cacheWrite],
+    total: ["usage.totalTokens", o.totalTokens],
+    cost: ["usage.cost.total", cost],
+  });
 }
 
 /** What kind of JSON value a would-be header is, without any of its content. */

@@ -1,5 +1,6 @@
 import type { EntryTable } from "../../store/entry-table";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { putUsageFigures } from "../usage-figures";
 import { lineProblem, parseToolCall } from "./line";
 import { ROLE } from "./messages";
 import type { Seed000Type } from "./line";
@@ -63,8 +64,9 @@ export const seed000IndexHooks: IndexHooks = {
     const m = meta as Record<string, unknown>;
     if (typeof m.model === "string" && m.model) table.setModel(i, m.model);
     const u = m.usage as Record<string, unknown> | undefined;
-    if (u && typeof u === "object" && typeof u.input_tokens === "number" && typeof u.output_tokens === "number") {
-      table.setUsageFigures(i, u.input_tokens, u.output_tokens, 0, 0, Number.NaN, Number.NaN);
+    // Both counts or no usage, as the seed's lines have them; a count there but not to be believed is noted.
+    if (u && typeof u === "object" && u.input_tokens !== undefined && u.output_tokens !== undefined) {
+      putUsageFigures(table, i, { input: ["metadata.usage.input_tokens", u.input_tokens], output: ["metadata.usage.output_tokens", u.output_tokens] });
     }
   },
 };

@@ -1,5 +1,6 @@
 import type { SessionContext } from "../context/build-context";
 import type { AssistantMessage, Usage } from "../model/messages";
+import { figuresReadable } from "../../usage-figures";
 import { estimateMessageTokens } from "./pi-estimate";
 
 /** pi's calculateContextTokens: the provider's total, else the sum of the parts. */
@@ -7,11 +8,17 @@ export function usageTotal(u: Usage): number {
   return u.totalTokens || u.input + u.output + u.cacheRead + u.cacheWrite;
 }
 
-/** Usage of an assistant message that pi trusts (not aborted, not an error). */
+/**
+ * Usage of an assistant message that pi trusts (not aborted, not an error), and that we
+ * can believe: a figure of -5 or 1e308 leaves it out, as the index does (usage-figures.ts).
+ */
 export function trustedUsage(m: { role: string }): Usage | undefined {
   if (m.role !== "assistant") return undefined;
   const a = m as AssistantMessage;
   if (a.stopReason === "aborted" || a.stopReason === "error" || !a.usage) return undefined;
+  const u = a.usage as unknown as Record<string, unknown>;
+  const cost = u.cost && typeof u.cost === "object" ? (u.cost as Record<string, unknown>).total : undefined;
+  if (!figuresReadable(u.input, u.output, u.cacheRead, u.cacheWrite, u.totalTokens, cost)) return undefined;
   return a.usage;
 }
 
