@@ -25,6 +25,8 @@ export class RowView {
   private marks = new Map<number, Boundary>();
 
   private format: SessionFormat;
+  /** The session's cwd, read once: rows show paths inside it relative to it. */
+  private cwd: string | undefined;
 
   constructor(private session: SessionReader) {
     this.format = formatOf(session);
@@ -32,6 +34,7 @@ export class RowView {
   }
 
   setSession(session: SessionReader): void {
+    if (session !== this.session) this.cwd = undefined;
     this.session = session;
     this.format = formatOf(session);
     if (this.selectedLeaf !== undefined && this.selectedLeaf >= session.metas.length) this.selectedLeaf = undefined;
@@ -118,7 +121,7 @@ export class RowView {
     const out: number[] = [];
     this.rows.forEach((r, k) => {
       const m = s.metas[r.index];
-      if (m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
+      if (this.rowText(r.index).toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
     });
     return out;
   }
@@ -154,6 +157,18 @@ export class RowView {
     return out;
   }
 
+  /**
+   * What a row says: the format's row text or the index's preview, paths in tool calls
+   * made relative to the session's cwd (formats whose lines do not carry it leave them whole).
+   */
+  private rowText(i: number, d = this.format.describe(this.session, i)): string {
+    const s = this.session;
+    const text = d.preview ?? s.metas[i].preview;
+    if (!s.table.toolCalls[i]) return text;
+    this.cwd ??= this.format.info(s).cwd.replace(/[\\/]+$/, "");
+    return this.cwd.length > 1 ? text.split(`${this.cwd}/`).join("") : text;
+  }
+
   private row(r: TreeRow): Row {
     const s = this.session;
     const m = s.metas[r.index];
@@ -164,8 +179,9 @@ export class RowView {
       depth: r.depth,
       kind: d.kind,
       typeLabel: d.label,
+      ...(d.typeName && d.typeName !== d.label ? { typeName: d.typeName } : {}),
       ...(d.isError ? { isError: true } : {}),
-      preview: m.preview,
+      preview: this.rowText(r.index, d),
       tokens: m.estimate,
       label: s.tree.labels.get(m.id),
       onActivePath: r.onActivePath,

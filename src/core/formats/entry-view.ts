@@ -6,6 +6,8 @@ export interface EntryBlock {
   isError?: boolean;
   /** image blocks: base64 data and its type, checked by the explorer before it is shown. */
   image?: { data: unknown; mimeType: unknown };
+  /** toolCall blocks: the call's tool and input (the explorer titles the block with what it does, an edit as a diff). */
+  call?: { name: unknown; input: unknown };
 }
 
 /** What a compaction did, as its entry records it (or, where it does not, as the session shows it). */
@@ -74,7 +76,7 @@ export function anthropicBlocks(content: unknown): EntryBlock[] {
       case "thinking":
         return { kind: "thinking", text: String(b.thinking ?? "") };
       case "tool_use":
-        return { kind: "toolCall", title: `${String(b.name ?? "?")} (${String(b.id ?? "")})`, text: JSON.stringify(b.input ?? {}, null, 2) };
+        return { kind: "toolCall", title: `${String(b.name ?? "?")} (${String(b.id ?? "")})`, text: JSON.stringify(b.input ?? {}, null, 2), call: { name: b.name, input: b.input } };
       case "tool_result": {
         const body = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? (b.content as Array<Record<string, unknown>>).map((c) => (typeof c?.text === "string" ? c.text : JSON.stringify(c))).join("\n") : JSON.stringify(b.content ?? "");
         return { kind: "toolResult", title: `result of ${String(b.tool_use_id ?? "?")}`, text: body, ...(b.is_error ? { isError: true } : {}) };
