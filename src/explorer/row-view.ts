@@ -121,7 +121,8 @@ export class RowView {
     const out: number[] = [];
     this.rows.forEach((r, k) => {
       const m = s.metas[r.index];
-      if (this.rowText(r.index).toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
+      // The row's text and the line's own (a response's row shortens its calls' list).
+      if (this.rowText(r.index).toLowerCase().includes(q) || m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
     });
     return out;
   }

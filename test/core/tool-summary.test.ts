@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { lineDiff } from "../../src/core/diff/line-diff";
-import { lineCount, relativePath, SUMMARY_WIDTH, summarizeCalls, summarizeToolCall, toolEdits } from "../../src/core/formats/tool-summary";
+import { editCounts, lineCount, relativePath, SUMMARY_WIDTH, summarizeCalls, summarizeToolCall, toolEdits } from "../../src/core/formats/tool-summary";
 
 const CWD = "/home/dev/demo";
 const s = (name: string, input: unknown, width?: number) => summarizeToolCall(name, input, CWD, width);
@@ -23,6 +23,8 @@ describe("tool-call summaries (one line per call, every format)", () => {
     assert.equal(s("Read", { file_path: `${CWD}/b.txt` }), "Read b.txt");
     assert.equal(s("Write", { file_path: `${CWD}/src/new.ts`, content: "a\nb\nc" }), "Write src/new.ts (+3)");
     assert.equal(s("Edit", { file_path: `${CWD}/src/csv.js`, old_string: "split(',')", new_string: "split(';')" }), "Edit src/csv.js (-1 +1)");
+    // Counted as the detail pane's diff counts: the lines an edit's texts share are not changes.
+    assert.equal(s("Edit", { file_path: "a.ts", old_string: "keep\nold\nkeep too", new_string: "keep\nnew\nkeep too" }), "Edit a.ts (-1 +1)");
     assert.equal(s("MultiEdit", { file_path: `${CWD}/a.ts`, edits: [{ old_string: "x", new_string: "y\nz" }, { old_string: "p", new_string: "q" }] }), "Edit a.ts (2 edits, -2 +3)");
     assert.equal(s("Bash", { command: "npm test\n  -- --grep lex", description: "Run the tests" }), "$ npm test -- --grep lex");
     assert.equal(s("Glob", { pattern: "**/*.test.ts", path: `${CWD}/test` }), "Glob **/*.test.ts in test");
@@ -39,6 +41,12 @@ describe("tool-call summaries (one line per call, every format)", () => {
       { content: "c", status: "pending", activeForm: "C" },
     ];
     assert.equal(s("TodoWrite", { todos }), "Update todos (3: 1 done, 1 in progress)");
+    assert.equal(s("TaskCreate", { subject: "Merge the branches", description: "..." }), "Create task: Merge the branches");
+    assert.equal(s("TaskUpdate", { taskId: "1", status: "completed" }), "Update task 1: completed");
+    assert.equal(s("TaskList", {}), "List tasks");
+    assert.equal(s("Skill", { skill: "my-worktree-actors" }), "Skill my-worktree-actors");
+    assert.equal(s("SendMessage", { to: "alice", summary: "round 2", message: "Round 2 - go." }), "Message alice: round 2");
+    assert.equal(s("ToolSearch", { query: "select:TaskCreate", max_results: 4 }), "Find tools: select:TaskCreate");
     assert.equal(s("NotebookEdit", { notebook_path: `${CWD}/nb.ipynb`, cell_id: "c3", new_source: "x", edit_mode: "insert" }), "Edit nb.ipynb (insert cell c3)");
   });
 
@@ -46,7 +54,7 @@ describe("tool-call summaries (one line per call, every format)", () => {
     assert.equal(s("bash", { command: "npm run build" }), "$ npm run build");
     assert.equal(s("write", { path: "src/config.ts", content: "export {}\n" }), "Write src/config.ts (+1)");
     assert.equal(s("read_file", { path: "src/parse.ts" }), "Read src/parse.ts");
-    assert.equal(s("edit_file", { path: "src/parse.ts", old: "export function parse(", new: "/** Parses source text. */\nexport function parse(" }), "Edit src/parse.ts (-1 +2)");
+    assert.equal(s("edit_file", { path: "src/parse.ts", old: "export function parse(", new: "/** Parses source text. */\nexport function parse(" }), "Edit src/parse.ts (-0 +1)");
     assert.equal(s("grep", { pattern: "lex(", path: "test/" }), 'Grep "lex(" in test/');
     assert.equal(s("run", { cmd: "npm test -- lex" }), "$ npm test -- lex");
     assert.equal(s("run_test", { name: "test_10" }), "Run test test_10");
@@ -127,6 +135,9 @@ describe("tool-call summaries (one line per call, every format)", () => {
       { op: "+", text: "d" },
     ]);
     assert.deepEqual(lineDiff("", "x"), [{ op: "+", text: "x" }]);
+    assert.deepEqual(editCounts("a\nb\nc\n", "a\nB\nc\nd\n"), { minus: 1, plus: 2 });
+    // Huge texts are counted whole rather than diffed (the index reads every line).
+    assert.deepEqual(editCounts("x\n".repeat(200_000), "x\n".repeat(200_000)), { minus: 200_000, plus: 200_000 });
     assert.deepEqual(lineDiff("same", "same"), [{ op: " ", text: "same" }]);
     // Too different to search: the middle is shown removed, then added (and quickly).
     const a = Array.from({ length: 3000 }, (_, k) => `a${k}`).join("\n");

@@ -39,7 +39,7 @@ describe("explorer rows and details of tool calls", () => {
     assert.equal(a3?.preview, "Reading both. -> Read a.ts, Read b.ts");
     assert.equal(a3?.typeLabel, "Tool calls");
     assert.equal(a3?.typeName, "tool_use (response of 3 lines)");
-    assert.equal(rows.find((r) => r.id === "e1")?.preview, "Edit src/csv.js (-2 +3)");
+    assert.equal(rows.find((r) => r.id === "e1")?.preview, "Edit src/csv.js (-1 +2)");
   });
 
   it("details: call blocks titled by what they do, an edit's old and new text for the diff", async () => {
@@ -49,7 +49,7 @@ describe("explorer rows and details of tool calls", () => {
     assert.deepEqual(a3.blocks.filter((b) => b.kind === "toolCall").map((b) => b.title), ["Read a.ts", "Read b.ts"]);
     assert.equal(a3.blocks.find((b) => b.edits), undefined, "a read has nothing to diff");
     const e1 = c.answer({ type: "details", ...next(), id: "e1" });
-    assert.equal(e1.blocks[0].title, "Edit src/csv.js (-2 +3)");
+    assert.equal(e1.blocks[0].title, "Edit src/csv.js (-1 +2)");
     assert.deepEqual(e1.blocks[0].edits, [{ path: "src/csv.js", oldText: "a,\nb", newText: "a;\nb\nc" }]);
   });
 

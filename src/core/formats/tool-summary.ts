@@ -1,3 +1,5 @@
+import { lineDiff } from "../diff/line-diff";
+
 /**
  * One line saying what a tool call did ("Read b.txt", "$ ls", "Edit src/csv.js (-1 +1)"),
  * for every format: a format hands over the tool's name, its input object and the
@@ -102,13 +104,29 @@ function pairsOf(input: Input): Array<{ oldText: string; newText: string }> {
   return out;
 }
 
+/** Texts longer than this together are counted whole, not diffed (an index reads every line of a session). */
+const DIFF_COUNT_CHARS = 200_000;
+
+/** Lines an edit removes and adds: its line diff's - and + lines, so the row agrees with the detail pane's diff. */
+export function editCounts(oldText: string, newText: string): { minus: number; plus: number } {
+  if (oldText.length + newText.length > DIFF_COUNT_CHARS) return { minus: lineCount(oldText), plus: lineCount(newText) };
+  let minus = 0;
+  let plus = 0;
+  for (const l of lineDiff(oldText, newText)) {
+    if (l.op === "-") minus++;
+    else if (l.op === "+") plus++;
+  }
+  return { minus, plus };
+}
+
 function editSummary(input: Input, cwd: string | undefined): string {
   const pairs = pairsOf(input);
   let minus = 0;
   let plus = 0;
   for (const p of pairs) {
-    minus += lineCount(p.oldText);
-    plus += lineCount(p.newText);
+    const n = editCounts(p.oldText, p.newText);
+    minus += n.minus;
+    plus += n.plus;
   }
   const many = pairs.length > 1 ? `${pairs.length} edits, ` : "";
   return `Edit ${pathOf(input, cwd) || "(no path)"} (${many}-${minus} +${plus})`;
@@ -233,6 +251,14 @@ const RULES: Readonly<Record<string, Rule>> = {
   todowrite: todoSummary,
   todoread: () => "Read todos",
   runtest: (i) => `Run test ${field(i.name ?? i.test, SUMMARY_WIDTH)}`,
+  // Claude Code's task list and team tools (2.1.x).
+  taskcreate: (i) => `Create task: ${field(i.subject ?? i.description, SUMMARY_WIDTH)}`,
+  taskupdate: (i) => `Update task ${field(i.taskId, 40)}${i.status ? `: ${field(i.status, 40)}` : ""}`,
+  taskget: (i) => `Get task ${field(i.taskId, 40)}`,
+  tasklist: () => "List tasks",
+  skill: (i) => `Skill ${field(i.skill ?? i.command ?? i.name, SUMMARY_WIDTH)}`,
+  sendmessage: (i) => `Message ${field(i.to, 40)}: ${field(i.summary ?? i.message, SUMMARY_WIDTH)}`,
+  toolsearch: (i) => `Find tools: ${field(i.query, SUMMARY_WIDTH)}`,
 };
 
 /** A tool's rule, looked up by its name in lower case, letters only ("MultiEdit", "multi_edit": "multiedit"). */

@@ -17,7 +17,7 @@ describe("seed-000 rows: what each tool call did, titles for a person", () => {
 
   it("one line per call, paths inside the first line's cwd relative", () => {
     assert.equal(text("c1"), 'Grep "lex(" in test/');
-    assert.equal(text("c2"), "Edit src/parse.ts (-1 +2)");
+    assert.equal(text("c2"), "Edit src/parse.ts (-0 +1)");
     assert.equal(text("c3"), "$ npm test -- lex");
     assert.equal(text("c4"), "Run test test_10");
   });
