@@ -105,7 +105,7 @@ function pairsOf(input: Input): Array<{ oldText: string; newText: string }> {
 }
 
 /** Texts longer than this together are counted whole, not diffed (an index reads every line of a session). */
-const DIFF_COUNT_CHARS = 200_000;
+const DIFF_COUNT_CHARS = 20_000;
 
 /** Lines an edit removes and adds: its line diff's - and + lines, so the row agrees with the detail pane's diff. */
 export function editCounts(oldText: string, newText: string): { minus: number; plus: number } {
