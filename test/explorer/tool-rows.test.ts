@@ -3,9 +3,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";
-import { EDIT_LIMIT } from "../../src/explorer/entry-details";
+import { EDIT_LIMIT, entryDetails } from "../../src/explorer/entry-details";
 import { fragment, jsonl, text, toolResult, toolUse, user } from "../formats/claude-code/lines";
-import { tempDir } from "../helpers/session-builder";
+import { assistant, header, toolResult as piResult, user as piUser, tempDir, writeSession } from "../helpers/session-builder";
 
 const CWD = "/home/dev/demo";
 let rid = 0;
@@ -51,6 +51,29 @@ describe("explorer rows and details of tool calls", () => {
     const e1 = c.answer({ type: "details", ...next(), id: "e1" });
     assert.equal(e1.blocks[0].title, "Edit src/csv.js (-1 +2)");
     assert.deepEqual(e1.blocks[0].edits, [{ path: "src/csv.js", oldText: "a,\nb", newText: "a;\nb\nc" }]);
+  });
+
+  it("details of a result: titled by the call it answers, not by that call's id (Claude Code, pi, seed-000)", async () => {
+    const c = await open();
+    assert.equal(c.answer({ type: "details", ...next(), id: "r1" }).blocks[0].title, "Read a.ts");
+    assert.equal(c.answer({ type: "details", ...next(), id: "r2" }).blocks[0].title, "Read b.ts");
+    const file = writeSession([
+      header({ cwd: CWD }),
+      piUser("u1", null, "read it"),
+      assistant("a1", "u1", "", { toolCalls: [{ id: "call_1", name: "read", arguments: { path: `${CWD}/README.md` } }] }),
+      piResult("t1", "a1", "call_1", "read", "# Readme"),
+    ]);
+    const pi = new ExplorerController(await openSession(file), { trusted: () => true });
+    assert.equal(pi.answer({ type: "details", ...next(), id: "t1" }).blocks[0].title, "Read README.md");
+    const seed = await openSession(join(process.cwd(), "test", "fixtures", "seed-000", "branchy.jsonl"));
+    assert.equal(entryDetails(seed, seed.requireIndex("r1")).blocks[0].title, 'Grep "lex(" in test/');
+  });
+
+  it("a result whose call is not above it keeps its id as title", async () => {
+    const file = join(tempDir(), "cc000000-0000-4000-8000-000000000001.jsonl");
+    writeFileSync(file, jsonl([user("u1", null, "hi"), toolResult("r1", "u1", "tu_gone", "orphan")]));
+    const s = await openSession(file);
+    assert.equal(entryDetails(s, s.requireIndex("r1")).blocks[0].title, "tu_gone");
   });
 
   it("a huge edit's texts are cut for display and flagged; the whole block on request", async () => {

@@ -88,10 +88,10 @@ describe("claude-code: our fixtures", () => {
       assert.deepEqual(d(u(4))?.blocks, [
         { kind: "thinking", text: "The user wants a listing." },
         { kind: "text", text: "Listing them." },
-        { kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2), call: { name: "Bash", input: { command: "ls" } } },
+        { kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2), call: { name: "Bash", input: { command: "ls" }, id: "toolu_01" } },
       ]);
       assert.deepEqual(d(u(3))?.blocks, [{ kind: "text", text: "Listing them." }]);
-      assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", isError: true }]);
+      assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", answers: "toolu_02", isError: true }]);
       assert.deepEqual(d(u(17))?.meta, [["isSidechain", "yes"]]);
       const sys = d(u(8));
       assert.equal(sys?.blocks.length, 1);
