@@ -160,14 +160,15 @@ export class RowView {
 
   /**
    * What a row says: the format's row text or the index's preview, paths in tool calls
-   * made relative to the session's cwd (formats whose lines do not carry it leave them whole).
+   * made relative to the session's cwd (pi and seed-000 index them as written: their cwd
+   * is in the header or first line, which a line's hooks do not see).
    */
   private rowText(i: number, d = this.format.describe(this.session, i)): string {
     const s = this.session;
     const text = d.preview ?? s.metas[i].preview;
     if (!s.table.toolCalls[i]) return text;
     this.cwd ??= this.format.info(s).cwd.replace(/[\\/]+$/, "");
-    return this.cwd.length > 1 ? text.split(`${this.cwd}/`).join("") : text;
+    return this.cwd.length > 1 ? text.split(`${this.cwd}/`).join("").split(`${this.cwd}\\`).join("") : text;
   }
 
   private row(r: TreeRow): Row {

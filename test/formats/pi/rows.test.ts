@@ -35,6 +35,12 @@ describe("pi rows: every call of a response in words, paths relative to the head
     assert.equal(row("a2")?.preview, "Fixing it. -> Edit src/csv.js (-1 +1)");
   });
 
+  it("a Windows cwd: paths inside it relative too", async () => {
+    const file = writeSession([header({ cwd: "C:\\work\\app" }), user("u1", null, "go"), assistant("a1", "u1", "", { toolCalls: [{ id: "c1", name: "read", arguments: { path: "C:\\work\\app\\src\\a.ts" } }] })]);
+    const rows = new RowView(await Session.load(file));
+    assert.equal(rows.page(0, 10).find((r) => r.id === "a1")?.preview, "-> Read src\\a.ts");
+  });
+
   it("labels for a person, pi's own names second", async () => {
     const { s, row } = await open();
     const d = (id: string) => f.describe(s, s.requireIndex(id));
