@@ -39,10 +39,13 @@ export interface Row {
   depth: number;
   /** What the entry is, in the neutral vocabulary every format maps onto. */
   kind: EntryKind;
-  /** The format's own name for it, shown as is ("user", "tool_result", "compact_boundary"). */
+  /** What it is, for a person ("User", "Tool result", "Compaction", "Sub-agent prompt"). */
   typeLabel: string;
+  /** The format's own name for it, when it differs ("tool_result", "compact_boundary"): shown second, in tooltips. */
+  typeName?: string;
   /** The entry carries an error (a failed tool call). */
   isError?: boolean;
+  /** What happened, on one line ("Read b.txt", "$ ls", "Edit src/csv.js (-1 +1)"). */
   preview: string;
   tokens: number;
   label?: string;
@@ -115,12 +118,16 @@ export interface DetailBlock {
   /** image blocks: a data: URI built by the host from base64 data. */
   dataUri?: string;
   mimeType?: string;
+  /** toolCall blocks of an edit: each change's old and new text (cut when long), shown as a line diff. */
+  edits?: Array<{ path?: string; oldText: string; newText: string; cut?: boolean }>;
 }
 
 export interface EntryDetails {
   id: string;
   kind: EntryKind;
+  /** For a person ("Tool call"); typeName is the format's own name when it differs ("tool_use"). */
   typeLabel: string;
+  typeName?: string;
   timestamp: string;
   line: number;
   label?: string;

@@ -2,6 +2,7 @@ import type { CompactionFacts, DetailBlock, EntryAction, EntryDetails } from "..
 import { costHeadline } from "../src/core/tokens/cost-words";
 import { humanUsd } from "../src/core/util/human";
 import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
+import { editDiffs } from "./edit-diff";
 import { iconFor } from "./row-view";
 
 const SAFE_IMAGE = /^data:image\/(png|jpeg|jpg|gif|webp|bmp);base64,[A-Za-z0-9+/=\s]*$/i;
@@ -82,7 +83,8 @@ export class DetailPane {
     const kind = d.typeLabel;
     const head = el("div", { className: "detail-head" }, [
       codicon(iconFor(d)),
-      el("span", { className: "detail-kind", text: kind }),
+      el("span", { className: "detail-kind", text: kind, ...(d.typeName ? { title: `Its type in the session file: ${d.typeName}` } : {}) }),
+      ...(d.typeName ? [el("span", { className: "detail-type-name", text: oneLine(d.typeName, 100) })] : []),
       ...(d.label ? [el("span", { className: "chip label-chip", text: oneLine(d.label, 300), title: d.label })] : []),
       el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
     ]);
@@ -167,7 +169,9 @@ export class DetailPane {
         box.appendChild(el("div", { className: "warning", text: `Image not shown: only inline data:image URIs are allowed (${b.mimeType ?? "unknown type"}).` }));
       }
     }
-    if (b.text !== undefined) {
+    // An edit reads as its diff; its JSON says the same less clearly.
+    if (b.edits?.length) box.appendChild(editDiffs(b.edits));
+    else if (b.text !== undefined) {
       const pre = el("pre", { className: "block-text", text: b.text });
       box.appendChild(pre);
       if (b.fullLength !== undefined && b.fullLength > b.text.length) {

@@ -26,6 +26,8 @@ export class RowView {
   private marks = new Map<number, Boundary>();
 
   private format: SessionFormat;
+  /** The session's cwd, read once: rows show paths inside it relative to it. */
+  private cwd: string | undefined;
 
   constructor(private session: SessionReader) {
     this.format = formatOf(session);
@@ -33,6 +35,7 @@ export class RowView {
   }
 
   setSession(session: SessionReader): void {
+    if (session !== this.session) this.cwd = undefined;
     this.session = session;
     this.format = formatOf(session);
     if (this.selectedLeaf !== undefined && this.selectedLeaf >= session.metas.length) this.selectedLeaf = undefined;
@@ -119,7 +122,8 @@ export class RowView {
     const out: number[] = [];
     this.rows.forEach((r, k) => {
       const m = s.metas[r.index];
-      if (m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
+      // The row's text and the line's own (a response's row shortens its calls' list).
+      if (this.rowText(r.index).toLowerCase().includes(q) || m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
     });
     return out;
   }
@@ -155,6 +159,19 @@ export class RowView {
     return out;
   }
 
+  /**
+   * What a row says: the format's row text or the index's preview, paths in tool calls
+   * made relative to the session's cwd (pi and seed-000 index them as written: their cwd
+   * is in the header or first line, which a line's hooks do not see).
+   */
+  private rowText(i: number, d = this.format.describe(this.session, i)): string {
+    const s = this.session;
+    const text = d.preview ?? s.metas[i].preview;
+    if (!s.table.toolCalls[i]) return text;
+    this.cwd ??= this.format.info(s).cwd.replace(/[\\/]+$/, "");
+    return this.cwd.length > 1 ? text.split(`${this.cwd}/`).join("").split(`${this.cwd}\\`).join("") : text;
+  }
+
   private row(r: TreeRow): Row {
     const s = this.session;
     const m = s.metas[r.index];
@@ -166,8 +183,9 @@ export class RowView {
       kind: d.kind,
       // Clipped here, with the length shown: a session's megabyte label is not sent with every page of rows.
       typeLabel: clipField(d.label),
+      ...(d.typeName && d.typeName !== d.label ? { typeName: clipField(d.typeName) } : {}),
       ...(d.isError ? { isError: true } : {}),
-      preview: m.preview,
+      preview: this.rowText(r.index, d),
       tokens: m.estimate,
       label: rowLabel(s.tree.labels.get(m.id)),
       onActivePath: r.onActivePath,

@@ -77,7 +77,7 @@ export function leafItems(s: SessionReader, exclude?: string): LeafItem[] {
     const label = s.tree.labels.get(m.id);
     items.push({
       id: m.id,
-      label: visibleText(clipText(`${d.label}: ${m.preview || "(empty)"}`, 300)),
+      label: visibleText(clipText(`${d.label}: ${(d.preview ?? m.preview) || "(empty)"}`, 300)),
       description: visibleText(`${m.id}${label ? ` [${clipText(label, 200)}]` : ""}${i === def ? " · the agent's leaf" : ""}`),
     });
     if (items.length >= 2000) break;

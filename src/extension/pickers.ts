@@ -37,7 +37,7 @@ export async function pickEntry(session: SessionReader, title: string): Promise<
     const label = tree.labels.get(m.id);
     items.push({
       id: m.id,
-      label: visibleText(`${d.label}: ${m.preview || "(empty)"}`),
+      label: visibleText(`${d.label}: ${(d.preview ?? m.preview) || "(empty)"}`),
       description: visibleText(`${m.id}${label ? ` [${clipText(label, 200)}]` : ""}${i === leaf ? " · leaf" : ""}`),
     });
   }

@@ -18,7 +18,7 @@ describe("entry previews", () => {
     assert.equal(entryPreview(user("u1", null, "x".repeat(100))), "x".repeat(100));
   });
 
-  it("name an assistant's tool calls after its text, by their main argument", () => {
+  it("name an assistant's tool calls after its text, each by what it does", () => {
     const a = assistant("a1", "u1", "Let me look.", {
       toolCalls: [
         { id: "c1", name: "read", arguments: { path: "src/a.ts" } },
@@ -26,9 +26,9 @@ describe("entry previews", () => {
         { id: "c3", name: "todo", arguments: { items: [1] } },
       ],
     });
-    assert.equal(entryPreview(a), "Let me look. -> read(src/a.ts), bash(npm test), todo()");
+    assert.equal(entryPreview(a), "Let me look. -> Read src/a.ts, $ npm test, todo items=1 item");
     const onlyCall = assistant("a2", "u1", "", { toolCalls: [{ id: "c1", name: "grep", arguments: { pattern: "TODO" } }] });
-    assert.equal(entryPreview(onlyCall), "-> grep(TODO)");
+    assert.equal(entryPreview(onlyCall), '-> Grep "TODO"');
   });
 
   it("show thinking, errors and empty turns for an assistant with no text", () => {

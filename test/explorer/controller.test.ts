@@ -221,7 +221,8 @@ describe("explorer controller", () => {
     const a1 = c.answer({ type: "details", ...next(), id: "a1" });
     assert.equal(a1.id, "a1");
     assert.equal(a1.kind, "assistant");
-    assert.equal(a1.typeLabel, "assistant");
+    assert.equal(a1.typeLabel, "Tool call");
+    assert.equal(a1.typeName, "assistant");
     assert.equal(a1.label, "checkpoint");
     assert.deepEqual(
       a1.blocks.map((b) => b.kind),

@@ -20,7 +20,7 @@ describe("explorer details of seed-000 and clawdcode entries", () => {
     const c1 = at("c1");
     assert.equal(c1.kind, "tool-call");
     assert.deepEqual(c1.blocks.map((b) => b.kind), ["toolCall"]);
-    assert.match(c1.blocks[0].title ?? "", /^grep \(c1\)$/);
+    assert.equal(c1.blocks[0].title, 'Grep "lex(" in test/');
     assert.match(c1.blocks[0].text ?? "", /"pattern": "lex\("/);
     const r2 = at("r2");
     assert.equal(r2.blocks[0].kind, "toolResult");

@@ -88,7 +88,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     toolCall: "c1",
     toolResult: "r1",
     failedResult: "r2",
-    callShows: [/grep/, /lex\(/],
+    callShows: [/^Grep "lex\(" in test\/$/m, /lex\(/],
     errorShows: /Error: npm exited with code 1/,
     forkAt: "r3",
     unavailable: ["label", "continue", "compact"],
@@ -108,7 +108,7 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     toolCall: CLAWD_ID(2),
     toolResult: CLAWD_ID(8),
     failedResult: CLAWD_ID(3),
-    callShows: [/^bash \(/m, /npm run build/],
+    callShows: [/^\$ npm run build$/m, /npm run build/],
     errorShows: /exit 2: cannot find module \.\/config/,
     forkAt: CLAWD_ID(7),
     unavailable: ["label", "continue"],
@@ -197,7 +197,8 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
         for (const k of ["user", "assistant", "tool-call", "tool-result"]) assert.ok(kinds.has(k as Row["kind"]), `no ${k} row: ${[...kinds].join(", ")}`);
         const byId = new Map(rows.map((r) => [r.id, r]));
         assert.equal(byId.get(fc.toolCall)?.kind, "tool-call");
-        assert.equal(byId.get(fc.toolCall)?.typeLabel, fc.format === "seed-000" ? "tool_call" : "tool_use");
+        assert.equal(byId.get(fc.toolCall)?.typeLabel, "Tool call");
+        assert.equal(byId.get(fc.toolCall)?.typeName, fc.format === "seed-000" ? "tool_call" : "tool_use");
         assert.equal(byId.get(fc.failedResult)?.isError, true, "the failed tool result is marked");
         assert.ok(!byId.get(fc.toolResult)?.isError);
 
@@ -210,7 +211,8 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
         for (const re of fc.callShows) assert.match(callText, re);
         const result = await panel.answer({ type: "details", requestId: 0, id: fc.failedResult });
         assert.equal(result.kind, "tool-result");
-        assert.equal(result.typeLabel, "tool_result");
+        assert.equal(result.typeLabel, "Tool result");
+        assert.equal(result.typeName, "tool_result");
         assert.deepEqual(result.blocks.map((b) => [b.kind, b.isError]), [["toolResult", true]]);
         assert.match(result.blocks.map((b) => b.text ?? "").join("\n"), fc.errorShows);
         assert.ok(result.line > 0);
@@ -452,7 +454,8 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
     const panel = await open(CLAWD.copy("boundary"));
     const rows = await allRows(panel);
     assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.kind, "boundary");
-    assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.typeLabel, "compact_boundary");
+    assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.typeLabel, "Compaction");
+    assert.equal(rows.find((r) => r.id === CLAWD_ID(11))?.typeName, "compact_boundary");
     assert.equal(rows.find((r) => r.id === CLAWD_ID(12))?.kind, "summary");
     assert.equal(rows.find((r) => r.id === CLAWD_ID(5))?.kind, "info", "an informational system line");
   });

@@ -1394,6 +1394,53 @@ test("a broken parent link (a Claude Code transcript naming a parent it does not
 });
 
 usabilityTests(test, () => browser);
+test("an edit diff in the detail pane: a Claude Code Edit's row says what it did, its details show - and + lines as text (markup inert), the title for a person and the type name beside it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "ase-webview-edit-"));
+  const cwd = "/home/dev/demo";
+  const env = { isSidechain: false, userType: "external", cwd, sessionId: "cc000000-0000-4000-8000-00000000000e", version: "2.1.90", timestamp: "2026-03-01T10:00:00.000Z" };
+  const edit = { file_path: `${cwd}/src/csv.js`, old_string: "const a = 1;\nsplit(',');\nconst z = 2;", new_string: "const a = 1;\nsplit(';'); <img src=x onerror=alert(1)>\nconst z = 2;" };
+  const lines = [
+    { ...env, parentUuid: null, type: "user", uuid: "u1", message: { role: "user", content: "use semicolons" } },
+    { ...env, parentUuid: "u1", type: "assistant", uuid: "a1", message: { role: "assistant", id: "msg_1", model: "claude-sonnet-4-5-20250929", content: [{ type: "tool_use", id: "tu_1", name: "Edit", input: edit }] } },
+  ];
+  const file = join(dir, "edit.jsonl");
+  writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+  const host = await createRealHost(file);
+  const x = await openExplorer(browser, host);
+  const { page } = x;
+  try {
+    const row = page.locator(".row[data-id=a1]");
+    await until(() => row.count(), "the edit's row");
+    assert.equal(await row.locator(".preview").textContent(), "Edit src/csv.js (-1 +1)");
+    await row.locator(".preview").click();
+    await page.keyboard.press("Enter");
+    await until(() => page.locator(".detail-pane .edit-diff").count(), "the edit's diff");
+    assert.equal(await page.textContent(".detail-pane .detail-kind"), "Tool call");
+    assert.equal(await page.textContent(".detail-pane .detail-type-name"), "tool_use");
+    assert.match(await page.getAttribute(".detail-pane .detail-kind", "title"), /tool_use/);
+    assert.equal(await page.textContent(".detail-pane .block-title span:last-child"), "Tool call: Edit src/csv.js (-1 +1)");
+    const diff = await page.$$eval(".detail-pane .edit-diff .diff-line", (els) => els.map((e) => [e.className, e.textContent]));
+    assert.deepEqual(diff, [
+      ["diff-line diff-same", "  const a = 1;\n"],
+      ["diff-line diff-del", "- split(',');\n"],
+      ["diff-line diff-add", "+ split(';'); <img src=x onerror=alert(1)>\n"],
+      ["diff-line diff-same", "  const z = 2;\n"],
+    ]);
+    assert.equal(await page.textContent(".detail-pane .edit-diff-title"), "Edit src/csv.js: -1 +1");
+    assert.equal(await page.locator(".detail-pane img").count(), 0, "the new text stays text");
+    assert.equal(await page.locator(".detail-pane .kind-toolCall .block-text").count(), 0, "the diff stands where the input's JSON was");
+    // Added and removed lines are coloured apart, from the theme.
+    const bg = await page.$$eval(".detail-pane .diff-del, .detail-pane .diff-add", (els) => els.map((e) => getComputedStyle(e).backgroundColor));
+    assert.notEqual(bg[0], bg[1]);
+    assert.ok(bg.every((c) => c !== "rgba(0, 0, 0, 0)"), bg.join(" "));
+    await page.screenshot({ path: join(ARTIFACTS, "edit-diff.png") });
+    assert.deepEqual(x.seen.errors, []);
+  } finally {
+    await x.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 // ---- runner ----
 async function main() {

@@ -62,9 +62,10 @@ export const treeCommand: CliCommand = {
       const mark = r.isActiveLeaf ? "◉" : r.onActivePath ? "•" : " ";
       const label = labels.get(m.id);
       const d = format.describe(session, r.index);
-      const kind = shownField(SHORT[d.kind] ?? d.label);
+      const kind = shownField(SHORT[d.kind] ?? d.label.toLowerCase());
       const tokens = m.estimate ? ` · ${humanTokens(m.estimate)}` : "";
-      let text = shownField(m.preview);
+      // A response written over several lines: its row text names every call (describe).
+      let text = shownField(d.preview ?? m.preview);
       if (d.kind === "boundary") {
         const kept = m.firstKeptEntryId !== undefined ? `, kept from ${shownField(m.firstKeptEntryId)}` : m.hasRetainedTail ? ", kept from retained tail" : "";
         text = `compaction: ${m.tokensBefore ?? "?"} tokens before${kept}`;

@@ -24,7 +24,7 @@ export function compactionSides(session: SessionReader, i: number): CompactionSi
   const f = formatOf(session);
   const id = session.metas[i]?.id;
   const d = f.describe(session, i);
-  if (d.kind !== "boundary") throw new Error(`${session.path}: entry "${id}" is not a compaction (it is ${d.label})`);
+  if (d.kind !== "boundary") throw new Error(`${session.path}: entry "${id}" is not a compaction (it is ${d.label.toLowerCase()})`);
   const before = f.compactionParent ? f.compactionParent(session, i) : session.tree.parent[i];
   // Where the agent writes its summary as a line under the boundary, the context holds it from that line on.
   const summary = session.tree.children(i).find((c) => f.describe(session, c).kind === "summary");

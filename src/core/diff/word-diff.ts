@@ -45,11 +45,11 @@ function push(runs: Array<{ op: WordRun["op"]; words: string[] }>, op: WordRun["
 }
 
 /**
- * Myers' O((N+M)D) shortest edit script between two word lists, or undefined when it
+ * Myers' O((N+M)D) shortest edit script between two lists (words; lines for line-diff.ts), or undefined when it
  * needs more than `maxEdits` edits. Each step keeps the furthest-reaching x per diagonal
  * of the step before it (2d+3 numbers), which the walk back reads.
  */
-function myers(a: readonly string[], b: readonly string[], maxEdits: number, budget?: { steps: number }): Array<[WordRun["op"], string]> | undefined {
+export function myers(a: readonly string[], b: readonly string[], maxEdits: number, budget?: { steps: number }): Array<[WordRun["op"], string]> | undefined {
   const n = a.length;
   const m = b.length;
   const limit = Math.min(maxEdits, n + m);
@@ -110,14 +110,8 @@ function walkBack(a: readonly string[], b: readonly string[], trace: readonly In
   return out.reverse();
 }
 
-/**
- * The word-level difference of two texts over whitespace-split words (whitespace itself
- * is not compared). Common first and last words are kept as they are; the middle is
- * diffed word by word within the limits, else shown as replaced.
- */
-export function wordDiff(oldText: string, newText: string, limits: WordDiffLimits = WORD_DIFF_LIMITS): WordDiff {
-  const a = splitWords(oldText);
-  const b = splitWords(newText);
+/** Where two lists stop being equal from the front (start) and from the back (endA, endB, exclusive). */
+export function commonEnds(a: readonly string[], b: readonly string[]): { start: number; endA: number; endB: number } {
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -126,6 +120,18 @@ export function wordDiff(oldText: string, newText: string, limits: WordDiffLimit
     endA--;
     endB--;
   }
+  return { start, endA, endB };
+}
+
+/**
+ * The word-level difference of two texts over whitespace-split words (whitespace itself
+ * is not compared). Common first and last words are kept as they are; the middle is
+ * diffed word by word within the limits, else shown as replaced.
+ */
+export function wordDiff(oldText: string, newText: string, limits: WordDiffLimits = WORD_DIFF_LIMITS): WordDiff {
+  const a = splitWords(oldText);
+  const b = splitWords(newText);
+  const { start, endA, endB } = commonEnds(a, b);
   const runs: Array<{ op: WordRun["op"]; words: string[] }> = [];
   push(runs, "=", a.slice(0, start));
   const midA = a.slice(start, endA);

@@ -21,11 +21,34 @@ export const ENTRY_KINDS = [
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
+/** What a person calls each kind: the label a format starts from (and may refine). */
+export const KIND_LABELS: Readonly<Record<EntryKind, string>> = {
+  user: "User",
+  assistant: "Assistant",
+  "tool-call": "Tool call",
+  "tool-result": "Tool result",
+  shell: "Shell command",
+  summary: "Compaction summary",
+  boundary: "Compaction",
+  "branch-summary": "Branch summary",
+  injected: "Injected context",
+  label: "Label",
+  model: "Model change",
+  setting: "Setting change",
+  info: "Info",
+  system: "System",
+  other: "Other",
+};
+
 /** How a format describes one entry for rows and details. */
 export interface EntryDescription {
   kind: EntryKind;
-  /** Short type label shown on the row, e.g. "user", "tool_result", "compact_boundary". */
+  /** Type label for a person, e.g. "User", "Tool result", "Compaction", "Sub-agent prompt". */
   label: string;
+  /** The format's own name for it ("tool_result", "compact_boundary", "sidechain user"), shown second. */
+  typeName?: string;
+  /** The row's text when it is not the index's preview of the entry (a response written over several lines). */
+  preview?: string;
   /**
    * Which row filter shows it: "user" rows appear under every filter, "conversation"
    * rows under the default one, "all" only when everything is shown.

@@ -6,6 +6,10 @@ export interface EntryBlock {
   isError?: boolean;
   /** image blocks: base64 data and its type, checked by the explorer before it is shown. */
   image?: { data: unknown; mimeType: unknown };
+  /** toolCall blocks: the call's tool, input and id (the explorer titles the block with what it does, an edit as a diff). */
+  call?: { name: unknown; input: unknown; id?: unknown };
+  /** toolResult blocks: the id of the call they answer (the explorer titles them with that call). */
+  answers?: string;
 }
 
 /** What a compaction did, as its entry records it (or, where it does not, as the session shows it). */
@@ -80,10 +84,10 @@ export function anthropicBlocks(content: unknown): EntryBlock[] {
       case "thinking":
         return { kind: "thinking", text: String(b.thinking ?? "") };
       case "tool_use":
-        return { kind: "toolCall", title: `${String(b.name ?? "?")} (${String(b.id ?? "")})`, text: JSON.stringify(b.input ?? {}, null, 2) };
+        return { kind: "toolCall", title: `${String(b.name ?? "?")} (${String(b.id ?? "")})`, text: JSON.stringify(b.input ?? {}, null, 2), call: { name: b.name, input: b.input, id: b.id } };
       case "tool_result": {
         const body = typeof b.content === "string" ? b.content : Array.isArray(b.content) ? (b.content as Array<Record<string, unknown>>).map((c) => (typeof c?.text === "string" ? c.text : JSON.stringify(c))).join("\n") : JSON.stringify(b.content ?? "");
-        return { kind: "toolResult", title: `result of ${String(b.tool_use_id ?? "?")}`, text: body, ...(b.is_error ? { isError: true } : {}) };
+        return { kind: "toolResult", title: `result of ${String(b.tool_use_id ?? "?")}`, text: body, ...(typeof b.tool_use_id === "string" ? { answers: b.tool_use_id } : {}), ...(b.is_error ? { isError: true } : {}) };
       }
       case "image": {
         const src = (b.source ?? {}) as Record<string, unknown>;

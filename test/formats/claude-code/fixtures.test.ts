@@ -65,15 +65,15 @@ describe("claude-code: our fixtures", () => {
     it("rows: progress, system and sidechain lines under the 'all' filter; the failed result an error; one response's lines one row", async () => {
       const s = await load();
       const d = (n: number) => f.describe(s, s.requireIndex(u(n)));
-      assert.deepEqual(d(5), { kind: "info", label: "progress", visibility: "all" });
-      assert.deepEqual(d(8), { kind: "system", label: "system/turn_duration", visibility: "all" });
-      assert.deepEqual(d(11), { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true });
-      // One response over three lines: the last is its row, the others parts under "all".
-      assert.deepEqual(d(2), { kind: "assistant", label: "thinking (line 1 of 3 of a response)", visibility: "all" });
-      assert.deepEqual(d(3), { kind: "assistant", label: "assistant (line 2 of 3 of a response)", visibility: "all" });
-      assert.deepEqual(d(4), { kind: "tool-call", label: "tool_use (response of 3 lines)", visibility: "conversation" });
-      assert.deepEqual(d(12), { kind: "user", label: "user", visibility: "user" });
-      assert.deepEqual(d(17), { kind: "user", label: "sidechain user", visibility: "all" });
+      assert.deepEqual(d(5), { kind: "info", label: "Progress", typeName: "progress", visibility: "all" });
+      assert.deepEqual(d(8), { kind: "system", label: "System: turn duration", typeName: "system/turn_duration", visibility: "all" });
+      assert.deepEqual(d(11), { kind: "tool-result", label: "Tool result", typeName: "tool_result", visibility: "conversation", isError: true });
+      // One response over three lines: the last is its row (its text and call), the others parts under "all".
+      assert.deepEqual(d(2), { kind: "assistant", label: "Thinking (part 1 of 3 of a response)", typeName: "thinking (line 1 of 3 of a response)", visibility: "all" });
+      assert.deepEqual(d(3), { kind: "assistant", label: "Assistant (part 2 of 3 of a response)", typeName: "assistant (line 2 of 3 of a response)", visibility: "all" });
+      assert.deepEqual(d(4), { kind: "tool-call", label: "Tool call", typeName: "tool_use (response of 3 lines)", visibility: "conversation", preview: "Listing them. -> $ ls" });
+      assert.deepEqual(d(12), { kind: "user", label: "User", typeName: "user", visibility: "user" });
+      assert.deepEqual(d(17), { kind: "user", label: "Sub-agent prompt", typeName: "sidechain user", visibility: "all" });
       assert.equal(d(18).visibility, "all");
     });
   });
@@ -88,10 +88,10 @@ describe("claude-code: our fixtures", () => {
       assert.deepEqual(d(u(4))?.blocks, [
         { kind: "thinking", text: "The user wants a listing." },
         { kind: "text", text: "Listing them." },
-        { kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2) },
+        { kind: "toolCall", title: "Bash", text: JSON.stringify({ command: "ls" }, null, 2), call: { name: "Bash", input: { command: "ls" }, id: "toolu_01" } },
       ]);
       assert.deepEqual(d(u(3))?.blocks, [{ kind: "text", text: "Listing them." }]);
-      assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", isError: true }]);
+      assert.deepEqual(d(u(11))?.blocks, [{ kind: "toolResult", title: "toolu_02", text: "rm: permission denied", answers: "toolu_02", isError: true }]);
       assert.deepEqual(d(u(17))?.meta, [["isSidechain", "yes"]]);
       const sys = d(u(8));
       assert.equal(sys?.blocks.length, 1);
@@ -111,8 +111,8 @@ describe("claude-code: our fixtures", () => {
       assert.equal(s.metas[s.tree.parent[s.requireIndex(v(11))]].id, v(8));
       assert.equal(s.metas[f.defaultLeaf(s)].id, v(13));
       assert.deepEqual(chainIds(s, v(13)), [9, 10, 7, 8, 11, 12, 13].map(v));
-      assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "boundary", label: "compact_boundary", visibility: "conversation" });
-      assert.deepEqual(f.describe(s, s.requireIndex(v(10))), { kind: "summary", label: "compact summary", visibility: "conversation" });
+      assert.deepEqual(f.describe(s, s.requireIndex(v(9))), { kind: "boundary", label: "Compaction", typeName: "compact_boundary", visibility: "conversation" });
+      assert.deepEqual(f.describe(s, s.requireIndex(v(10))), { kind: "summary", label: "Compaction summary", typeName: "compact summary", visibility: "conversation" });
       assert.equal(s.metas[s.requireIndex(v(9))].tokensBefore, 1234);
     });
 

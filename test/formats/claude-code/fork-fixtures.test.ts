@@ -40,7 +40,7 @@ const records = (file: string) =>
 function forkPoints(s: SessionReader): number[] {
   const leaf = f.defaultLeaf(s);
   const chain = f.chain?.(s, leaf) ?? [];
-  const leaves = s.tree.leaves().filter((i) => !f.describe(s, i).label.startsWith("sidechain") && s.metas[i].type !== "progress");
+  const leaves = s.tree.leaves().filter((i) => !(f.describe(s, i).typeName ?? "").startsWith("sidechain") && s.metas[i].type !== "progress");
   return [...new Set([leaf, chain[Math.floor(chain.length / 2)], ...leaves.slice(0, 6)])].filter((i) => i !== undefined && i >= 0);
 }
 

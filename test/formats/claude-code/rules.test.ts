@@ -27,7 +27,7 @@ describe("claude-code: rules on sessions built in memory", () => {
     assert.equal(s.metas[f.defaultLeaf(s)].id, "a2");
     assert.deepEqual(chainOf(s, "a2"), ["u2", "a2"]);
     assert.deepEqual(chainOf(s, "a1"), ["u1", "a1"]);
-    assert.deepEqual(f.describe(s, 2), { kind: "user", label: "user", visibility: "user" });
+    assert.deepEqual(f.describe(s, 2), { kind: "user", label: "User", typeName: "user", visibility: "user" });
   });
 
   it("a full compaction's boundary hangs under its logicalParentUuid in the tree; the chain starts at it; a logical parent not in the file is a broken link", () => {
@@ -100,7 +100,7 @@ describe("claude-code: rules on sessions built in memory", () => {
     const only = session([sidechain(user("x1", null, "helper")), sidechain(fragment("x3", "x1", "msg_x", text("newer"))), sidechain(fragment("x2", "x1", "msg_y", text("ok")))]);
     assert.equal(only.metas[f.defaultLeaf(only)].id, "x2");
     // ... and its lines are its conversation, not hidden as they are inline in a parent session.
-    assert.deepEqual(f.describe(only, only.requireIndex("x1")), { kind: "user", label: "user", visibility: "user" });
+    assert.deepEqual(f.describe(only, only.requireIndex("x1")), { kind: "user", label: "User", typeName: "user", visibility: "user" });
     assert.equal(f.describe(only, only.requireIndex("x2")).visibility, "conversation");
     assert.equal(f.describe(s, s.requireIndex("x")).visibility, "all");
   });
@@ -123,7 +123,7 @@ describe("claude-code: rules on sessions built in memory", () => {
       { role: "user", content: [{ tool_use_id: "toolu_1", type: "tool_result", content: "ok again" }, { type: "text", text: "try again" }] },
     ]);
     assert.equal(s.metas[5].usage, undefined);
-    assert.deepEqual(f.describe(s, 5), { kind: "assistant", label: "API error", visibility: "conversation", isError: true });
+    assert.deepEqual(f.describe(s, 5), { kind: "assistant", label: "API error", typeName: "assistant (<synthetic>)", visibility: "conversation", isError: true });
   });
 
   it("a conversation line without a uuid is a problem; lines of other types are not entries and no problem", () => {

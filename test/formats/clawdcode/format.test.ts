@@ -32,7 +32,7 @@ describe("clawdcode: index, describe, info", () => {
   it("time from the ISO timestamp, previews collapsed, chars/4 estimates, roles", () => {
     assert.equal(s.metas[7].time, Date.parse("2026-03-01T10:00:59.000Z"));
     assert.equal(s.metas[0].preview, "List the TODOs");
-    assert.equal(s.metas[2].preview, 'grep {"pattern":"TODO"}');
+    assert.equal(s.metas[2].preview, 'Grep "TODO"');
     assert.equal(s.metas[3].preview, "error: no such dir");
     assert.equal(s.metas[0].estimate, Math.ceil("  List\n the   TODOs  ".length / 4));
     assert.equal(s.metas[4].estimate, 0);
@@ -53,14 +53,14 @@ describe("clawdcode: index, describe, info", () => {
 
   it("describe: neutral kinds, labels, visibility, tool errors", () => {
     const d = (i: number) => clawdcodeFormat.describe(s, i);
-    assert.deepEqual(d(0), { kind: "user", label: "user", visibility: "user" });
-    assert.deepEqual(d(1), { kind: "assistant", label: "assistant", visibility: "conversation" });
-    assert.deepEqual(d(2), { kind: "tool-call", label: "tool_use", visibility: "conversation" });
-    assert.deepEqual(d(3), { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true });
-    assert.deepEqual(d(4), { kind: "info", label: "system", visibility: "all" });
-    assert.deepEqual(d(5), { kind: "boundary", label: "compact_boundary", visibility: "conversation" });
-    assert.deepEqual(d(6), { kind: "summary", label: "compact summary", visibility: "conversation" });
-    assert.deepEqual(d(7), { kind: "other", label: "attachment", visibility: "all" });
+    assert.deepEqual(d(0), { kind: "user", label: "User", typeName: "user", visibility: "user" });
+    assert.deepEqual(d(1), { kind: "assistant", label: "Assistant", typeName: "assistant", visibility: "conversation" });
+    assert.deepEqual(d(2), { kind: "tool-call", label: "Tool call", typeName: "tool_use", visibility: "conversation" });
+    assert.deepEqual(d(3), { kind: "tool-result", label: "Tool result", typeName: "tool_result", visibility: "conversation", isError: true });
+    assert.deepEqual(d(4), { kind: "info", label: "System", typeName: "system", visibility: "all" });
+    assert.deepEqual(d(5), { kind: "boundary", label: "Compaction", typeName: "compact_boundary", visibility: "conversation" });
+    assert.deepEqual(d(6), { kind: "summary", label: "Compaction summary", typeName: "compact summary", visibility: "conversation" });
+    assert.deepEqual(d(7), { kind: "other", label: "Other", typeName: "attachment", visibility: "all" });
     const ok = memory([toolUse("t", null, "c", "x", {}), toolResult("r", "t", "c", "fine")]);
     assert.equal(clawdcodeFormat.describe(ok, 1).isError, undefined);
   });

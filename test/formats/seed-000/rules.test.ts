@@ -45,7 +45,7 @@ describe("seed-000 rules", () => {
       assert.equal(u.preview.length, 100);
       assert.ok(u.preview.endsWith("..."));
       assert.equal(u.estimate, Math.ceil(JSON.stringify(long).length / 4));
-      assert.deepEqual([c.role, c.toolCalls, c.preview], ["assistant", 1, 'read_file {"path":"a.ts"}']);
+      assert.deepEqual([c.role, c.toolCalls, c.preview], ["assistant", 1, "Read a.ts"]);
       assert.deepEqual([r.role, r.parentId, r.preview], ["user", "c1", "ok"]);
       assert.equal(a.model, "claude-sonnet-4-5");
       assert.deepEqual(a.usage, { input: 812, output: 14, cacheRead: 0, cacheWrite: 0 });
@@ -121,11 +121,11 @@ describe("seed-000 rules", () => {
       ]);
       const d = s.metas.map((_, i) => seed000Format.describe(s, i));
       assert.deepEqual(d, [
-        { kind: "user", label: "user", visibility: "user" },
-        { kind: "tool-call", label: "tool_call", visibility: "conversation" },
-        { kind: "tool-result", label: "tool_result", visibility: "conversation", isError: true },
-        { kind: "tool-result", label: "tool_result", visibility: "conversation" },
-        { kind: "assistant", label: "assistant", visibility: "conversation" },
+        { kind: "user", label: "User", typeName: "user", visibility: "user" },
+        { kind: "tool-call", label: "Tool call", typeName: "tool_call", visibility: "conversation" },
+        { kind: "tool-result", label: "Tool result", typeName: "tool_result", visibility: "conversation", isError: true },
+        { kind: "tool-result", label: "Tool result", typeName: "tool_result", visibility: "conversation" },
+        { kind: "assistant", label: "Assistant", typeName: "assistant", visibility: "conversation" },
       ]);
     });
   });

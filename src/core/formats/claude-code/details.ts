@@ -24,10 +24,10 @@ function blockView(b: Record<string, unknown>): EntryBlock[] {
       return [{ kind: "thinking", text: "(redacted thinking)" }];
     case "tool_use":
     case "server_tool_use":
-      return [{ kind: "toolCall", title: asText(b.name), text: JSON.stringify(b.input ?? {}, null, 2) }];
+      return [{ kind: "toolCall", title: asText(b.name), text: JSON.stringify(b.input ?? {}, null, 2), call: { name: b.name, input: b.input, id: b.id } }];
     case "tool_result": {
       const parts = Array.isArray(b.content) ? blocksOf(b.content) : [];
-      const result: EntryBlock = { kind: "toolResult", title: asText(b.tool_use_id), text: typeof b.content === "string" ? b.content : contentText(parts), ...(b.is_error === true ? { isError: true } : {}) };
+      const result: EntryBlock = { kind: "toolResult", title: asText(b.tool_use_id), text: typeof b.content === "string" ? b.content : contentText(parts), ...(typeof b.tool_use_id === "string" ? { answers: b.tool_use_id } : {}), ...(b.is_error === true ? { isError: true } : {}) };
       return [result, ...parts.filter((p) => p.type === "image").map(imageOf)];
     }
     case "image":

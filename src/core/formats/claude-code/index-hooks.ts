@@ -5,6 +5,7 @@ import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import { pushAll } from "../../util/push-all";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { summarizeCalls, summarizeToolCall } from "../tool-summary";
 import { lineFacts } from "./chain-facts";
 import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
 
@@ -12,8 +13,8 @@ import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, 
 export const SYNTHETIC_MODEL = "<synthetic>";
 
 
-/** One content block as a row shows it. */
-function blockPreview(b: Record<string, unknown>): string {
+/** One content block as a row shows it (a tool call as what it does, paths relative to cwd). */
+function blockPreview(b: Record<string, unknown>, cwd: string | undefined): string {
   switch (b.type) {
     case "text":
       return asText(b.text);
@@ -23,7 +24,7 @@ function blockPreview(b: Record<string, unknown>): string {
       return "(thinking, redacted)";
     case "tool_use":
     case "server_tool_use":
-      return `${asText(b.name)} ${asText(b.input)}`;
+      return summarizeToolCall(b.name, b.input, cwd);
     case "tool_result":
       return `${b.is_error === true ? "error: " : ""}${typeof b.content === "string" ? b.content : contentText(b.content)}`;
     case "image":
@@ -37,8 +38,15 @@ function blockPreview(b: Record<string, unknown>): string {
 function previewText(l: ClaudeLine): string {
   switch (l.type) {
     case "user":
-    case "assistant":
-      return blocksOf(l.message?.content).map(blockPreview).join(" ");
+      return blocksOf(l.message?.content).map((b) => blockPreview(b, str(l.cwd))).join(" ");
+    case "assistant": {
+      // Every call of the response, after its text ("I'll look. -> Read a.ts, $ ls").
+      const blocks = blocksOf(l.message?.content);
+      const isCall = (b: Record<string, unknown>) => b.type === "tool_use" || b.type === "server_tool_use";
+      const text = blocks.filter((b) => !isCall(b)).map((b) => blockPreview(b, undefined)).join(" ");
+      const calls = summarizeCalls(blocks.filter(isCall).map((b) => blockPreview(b, str(l.cwd))));
+      return text && calls ? `${text.length > 60 ? `${text.slice(0, 57)}...` : text} -> ${calls}` : text || calls;
+    }
     case "system":
       if (isCompactBoundary(l)) return `compacted (${asText(l.compactMetadata?.trigger) || "?"})`;
       return [str(l.subtype), asText(l.content)].filter((x) => x).join(": ");

@@ -1,4 +1,4 @@
-import type { EntryDescription } from "../entry-kinds";
+import { type EntryDescription, KIND_LABELS } from "../entry-kinds";
 import type { SessionReader } from "../session-reader";
 import { ERROR_PREVIEW } from "./index-hooks";
 import { type ClawdcodeLine, toolResultFailed } from "./lines";
@@ -18,25 +18,25 @@ export function describeClawdcode(session: SessionReader, i: number): EntryDescr
   const type = session.table.typeAt(i);
   switch (type) {
     case "assistant":
-      return { kind: "assistant", label: "assistant", visibility: "conversation" };
+      return { kind: "assistant", label: KIND_LABELS.assistant, typeName: "assistant", visibility: "conversation" };
     case "tool_use":
-      return { kind: "tool-call", label: "tool_use", visibility: "conversation" };
+      return { kind: "tool-call", label: KIND_LABELS["tool-call"], typeName: "tool_use", visibility: "conversation" };
     case "user": {
       const p = session.tree.parent[i];
       if (p >= 0 && isBoundary(session, p) && (session.entryAt(i) as unknown as ClawdcodeLine).isCompactSummary) {
-        return { kind: "summary", label: "compact summary", visibility: "conversation" };
+        return { kind: "summary", label: KIND_LABELS.summary, typeName: "compact summary", visibility: "conversation" };
       }
-      return { kind: "user", label: "user", visibility: "user" };
+      return { kind: "user", label: KIND_LABELS.user, typeName: "user", visibility: "user" };
     }
     case "tool_result": {
-      const d: EntryDescription = { kind: "tool-result", label: "tool_result", visibility: "conversation" };
+      const d: EntryDescription = { kind: "tool-result", label: KIND_LABELS["tool-result"], typeName: "tool_result", visibility: "conversation" };
       if (session.table.preview(i).startsWith(ERROR_PREVIEW) && toolResultFailed(session.entryAt(i) as unknown as ClawdcodeLine)) d.isError = true;
       return d;
     }
     case "system":
-      if (isBoundary(session, i)) return { kind: "boundary", label: "compact_boundary", visibility: "conversation" };
-      return { kind: "info", label: "system", visibility: "all" };
+      if (isBoundary(session, i)) return { kind: "boundary", label: KIND_LABELS.boundary, typeName: "compact_boundary", visibility: "conversation" };
+      return { kind: "info", label: KIND_LABELS.system, typeName: "system", visibility: "all" };
     default:
-      return { kind: "other", label: type, visibility: "all" };
+      return { kind: "other", label: KIND_LABELS.other, typeName: type, visibility: "all" };
   }
 }

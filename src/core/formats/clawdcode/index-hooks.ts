@@ -4,6 +4,7 @@ import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
+import { summarizeToolCall } from "../tool-summary";
 import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText, toolResultFailed } from "./lines";
 
 /** How a failed tool result's preview starts (describe reads only such results to confirm). */
@@ -18,7 +19,7 @@ function inputText(v: unknown): string {
 function previewText(l: ClawdcodeLine): string {
   switch (l.type) {
     case "tool_use":
-      return `${l.tool?.name ?? "?"} ${inputText(l.tool?.input ?? "")}`;
+      return summarizeToolCall(l.tool?.name, l.tool?.input, typeof l.cwd === "string" ? l.cwd : undefined);
     case "tool_result": {
       const out = outputText(l.toolResult?.output);
       const err = l.toolResult?.error;

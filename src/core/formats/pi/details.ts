@@ -17,7 +17,7 @@ function messageView(view: EntryView, meta: EntryMeta, m: Record<string, unknown
       const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
       for (const b of blocks) {
         if (b?.type === "thinking") view.blocks.push({ kind: "thinking", text: String(b.thinking ?? "") });
-        else if (b?.type === "toolCall") view.blocks.push({ kind: "toolCall", title: `${String(b.name)} (${String(b.id)})`, text: JSON.stringify(b.arguments ?? {}, null, 2) });
+        else if (b?.type === "toolCall") view.blocks.push({ kind: "toolCall", title: `${String(b.name)} (${String(b.id)})`, text: JSON.stringify(b.arguments ?? {}, null, 2), call: { name: b.name, input: b.arguments, id: b.id } });
         else view.blocks.push({ kind: "text", text: String(b?.text ?? "") });
       }
       break;
@@ -25,7 +25,7 @@ function messageView(view: EntryView, meta: EntryMeta, m: Record<string, unknown
     case "toolResult":
       addPair(view, "tool", m.toolName);
       addPair(view, "call id", m.toolCallId);
-      view.blocks = contentBlocks(m.content, "toolResult").map((b) => ({ ...b, isError: !!m.isError }));
+      view.blocks = contentBlocks(m.content, "toolResult").map((b) => ({ ...b, isError: !!m.isError, ...(typeof m.toolCallId === "string" ? { answers: m.toolCallId } : {}) }));
       break;
     case "bashExecution":
       addPair(view, "exit code", m.exitCode);

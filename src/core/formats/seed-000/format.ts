@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { HookedSession } from "../../store/session";
-import type { EntryDescription, EntryKind } from "../entry-kinds";
+import { type EntryDescription, type EntryKind, KIND_LABELS } from "../entry-kinds";
 import type { ContextMessage, FirstLines, FormatContext, SessionFormat } from "../session-format";
 import type { SessionInfo, SessionReader } from "../session-reader";
 import { SEED000_ID, seed000IndexHooks } from "./index-hooks";
@@ -64,8 +64,8 @@ export const seed000Format: SessionFormat = {
   describe(session: SessionReader, i: number): EntryDescription {
     const m = session.metas[i];
     const type = m.type;
-    if (!isSeed000Type(type)) return { kind: "other", label: type, visibility: "all" };
-    const d: EntryDescription = { kind: KIND[type], label: type, visibility: type === "user" ? "user" : "conversation" };
+    if (!isSeed000Type(type)) return { kind: "other", label: KIND_LABELS.other, typeName: type, visibility: "all" };
+    const d: EntryDescription = { kind: KIND[type], label: KIND_LABELS[KIND[type]], typeName: type, visibility: type === "user" ? "user" : "conversation" };
     if (type === "tool_result" && m.preview.startsWith(ERROR_PREFIX)) d.isError = true;
     return d;
   },

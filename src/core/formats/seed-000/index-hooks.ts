@@ -1,6 +1,7 @@
 import type { EntryTable } from "../../store/entry-table";
 import type { IndexedEntry, IndexHooks } from "../index-hooks";
 import { putUsageFigures } from "../usage-figures";
+import { summarizeToolCall } from "../tool-summary";
 import { lineProblem, parseToolCall } from "./line";
 import { ROLE } from "./messages";
 import type { Seed000Type } from "./line";
@@ -26,7 +27,8 @@ export function oneLine(text: string): string {
 function previewOf(type: Seed000Type, content: string): string {
   if (type !== "tool_call") return oneLine(content);
   const call = parseToolCall(content);
-  return call ? oneLine(`${call.name} ${JSON.stringify(call.input)}`) : oneLine(content);
+  // Paths stay as written: the cwd is on the session's first line, not this one (the explorer makes them relative).
+  return call ? oneLine(summarizeToolCall(call.name, call.input)) : oneLine(content);
 }
 
 /** chars/4 of the JSON of the content, as the seed's design estimates. */

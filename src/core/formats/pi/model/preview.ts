@@ -1,4 +1,6 @@
 /** One-line previews of entries for trees, lists and the index. */
+import { summarizeToolCall } from "../../tool-summary";
+
 
 // Kept short and in Latin-1 where we choose the characters ("->", "..."): V8 stores such
 // strings at one byte per char, and the index holds one preview per entry.
@@ -64,13 +66,9 @@ function addFirstText(content: unknown): void {
   }
 }
 
+/** A call as what it does ("Read b.txt", "$ ls"); paths as written (the cwd is in the header, the explorer makes them relative). */
 function addToolCall(b: Record<string, unknown>): void {
-  const args = (b.arguments ?? {}) as Record<string, unknown>;
-  const main = args.path ?? args.command ?? args.pattern ?? args.url;
-  add(String(b.name));
-  add("(");
-  if (typeof main === "string") add(main);
-  add(")");
+  add(summarizeToolCall(b.name, b.arguments ?? {}));
 }
 
 function addAssistant(m: Record<string, unknown>): void {
