@@ -40,6 +40,27 @@ async function partialCompactions(n: number): Promise<SessionReader> {
   return openSession(file);
 }
 
+/**
+ * The fastest of `runs` timings of the chain on fresh sessions of each size, taken in turn
+ * (small, big, small, ...): one slow run on a busy machine (a GC, another process) must not
+ * decide a ratio. Returns the first sessions and chains for the checks.
+ */
+async function bestRatio(make: (n: number) => Promise<SessionReader>, n: number, runs = 3) {
+  let a = Number.POSITIVE_INFINITY;
+  let b = Number.POSITIVE_INFINITY;
+  let first: { small: SessionReader; big: SessionReader; a: number[]; b: number[] } | undefined;
+  for (let k = 0; k < runs; k++) {
+    const small = await make(n);
+    const big = await make(2 * n);
+    const x = timedChain(small);
+    const y = timedChain(big);
+    a = Math.min(a, x.ms);
+    b = Math.min(b, y.ms);
+    first ??= { small, big, a: x.chain, b: y.chain };
+  }
+  return { ...(first as NonNullable<typeof first>), aMs: a, bMs: b, ratio: b / Math.max(a, 1) };
+}
+
 /** The chain for the default leaf and how long it took (facts included: a fresh session). */
 function timedChain(s: SessionReader): { chain: number[]; ms: number } {
   const t0 = process.hrtime.bigint();
@@ -52,13 +73,10 @@ describe("Claude Code chain: linear in tool results on side branches", function 
 
   it("20,000 and 40,000 parallel results: every result recovered in order, time(2n)/time(n) well under 4", async () => {
     const n = 20_000;
-    const small = await parallelTools(n);
-    const big = await parallelTools(2 * n);
     // Warm the code paths on a small case first, so the first timing is not a JIT warm-up.
     timedChain(await parallelTools(2_000));
-    const a = timedChain(small);
-    const b = timedChain(big);
-    for (const [s, c, k] of [[small, a.chain, n], [big, b.chain, 2 * n]] as const) {
+    const { small, big, a, b, aMs, bMs, ratio } = await bestRatio(parallelTools, n);
+    for (const [s, c, k] of [[small, a, n], [big, b, 2 * n]] as const) {
       const ids = c.map((i) => s.metas[i].id);
       assert.equal(ids.length, 2 * k + 2, "every line on the chain");
       assert.deepEqual(ids.slice(0, 2), ["u0", "f1"]);
@@ -68,23 +86,18 @@ describe("Claude Code chain: linear in tool results on side branches", function 
       assert.equal(ids[2 * k - 1], `r${k - 1}`);
       assert.deepEqual(ids.slice(-2), [`r${k}`, "done"]);
     }
-    const ratio = b.ms / Math.max(a.ms, 1);
-    // Linear doubles; quadratic quadruples. Generous for a busy machine.
-    assert.ok(ratio < 3, `time(2n)/time(n) = ${ratio.toFixed(2)} (${a.ms.toFixed(0)} ms, ${b.ms.toFixed(0)} ms)`);
+    // Linear doubles; quadratic quadruples. Generous for a busy machine (best of three each).
+    assert.ok(ratio < 3, `time(2n)/time(n) = ${ratio.toFixed(2)} (${aMs.toFixed(0)} ms, ${bMs.toFixed(0)} ms)`);
   });
 
   it("10,000 and 20,000 partial compactions: each relinked, time(2n)/time(n) well under 4", async () => {
     const n = 10_000;
     timedChain(await partialCompactions(1_000));
-    const small = await partialCompactions(n);
-    const big = await partialCompactions(2 * n);
-    const a = timedChain(small);
-    const b = timedChain(big);
-    for (const [s, c, k] of [[small, a.chain, n], [big, b.chain, 2 * n]] as const) {
+    const { small, big, a, b, aMs, bMs, ratio } = await bestRatio(partialCompactions, n);
+    for (const [s, c, k] of [[small, a, n], [big, b, 2 * n]] as const) {
       // The last compaction's chain: boundary, summary, the kept head and tail, then the line moved under the tail.
       assert.deepEqual(c.map((i) => s.metas[i].id), [`b${k}`, `s${k}`, `h${k}`, `t${k}`, `a${k}`]);
     }
-    const ratio = b.ms / Math.max(a.ms, 1);
-    assert.ok(ratio < 3, `time(2n)/time(n) = ${ratio.toFixed(2)} (${a.ms.toFixed(0)} ms, ${b.ms.toFixed(0)} ms)`);
+    assert.ok(ratio < 3, `time(2n)/time(n) = ${ratio.toFixed(2)} (${aMs.toFixed(0)} ms, ${bMs.toFixed(0)} ms)`);
   });
 });
