@@ -39,3 +39,8 @@ export function quoted(text: string, max = 60): string {
 export function forkTitle(sourceTitle: string, atText?: string): string {
   return `${sourceTitle} (fork${atText !== undefined ? ` at ${quoted(atText, 40)}` : ""})`;
 }
+
+/** A session in a document's header: its title quoted, the path at the end ("'Fix the build' (/home/ana/.pi/…/x.jsonl)"). */
+export function titledPath(title: string, path: string): string {
+  return `${quoted(title, 80)} (${visibleText(path)})`;
+}
