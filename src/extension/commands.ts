@@ -7,7 +7,7 @@ import type { CompactionStrategy } from "../core/formats/pi/compaction/settings"
 import type { EntryAction } from "../protocol";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { quoted, sessionTitle } from "../core/util/session-title";
-import { loadedTitleFacts } from "../core/formats/title-facts";
+import { entryWords, loadedTitleFacts } from "../core/formats/title-facts";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -94,7 +94,7 @@ export async function forkNotice(deps: CommandDeps, file: string, entryId: strin
   const s = await deps.session(file);
   const i = s.requireIndex(entryId);
   const title = deps.view.titleOf(file) ?? sessionTitle(loadedTitleFacts(s), file);
-  return `Forked ${quoted(title, 60)} at ${quoted(s.metas[i].preview || formatOf(s).describe(s, i).label)}`;
+  return `Forked ${quoted(title, 60)} at ${quoted(entryWords(s, i))}`;
 }
 
 /** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { type ProjectGroup, type SessionSummary, type SubagentSummary } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
-import { formatById } from "../core/formats/registry";
+import { formatById, openSession } from "../core/formats/registry";
+import { forkPointWords } from "../core/formats/title-facts";
 import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
@@ -101,6 +102,11 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   /** Files (path and stamp) whose cost could not be computed: not tried again until they change. */
   private readonly costFailed = new Set<string>();
   private costRedraw: NodeJS.Timeout | undefined;
+  /** Where each fork was made, in words (null: not found), by path, mtime and size. */
+  private readonly forkPoints = new Map<string, string | null>();
+  private forkQueue: SessionSummary[] = [];
+  private forkRunning = false;
+  private forkRedraw: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly cacheDir: string,
@@ -269,7 +275,36 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const src = this.sourceOf(s);
     // Named apart from its source (Claude Code's "… (Branch)", a pi /name): its own name stands.
     if (s.name && s.name !== src?.name) return own;
-    return forkTitle(src ? sessionTitle(src, src.path, 300) : own);
+    return forkTitle(src ? sessionTitle(src, src.path, 300) : own, this.forkPoint(s));
+  }
+
+  /** Where a fork was made, in words, once read (in the background: a fork is read whole to find it). */
+  private forkPoint(s: SessionSummary): string | undefined {
+    const known = this.forkPoints.get(`${s.path}\0${s.mtimeMs}:${s.size}`);
+    if (known !== undefined) return known ?? undefined;
+    if (!this.forkQueue.some((x) => x.path === s.path)) this.forkQueue.push(s);
+    if (!this.forkRunning) void this.readForks();
+    return undefined;
+  }
+
+  /** Reads the queued forks one at a time; the rows are redrawn with the words found. */
+  private async readForks(): Promise<void> {
+    this.forkRunning = true;
+    try {
+      for (let f = this.forkQueue.shift(); f; f = this.forkQueue.shift()) {
+        const key = `${f.path}\0${f.mtimeMs}:${f.size}`;
+        try {
+          this.forkPoints.set(key, forkPointWords(await openSession(f.path)) ?? null);
+        } catch (err) {
+          this.forkPoints.set(key, null);
+          this.log.warn(`where ${f.path} was forked: ${(err as Error).message}`);
+        }
+        clearTimeout(this.forkRedraw);
+        this.forkRedraw = setTimeout(() => this.changed.fire(undefined), 250);
+      }
+    } finally {
+      this.forkRunning = false;
+    }
   }
 
   /** The tooltip's first part: title, path, what and where from (the cost is added on hover). */
@@ -361,6 +396,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   dispose(): void {
     clearTimeout(this.debounce);
     clearTimeout(this.costRedraw);
+    clearTimeout(this.forkRedraw);
+    this.forkQueue = [];
     this.costQueue.clear();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();

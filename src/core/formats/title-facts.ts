@@ -29,3 +29,24 @@ export function loadedTitleFacts(session: SessionReader): TitleFacts {
   }
   return {};
 }
+
+/**
+ * An entry in a person's words: a message says itself; a bookkeeping entry (a name, a
+ * label, a model change) is told by the prompt it follows, else by its type.
+ */
+export function entryWords(session: SessionReader, i: number): string {
+  const d = formatOf(session).describe(session, i);
+  if ((d.kind === "user" || d.kind === "assistant") && session.metas[i].preview.trim()) return session.metas[i].preview;
+  return lastPromptOn(session, i) ?? d.label;
+}
+
+/**
+ * Where a fork was made, in words: its last entry copied from the source (the format's
+ * inheritedFrom); undefined when the file copied nothing or its format cannot tell.
+ */
+export function forkPointWords(session: SessionReader): string | undefined {
+  const from = formatOf(session).inheritedFrom;
+  if (!from) return undefined;
+  for (let i = session.metas.length - 1; i >= 0; i--) if (from(session, i) !== undefined) return entryWords(session, i);
+  return undefined;
+}
