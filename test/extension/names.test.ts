@@ -1,12 +1,10 @@
 import { strict as assert } from "node:assert";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import * as vscode from "vscode";
-import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { SessionsViewNode } from "../../src/extension/sessions-view";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
 import { openPanel } from "./panels";
+import { activateWithPiProject } from "./pi-project";
 import { until } from "./until";
 
 /**
@@ -15,8 +13,6 @@ import { until } from "./until";
  * in the window (hover, notification, bars) is checked by test/e2e/names.test.mjs.
  */
 
-const EXT_ID = "agent-session-explorer.agent-session-explorer";
-const agentDir = process.env.PI_CODING_AGENT_DIR as string;
 const CWD = "/home/ana/names";
 
 describe("Names instead of ids in a real VS Code extension host", function () {
@@ -31,11 +27,9 @@ describe("Names instead of ids in a real VS Code extension host", function () {
   }
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<ExtensionApi>(EXT_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    const dir = join(agentDir, "sessions", projectDirName(CWD));
-    mkdirSync(dir, { recursive: true });
+    const got = await activateWithPiProject(CWD);
+    api = got.api;
+    const dir = got.dir;
     source = writeSession([
       header({ cwd: CWD }),
       user("n0000001", null, "Run the tests"),
