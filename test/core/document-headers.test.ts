@@ -24,7 +24,7 @@ describe("preview and diff documents: the session by its title, the path at the 
     const file = named();
     const s = await openSession(file);
     const head = renderContextText({ session: s, leaf: s.requireIndex("a1") }).split("\n")[1];
-    assert.equal(head, `# Leaf a1 of pi session 'Run the tests' (${file})`);
+    assert.equal(head, `# pi session 'Run the tests', leaf a1 (${file})`);
     assert.ok(!head.startsWith(`# ${join(file)}`), "the header does not start with the path");
   });
 });
