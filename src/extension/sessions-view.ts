@@ -4,8 +4,8 @@ import { join } from "node:path";
 import * as vscode from "vscode";
 import { type ProjectGroup, type SessionSummary, type SubagentSummary } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
-import { formatById, openSession } from "../core/formats/registry";
-import { forkPointWords } from "../core/formats/title-facts";
+import { formatById } from "../core/formats/registry";
+import { ForkPoints } from "./fork-points";
 import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
@@ -102,11 +102,13 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   /** Files (path and stamp) whose cost could not be computed: not tried again until they change. */
   private readonly costFailed = new Set<string>();
   private costRedraw: NodeJS.Timeout | undefined;
-  /** Where each fork was made, in words (null: not found), by path, mtime and size. */
-  private readonly forkPoints = new Map<string, string | null>();
-  private forkQueue: SessionSummary[] = [];
-  private forkRunning = false;
-  private forkRedraw: NodeJS.Timeout | undefined;
+  /** Where each fork was made, in words, for its title. */
+  private readonly forkPoints: ForkPoints;
+  /** The listed sessions by path and by agent and id (a fork names its source by one or the other). */
+  private byPath = new Map<string, SessionSummary>();
+  private byId = new Map<string, SessionSummary>();
+  /** Each agent's row icon, looked up once. */
+  private readonly icons = new Map<string, NonNullable<vscode.TreeItem["iconPath"]>>();
 
   constructor(
     private readonly cacheDir: string,
@@ -116,7 +118,9 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     private readonly agentIcons?: vscode.Uri,
     /** Whether descriptions show the cost (agentSessions.showCost), asked at each redraw. */
     private readonly showCost: () => boolean = () => readSettings().showCost,
-  ) {}
+  ) {
+    this.forkPoints = new ForkPoints(log, () => this.changed.fire(undefined));
+  }
 
   /** Redraws every item: the prices or the showCost setting changed. */
   costsChanged(): void {
@@ -160,12 +164,16 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     try {
       const res = await listAllSessions({ dirs, cacheDir: this.cacheDir });
       this.groups = res.projects;
+      this.byPath = new Map(this.allSessions().map((x) => [x.path, x]));
+      this.byId = new Map(this.allSessions().map((x) => [`${x.agent}\0${x.id}`, x]));
       // The folder holding the project folders too (clawdcode's <root>/projects), so a new project shows at once.
       roots = res.roots.flatMap((r) => [r.root, formatById(r.agent).discovery?.scanner.projectsDir(r.root) ?? r.root]);
       for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
       this.log.info(`listed ${this.allSessions().length} sessions under ${res.roots.map((r) => `${r.root} (${r.agent}: ${r.sessions})`).join(", ")} (${res.stats.fromCache} from cache)`);
     } catch (err) {
       this.groups = [];
+      this.byPath.clear();
+      this.byId.clear();
       this.log.error(`cannot list sessions under ${Object.values(dirs).join(", ")}: ${(err as Error).message}`);
     }
     await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
@@ -234,7 +242,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const s = node.session;
-    const title = this.titleOf(s.path) ?? sessionTitle(s, s.path, 300);
+    const title = this.titleFor(s);
     const item = new vscode.TreeItem(clipText(title, 80), s.subagents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
     // The agent first: it is what a row is told apart by when the description is cut.
@@ -249,17 +257,23 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
 
   /** The agent's own icon (light and dark drawings); an agent without one gets the generic conversation icon. */
   private agentIcon(formatId: string): vscode.TreeItem["iconPath"] {
-    const dir = this.agentIcons;
-    if (!dir || !existsSync(vscode.Uri.joinPath(dir, `${formatId}-light.svg`).fsPath)) return new vscode.ThemeIcon("comment-discussion");
-    return { light: vscode.Uri.joinPath(dir, `${formatId}-light.svg`), dark: vscode.Uri.joinPath(dir, `${formatId}-dark.svg`) };
+    let icon = this.icons.get(formatId);
+    if (!icon) {
+      const dir = this.agentIcons;
+      icon = dir && existsSync(vscode.Uri.joinPath(dir, `${formatId}-light.svg`).fsPath)
+        ? { light: vscode.Uri.joinPath(dir, `${formatId}-light.svg`), dark: vscode.Uri.joinPath(dir, `${formatId}-dark.svg`) }
+        : new vscode.ThemeIcon("comment-discussion");
+      this.icons.set(formatId, icon);
+    }
+    return icon;
   }
 
   /** The session a fork was made from, when it is listed (pi names it by path, Claude Code by session id). */
   private sourceOf(s: SessionSummary): SessionSummary | undefined {
     const from = s.parentSession;
     if (!from) return undefined;
-    const all = this.allSessions();
-    return all.find((x) => x.path === from) ?? all.find((x) => x.agent === s.agent && x.id === from && x.path !== s.path);
+    const byId = this.byId.get(`${s.agent}\0${from}`);
+    return this.byPath.get(from) ?? (byId && byId.path !== s.path ? byId : undefined);
   }
 
   /**
@@ -268,50 +282,24 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
    * pass for it.
    */
   titleOf(path: string): string | undefined {
-    const s = this.allSessions().find((x) => x.path === path);
-    if (!s) return undefined;
+    const s = this.byPath.get(path);
+    return s ? this.titleFor(s) : undefined;
+  }
+
+  private titleFor(s: SessionSummary): string {
     const own = sessionTitle(s, s.path, 300);
     if (!s.parentSession) return own;
     const src = this.sourceOf(s);
     // Named apart from its source (Claude Code's "… (Branch)", a pi /name): its own name stands.
     if (s.name && s.name !== src?.name) return own;
-    return forkTitle(src ? sessionTitle(src, src.path, 300) : own, this.forkPoint(s));
-  }
-
-  /** Where a fork was made, in words, once read (in the background: a fork is read whole to find it). */
-  private forkPoint(s: SessionSummary): string | undefined {
-    const known = this.forkPoints.get(`${s.path}\0${s.mtimeMs}:${s.size}`);
-    if (known !== undefined) return known ?? undefined;
-    if (!this.forkQueue.some((x) => x.path === s.path)) this.forkQueue.push(s);
-    if (!this.forkRunning) void this.readForks();
-    return undefined;
-  }
-
-  /** Reads the queued forks one at a time; the rows are redrawn with the words found. */
-  private async readForks(): Promise<void> {
-    this.forkRunning = true;
-    try {
-      for (let f = this.forkQueue.shift(); f; f = this.forkQueue.shift()) {
-        const key = `${f.path}\0${f.mtimeMs}:${f.size}`;
-        try {
-          this.forkPoints.set(key, forkPointWords(await openSession(f.path)) ?? null);
-        } catch (err) {
-          this.forkPoints.set(key, null);
-          this.log.warn(`where ${f.path} was forked: ${(err as Error).message}`);
-        }
-        clearTimeout(this.forkRedraw);
-        this.forkRedraw = setTimeout(() => this.changed.fire(undefined), 250);
-      }
-    } finally {
-      this.forkRunning = false;
-    }
+    return forkTitle(src ? sessionTitle(src, src.path, 300) : own, this.forkPoints.words(s));
   }
 
   /** The tooltip's first part: title, path, what and where from (the cost is added on hover). */
   private sessionTip(s: SessionSummary): vscode.MarkdownString {
     const tip = new vscode.MarkdownString();
     const agent = formatById(s.agent).agent;
-    tip.appendText(`${this.titleOf(s.path) ?? sessionTitle(s, s.path, 300)}\n\n${visibleText(s.path)}\n${agent} session, ${s.entryCount} entries, ${size(s.size)}${s.version !== undefined ? `, version ${s.version}` : ""}`);
+    tip.appendText(`${this.titleFor(s)}\n\n${visibleText(s.path)}\n${agent} session, ${s.entryCount} entries, ${size(s.size)}${s.version !== undefined ? `, version ${s.version}` : ""}`);
     if (s.parentSession) {
       const src = this.sourceOf(s);
       tip.appendText(src ? `\nforked from ${sessionTitle(src, src.path, 300)} (${visibleText(src.path)})` : `\nforked from ${visibleText(s.parentSession)} (not listed)`);
@@ -396,8 +384,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   dispose(): void {
     clearTimeout(this.debounce);
     clearTimeout(this.costRedraw);
-    clearTimeout(this.forkRedraw);
-    this.forkQueue = [];
+    this.forkPoints.dispose();
     this.costQueue.clear();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
