@@ -1,7 +1,16 @@
 import type { SessionReader } from "../core/formats/session-reader";
+import { lastPromptOn } from "../core/formats/title-facts";
+import { quoted } from "../core/util/session-title";
+import { clipText, visibleText } from "../core/util/visible-text";
 
 /** How many other branches get a bar besides the default and the selected leaf. */
 const OTHER_BRANCHES = 6;
+
+/** An other branch's title: its last prompt in the user's words (an id says nothing to a reader). */
+function branchTitle(session: SessionReader, leaf: number): string {
+  const prompt = lastPromptOn(session, leaf);
+  return prompt !== undefined ? `Branch after ${quoted(prompt)}` : "Branch with no prompt";
+}
 
 /**
  * The leaves a panel draws bars for, titled: the default leaf (where the agent
@@ -23,10 +32,10 @@ export function barLeaves(
   const onDefault = branchEnd && defaultLeaf >= 0 ? new Set(tree.path(defaultLeaf)) : undefined;
   const ends = branchEnd ? [...new Set(tree.leaves().map(branchEnd))].filter((e) => e >= 0 && !onDefault?.has(e)) : tree.leaves();
   const others = ends.filter((l) => l !== defaultLeaf && l !== selectedLeaf);
-  for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, `Branch ending at ${session.metas[l].id}`]);
+  for (const l of others.slice(-OTHER_BRANCHES).reverse()) leaves.push([l, branchTitle(session, l)]);
   return leaves.map(([leaf, title]) => {
     const id = session.metas[leaf].id;
     const label = tree.labels.get(id);
-    return { leaf, id, title: label ? `${title} [${label}]` : title, selected: leaf === (selectedLeaf ?? defaultLeaf) };
+    return { leaf, id, title: label ? `${title} [${visibleText(clipText(label, 60))}]` : title, selected: leaf === (selectedLeaf ?? defaultLeaf) };
   });
 }

@@ -24,6 +24,8 @@ export class RowView {
   selectedLeaf: number | undefined;
   private rows: TreeRow[] = [];
   private marks = new Map<number, Boundary>();
+  /** Position of the row marked as the default leaf (-1: none shown). */
+  private leafMark = -1;
 
   private format: SessionFormat;
   /** The session's cwd, read once: rows show paths inside it relative to it. */
@@ -55,6 +57,20 @@ export class RowView {
     }
     this.rows = treeRows(s, { filter: this.filter, folded, leaf: this.selectedLeaf });
     this.marks = this.boundaries();
+    this.leafMark = this.shownLeaf();
+  }
+
+  /**
+   * The row that carries the default leaf's marker: the leaf, or where the filter hides it
+   * (pi appends a label entry at the leaf) its nearest shown ancestor, as pi's /tree does.
+   */
+  private shownLeaf(): number {
+    const s = this.session;
+    const leaf = this.format.defaultLeaf(s);
+    if (leaf < 0) return -1;
+    const shown = new Set(this.rows.map((r) => r.index));
+    for (let i = leaf; i >= 0; i = s.tree.parent[i]) if (shown.has(i)) return i;
+    return -1;
   }
 
   setFilter(filter: RowFilter): number {
@@ -190,7 +206,7 @@ export class RowView {
       label: rowLabel(s.tree.labels.get(m.id)),
       onActivePath: r.onActivePath,
       isActiveLeaf: r.isActiveLeaf,
-      isDefaultLeaf: r.index === this.format.defaultLeaf(s),
+      isDefaultLeaf: r.index === this.leafMark,
       childCount: s.tree.childCount(r.index),
       folded: this.folded.has(m.id),
     };

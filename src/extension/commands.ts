@@ -1,4 +1,4 @@
-import { basename, dirname } from "node:path";
+import { dirname } from "node:path";
 import * as vscode from "vscode";
 import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
 import type { CompactionOutcome } from "../core/formats/pi/compaction/compact";
@@ -6,6 +6,8 @@ import type { CompactionPlan } from "../core/formats/pi/compaction/prepare";
 import type { CompactionStrategy } from "../core/formats/pi/compaction/settings";
 import type { EntryAction } from "../protocol";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { quoted, sessionTitle } from "../core/util/session-title";
+import { entryWords, loadedTitleFacts } from "../core/formats/title-facts";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/formats/session-format";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -82,6 +84,17 @@ function planSummary(p: CompactionPlan): string {
   if (p.strategy !== "truncate") lines.push(`Model: ${p.model}${p.previousSummary ? "; updates the previous summary" : ""}.`);
   if (p.readFiles.length || p.modifiedFiles.length) lines.push(`Files: ${p.readFiles.length} read, ${p.modifiedFiles.length} modified.`);
   return [...lines, ...p.notes].join("\n");
+}
+
+/**
+ * What a fork is told as: the session and the entry by their words ("Forked 'Fix the
+ * build' at 'Run the tests'"), not by a new file's timestamp and id; Open shows it.
+ */
+export async function forkNotice(deps: CommandDeps, file: string, entryId: string): Promise<string> {
+  const s = await deps.session(file);
+  const i = s.requireIndex(entryId);
+  const title = deps.view.titleOf(file) ?? sessionTitle(loadedTitleFacts(s), file);
+  return `Forked ${quoted(title, 60)} at ${quoted(entryWords(s, i))}`;
 }
 
 /** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */
@@ -173,7 +186,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     const path = await forkAt(deps, file, id);
     void deps.view.refresh();
     if (entryId === undefined) {
-      const open = await vscode.window.showInformationMessage(`Forked into ${path.split(/[\\/]/).pop()}`, "Open");
+      const open = await vscode.window.showInformationMessage(await forkNotice(deps, file, id), "Open");
       if (open) await deps.openSession(vscode.Uri.file(path));
     }
     return path;
@@ -189,7 +202,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     if (leaf < 0) throw new Error(`${file}: no entry to fork from`);
     const path = await forkAt(deps, file, s.metas[leaf].id);
     void deps.view.refresh();
-    void vscode.window.showInformationMessage(`Forked into ${path.split(/[\\/]/).pop()}`);
+    void vscode.window.showInformationMessage(await forkNotice(deps, file, s.metas[leaf].id), "Open").then((o) => (o ? deps.openSession(vscode.Uri.file(path)) : undefined));
     return path;
   }));
 
@@ -260,9 +273,7 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
   reg("agentSessions.sessionCost", guarded(deps, "Session Cost", async (t?: Target) => {
     const file = await resolveFile(deps, t, "Cost of which session?");
     if (!file) return undefined;
-    const s = deps.view.projects().flatMap((g) => g.sessions).find((x) => x.path === file);
-    const title = visibleText(clipText((s?.name ?? s?.firstMessage) || basename(file), 80));
-    return sessionCostReport(deps, file, title);
+    return sessionCostReport(deps, file, deps.view.titleOf(file) ?? sessionTitle(undefined, file));
   }));
   reg("agentSessions.showLog", () => deps.log.show());
   reg("agentSessions.refresh", () => deps.view.refresh());
@@ -291,7 +302,7 @@ export async function runEntryAction(deps: CommandDeps, action: EntryAction, fil
   const uri = vscode.Uri.file(file);
   const map: Record<EntryAction, () => Thenable<unknown>> = {
     fork: () => vscode.commands.executeCommand("agentSessions.forkSession", uri, entryId).then((p) => {
-      if (typeof p === "string") return vscode.window.showInformationMessage(`Forked into ${p.split(/[\\/]/).pop()}`, "Open").then((o) => (o ? vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(p)) : undefined));
+      if (typeof p === "string") return forkNotice(deps, file, entryId).then((notice) => vscode.window.showInformationMessage(notice, "Open")).then((o) => (o ? vscode.commands.executeCommand("agentSessions.openSession", vscode.Uri.file(p)) : undefined));
       return undefined;
     }),
     continue: () => vscode.commands.executeCommand("agentSessions.continueFromEntry", uri, entryId),

@@ -4,6 +4,8 @@ import { renderContextText } from "../core/diff/render-text";
 import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { quoted, sessionTitle } from "../core/util/session-title";
+import { loadedTitleFacts } from "../core/formats/title-facts";
 import type { ActionDeps } from "./actions";
 import { DIFF_SCHEME } from "./context-preview";
 import { pickSession } from "./pickers";
@@ -43,7 +45,12 @@ async function openDiff(deps: ActionDeps, a: { s: SessionReader; side: DiffSide;
 export async function compareContexts(deps: ActionDeps, a: DiffSide, b: DiffSide): Promise<ContextDiffResult> {
   const sa = await deps.session(a.file);
   const sb = b.file === a.file ? sa : await deps.session(b.file);
-  const name = (side: DiffSide) => `${side.file === a.file && side.file === b.file ? "" : `${base(side.file)} `}${side.leafId ?? "(empty)"}`;
+  // Each side by its words: the leaf's text (its id is in the header), the session's title when two are compared.
+  const name = (side: DiffSide) => {
+    const s = side.file === a.file ? sa : sb;
+    const leaf = side.leafId === null ? "(empty)" : quoted(s.metas[s.requireIndex(side.leafId)].preview || side.leafId, 40);
+    return `${side.file === a.file && side.file === b.file ? "" : `${quoted(sessionTitle(loadedTitleFacts(s), side.file), 40)} `}${leaf}`;
+  };
   deps.log.info(`compare contexts: ${a.file} ${a.leafId} <-> ${b.file} ${b.leafId}`);
   return openDiff(deps, { s: sa, side: a, title: `Context of ${name(a)}` }, { s: sb, side: b, title: `Context of ${name(b)}` }, `Context: ${name(a)} ↔ ${name(b)}`);
 }

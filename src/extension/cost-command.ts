@@ -89,7 +89,7 @@ export async function totalCost(deps: CostCommandDeps, opts: { range?: RangePres
   deps.log.info(`total cost (${range.label}, ${chosen.label}): $${result.total.usd.toFixed(4)} over ${result.total.steps} steps of ${result.filesRead} file(s) read in ${Date.now() - started} ms`);
   for (const f of result.failed) deps.log.warn(`total cost: could not read ${f.path}: ${f.reason}`);
   const title = `${range.label}, ${chosen.all ? "all projects" : `project ${chosen.groups[0]?.cwd || "(no working directory)"}`}`;
-  const text = `${costTotalText(result, { title })}${result.reconciliation ? `\n${reconcileText(result.reconciliation)}` : ""}`;
+  const text = `${costTotalText(result, { title, titleOf: (p) => deps.view.titleOf(p) })}${result.reconciliation ? `\n${reconcileText(result.reconciliation)}` : ""}`;
   const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/Total cost (${range.label}).txt`, query: `t=${Date.now()}` });
   deps.previews.set(uri, text);
   const doc = await vscode.workspace.openTextDocument(uri);

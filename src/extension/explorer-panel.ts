@@ -6,7 +6,8 @@ import { firstPartFor } from "../core/store/first-look";
 import { JsonlSession, StaleSessionError } from "../core/store/session";
 import { openSession } from "../core/formats/registry";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
-import { clipText, visibleText } from "../core/util/visible-text";
+import { sessionTitle } from "../core/util/session-title";
+import { loadedTitleFacts } from "../core/formats/title-facts";
 import { LiveTail } from "../explorer/live-tail";
 import { ExplorerController, type ExplorerRequest, quoteId, type ViewState } from "../explorer/controller";
 import type { CountExact } from "../explorer/exact-counting";
@@ -30,6 +31,8 @@ export interface PanelDeps {
   /** Runs an entry action (fork, continue, label, preview, compact) from the webview. */
   runAction(action: EntryAction, file: string, entryId: string): Promise<void>;
   onDidDispose(panel: ExplorerPanel): void;
+  /** The session's title as the Sessions view lists it (a fork named after its source); undefined when not listed. */
+  titleOf?(file: string): string | undefined;
 }
 
 /** State the webview persists and the serializer hands back after a reload. */
@@ -80,7 +83,8 @@ export class ExplorerPanel extends Disposable {
     super();
     const dist = vscode.Uri.joinPath(deps.extensionUri, "dist");
     panel.webview.options = { enableScripts: true, localResourceRoots: [dist] };
-    panel.title = `Session: ${visibleText(clipText(file.split(/[\\/]/).pop() ?? file, 200))}`;
+    // A title, as VS Code's own editors show names: the path is in the tooltip (panels have none) and the explorer's header.
+    panel.title = deps.titleOf?.(file) ?? sessionTitle(undefined, file, 60);
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, "media", "icon.png");
     panel.webview.html = this.html();
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
@@ -203,6 +207,8 @@ export class ExplorerPanel extends Disposable {
         const s = await openSession(this.file, { signal: this.loadAbort.signal, onProgress, firstPart: firstPartFor(size) });
         if (!(s instanceof JsonlSession)) throw new Error(`${this.file}: not a session file`);
         this.show(s);
+        // A file the Sessions view does not list is titled by what its lines say.
+        if (!this.deps.titleOf?.(this.file)) this.panel.title = sessionTitle(loadedTitleFacts(s), this.file, 60);
         shown();
         // A reload (the file was rewritten): the webview is up and gets the new session now.
         if (this.controller?.entriesTold !== undefined) this.postInit();

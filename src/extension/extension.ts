@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   // Read at once, so that bad entries are in the log before any cost is shown.
   prices.get();
   const costs = new SessionCosts(() => prices.get());
-  const view = new SessionsView(cacheDir, log, costs);
+  const view = new SessionsView(cacheDir, log, costs, vscode.Uri.joinPath(context.extensionUri, "media", "agents"));
   context.subscriptions.push(view, vscode.window.registerTreeDataProvider("agentSessions.sessions", view));
   const previews = new ContextPreviewProvider();
   context.subscriptions.push(previews, vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews));
@@ -94,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       countExact,
       prices: () => prices.get(),
       runAction: (action, f, id) => runEntryAction(commandDeps, action, f, id),
+      titleOf: (f) => view.titleOf(f),
       onDidDispose: (gone) => {
         if (panels.get(gone.file) === gone) panels.delete(gone.file);
         setActiveContext();

@@ -1,14 +1,16 @@
-import { type FSWatcher, watch } from "node:fs";
+import { existsSync, type FSWatcher, watch } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { type ProjectGroup, type SessionSummary, type SubagentSummary, type Unread } from "../core/store/discover";
 import { listAllSessions } from "../core/formats/list-all";
 import { formatById } from "../core/formats/registry";
+import { ForkPoints } from "./fork-points";
 import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";
+import { forkTitle, sessionTitle } from "../core/util/session-title";
 import { costFigures, costHeadline, costTooltip } from "../core/tokens/cost-words";
 import { emptySum, type SessionCost } from "../core/tokens/session-cost";
 import { humanUsd } from "../core/util/human";
@@ -57,6 +59,15 @@ export function contextValue(s: SessionSummary): string {
   return v;
 }
 
+/** What a sub-agent was asked, and where its lines are. */
+function subagentTip(a: SubagentSummary): vscode.MarkdownString {
+  const what = visibleText(clipText(a.description ?? `agent ${a.agentId}`, 300));
+  const tip = new vscode.MarkdownString();
+  if (a.entryId !== undefined) tip.appendText(`${what}\n\nwritten inline in ${visibleText(a.path)}, from entry ${visibleText(a.entryId)}`);
+  else tip.appendText(`${what}\n\n${visibleText(a.path)}\nsub-agent ${visibleText(a.agentId)}, ${size(a.size)}`);
+  return tip;
+}
+
 /** A sub-agent's transcript under its session: what it was asked, opened in the explorer like any session. */
 function subagentItem(a: SubagentSummary): vscode.TreeItem {
   const what = visibleText(clipText(a.description ?? `agent ${a.agentId}`, 300));
@@ -67,10 +78,8 @@ function subagentItem(a: SubagentSummary): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon("hubot");
   item.resourceUri = vscode.Uri.file(a.path);
   item.contextValue = "subagent";
-  const tip = new vscode.MarkdownString();
-  if (inline) tip.appendText(`${what}\n\nwritten inline in ${visibleText(a.path)}, from entry ${visibleText(a.entryId as string)}`);
-  else tip.appendText(`${what}\n\n${visibleText(a.path)}\nsub-agent ${visibleText(a.agentId)}, ${size(a.size)}`);
-  item.tooltip = tip;
+  // A transcript of its own gets its tooltip on hover, with its cost (resolveTreeItem is asked only when there is none).
+  if (inline) item.tooltip = subagentTip(a);
   item.command = inline
     ? { command: "agentSessions.openSession", title: "Show the Sub-agent's Lines", arguments: [vscode.Uri.file(a.path), a.entryId] }
     : { command: "agentSessions.openSession", title: "Open Sub-agent Transcript", arguments: [vscode.Uri.file(a.path)] };
@@ -108,14 +117,25 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   /** Files (path and stamp) whose cost could not be computed: not tried again until they change. */
   private readonly costFailed = new Set<string>();
   private costRedraw: NodeJS.Timeout | undefined;
+  /** Where each fork was made, in words, for its title. */
+  private readonly forkPoints: ForkPoints;
+  /** The listed sessions by path and by agent and id (a fork names its source by one or the other). */
+  private byPath = new Map<string, SessionSummary>();
+  private byId = new Map<string, SessionSummary>();
+  /** Each agent's row icon, looked up once. */
+  private readonly icons = new Map<string, NonNullable<vscode.TreeItem["iconPath"]>>();
 
   constructor(
     private readonly cacheDir: string,
     private readonly log: Log,
     private readonly costs: SessionCosts,
+    /** media/agents: one icon per format id (<id>-light.svg, <id>-dark.svg), so agents tell apart at a glance. */
+    private readonly agentIcons?: vscode.Uri,
     /** Whether descriptions show the cost (agentSessions.showCost), asked at each redraw. */
     private readonly showCost: () => boolean = () => readSettings().showCost,
-  ) {}
+  ) {
+    this.forkPoints = new ForkPoints(log, () => this.changed.fire(undefined));
+  }
 
   /** Redraws every item: the prices or the showCost setting changed. */
   costsChanged(): void {
@@ -161,6 +181,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
       this.groups = res.projects;
       this.notes = res.notes;
       for (const n of res.notes) this.log.warn(`not listed: ${n.path}: ${n.reason}`);
+      this.byPath = new Map(this.allSessions().map((x) => [x.path, x]));
+      this.byId = new Map(this.allSessions().map((x) => [`${x.agent}\0${x.id}`, x]));
       // The folder holding the project folders too (clawdcode's <root>/projects), so a new project shows at once.
       roots = res.roots.flatMap((r) => [r.root, formatById(r.agent).discovery?.scanner.projectsDir(r.root) ?? r.root]);
       for (const s of res.skipped) this.log.warn(`skipped ${s.path}: ${s.reason}`);
@@ -168,6 +190,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     } catch (err) {
       this.groups = [];
       this.notes = [];
+      this.byPath.clear();
+      this.byId.clear();
       this.log.error(`cannot list sessions under ${Object.values(dirs).join(", ")}: ${(err as Error).message}`);
     }
     await vscode.commands.executeCommand("setContext", "agentSessions.empty", this.groups.length === 0);
@@ -236,21 +260,69 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const s = node.session;
-    // Names and paths are session text: hidden characters shown as marks (⟨U+202E⟩), one line.
-    const title = visibleText(clipText((s.name ?? s.firstMessage) || "(no messages)", 300));
+    const title = this.titleFor(s);
     const item = new vscode.TreeItem(clipText(title, 80), s.subagents?.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `session:${s.path}`;
-    const agent = formatById(s.agent).agent;
-    item.description = `${agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}${this.costText(s.path, s)}`;
-    item.iconPath = new vscode.ThemeIcon(s.parentSession ? "repo-forked" : "comment-discussion");
+    // The agent first: it is what a row is told apart by when the description is cut.
+    item.description = `${formatById(s.agent).agent} · ${relative(s.mtimeMs)} · ${s.entryCount} entries · ${size(s.size)}${this.costText(s.path, s)}`;
+    item.iconPath = this.agentIcon(s.agent);
     item.resourceUri = vscode.Uri.file(s.path);
     item.contextValue = contextValue(s);
-    const tip = new vscode.MarkdownString();
-    tip.appendText(`${title}\n\n${visibleText(s.path)}\n${agent} session, ${s.entryCount} entries, ${size(s.size)}${s.version !== undefined ? `, version ${s.version}` : ""}`);
-    if (s.parentSession) tip.appendText(`\nforked from ${visibleText(s.parentSession)}`);
-    item.tooltip = tip;
+    // No tooltip here: VS Code asks resolveTreeItem for one (with the cost) only when an item has none.
     item.command = { command: "agentSessions.openSession", title: "Open Session", arguments: [vscode.Uri.file(s.path)] };
     return item;
+  }
+
+  /** The agent's own icon (light and dark drawings); an agent without one gets the generic conversation icon. */
+  private agentIcon(formatId: string): vscode.TreeItem["iconPath"] {
+    let icon = this.icons.get(formatId);
+    if (!icon) {
+      const dir = this.agentIcons;
+      icon = dir && existsSync(vscode.Uri.joinPath(dir, `${formatId}-light.svg`).fsPath)
+        ? { light: vscode.Uri.joinPath(dir, `${formatId}-light.svg`), dark: vscode.Uri.joinPath(dir, `${formatId}-dark.svg`) }
+        : new vscode.ThemeIcon("comment-discussion");
+      this.icons.set(formatId, icon);
+    }
+    return icon;
+  }
+
+  /** The session a fork was made from, when it is listed (pi names it by path, Claude Code by session id). */
+  private sourceOf(s: SessionSummary): SessionSummary | undefined {
+    const from = s.parentSession;
+    if (!from) return undefined;
+    const byId = this.byId.get(`${s.agent}\0${from}`);
+    return this.byPath.get(from) ?? (byId && byId.path !== s.path ? byId : undefined);
+  }
+
+  /**
+   * A listed session's title (undefined when not listed): its name, else its first
+   * prompt; a fork without a name of its own is named after its source, so it does not
+   * pass for it.
+   */
+  titleOf(path: string): string | undefined {
+    const s = this.byPath.get(path);
+    return s ? this.titleFor(s) : undefined;
+  }
+
+  private titleFor(s: SessionSummary): string {
+    const own = sessionTitle(s, s.path, 300);
+    if (!s.parentSession) return own;
+    const src = this.sourceOf(s);
+    // Named apart from its source (Claude Code's "… (Branch)", a pi /name): its own name stands.
+    if (s.name && s.name !== src?.name) return own;
+    return forkTitle(src ? sessionTitle(src, src.path, 300) : own, this.forkPoints.words(s));
+  }
+
+  /** The tooltip's first part: title, path, what and where from (the cost is added on hover). */
+  private sessionTip(s: SessionSummary): vscode.MarkdownString {
+    const tip = new vscode.MarkdownString();
+    const agent = formatById(s.agent).agent;
+    tip.appendText(`${this.titleFor(s)}\n\n${visibleText(s.path)}\n${agent} session, ${s.entryCount} entries, ${size(s.size)}${s.version !== undefined ? `, version ${s.version}` : ""}`);
+    if (s.parentSession) {
+      const src = this.sourceOf(s);
+      tip.appendText(src ? `\nforked from ${sessionTitle(src, src.path, 300)} (${visibleText(src.path)})` : `\nforked from ${visibleText(s.parentSession)} (not listed)`);
+    }
+    return tip;
   }
 
   /**
@@ -261,7 +333,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     if (node.kind === "project" || node.kind === "note") return item;
     // A sub-agent written inline is part of its session's file: its figures are in the explorer, not a file's cost.
     if (node.kind === "subagent" && node.sub.entryId !== undefined) return item;
-    const tip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString(typeof item.tooltip === "string" ? item.tooltip : "");
+    const tip = node.kind === "session" ? this.sessionTip(node.session) : subagentTip(node.sub);
     const [path, stamp] = node.kind === "session" ? [node.session.path, node.session] : [node.sub.path, node.sub];
     try {
       const cost = await this.costs.get(path, { mtimeMs: stamp.mtimeMs, size: stamp.size });
@@ -330,6 +402,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
   dispose(): void {
     clearTimeout(this.debounce);
     clearTimeout(this.costRedraw);
+    this.forkPoints.dispose();
     this.costQueue.clear();
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();

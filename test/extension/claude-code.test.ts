@@ -206,7 +206,7 @@ describe("Claude Code transcripts in a real VS Code extension host", function ()
     const panel = await open(file);
     const leaf = "cc100000-0000-4000-8000-000000000015";
     await vscode.commands.executeCommand("agentSessions.menu.previewContext", { webview: "agentSessions.explorer", webviewSection: "row", entryId: leaf, sessionPath: file });
-    const preview = await until("the preview of the entry's context", () => vscode.workspace.textDocuments.find((d) => d.getText().startsWith(`// Context Claude Code sends for leaf ${leaf} of ${file}`)), 20_000);
+    const preview = await until("the preview of the entry's context", () => vscode.workspace.textDocuments.find((d) => d.getText().startsWith(`// Context Claude Code sends for leaf ${leaf} of '`) && d.getText().split("\n")[0].endsWith(` (${file})`)), 20_000);
     assert.match(preview.getText(), /unrecorded overhead|Not in the file/);
     const notice = panel.stats.lastNotice;
     await vscode.commands.executeCommand("agentSessions.menu.label", { webviewSection: "row", entryId: leaf, sessionPath: file });

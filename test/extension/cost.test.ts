@@ -1,9 +1,8 @@
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { formatOf, openSession } from "../../src/core/formats/registry";
-import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { costFigures, costHeadline } from "../../src/core/tokens/cost-words";
 import type { PriceOverrides } from "../../src/core/tokens/prices";
 import { sessionCost } from "../../src/core/tokens/session-cost";
@@ -11,6 +10,7 @@ import type { SessionCostOutcome, TotalCostOutcome } from "../../src/extension/c
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { SessionsViewNode } from "../../src/extension/sessions-view";
 import { assistant, header, user, writeSession } from "../helpers/session-builder";
+import { activateWithPiProject } from "./pi-project";
 import { until } from "./until";
 
 /**
@@ -19,8 +19,6 @@ import { until } from "./until";
  * Its sessions live in a project of their own in the runner's throwaway pi dir.
  */
 
-const EXT_ID = "agent-session-explorer.agent-session-explorer";
-const agentDir = process.env.PI_CODING_AGENT_DIR as string;
 const CWD = "/home/ana/costs";
 const LOCAL_PRICE = { input: 1, output: 10, cacheWrite: 0, cacheRead: 0 };
 
@@ -68,11 +66,9 @@ describe("Know the cost in a real VS Code extension host", function () {
   }
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<ExtensionApi>(EXT_ID);
-    assert.ok(ext);
-    api = await ext.activate();
-    const dir = join(agentDir, "sessions", projectDirName(CWD));
-    mkdirSync(dir, { recursive: true });
+    const got = await activateWithPiProject(CWD);
+    api = got.api;
+    const dir = got.dir;
     const usage = { input: 1000, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1100 };
     files.priced = writeSession([header({ cwd: CWD }), user("c0000001", null, "price me"), assistant("c0000002", "c0000001", "ok", { usage }), user("c0000003", "c0000002", "again"), assistant("c0000004", "c0000003", "ok", { usage })], { dir, name: "2026-01-01T00-00-00-000Z_priced.jsonl" });
     files.recorded = writeSession([header({ cwd: CWD }), user("d0000001", null, "recorded"), assistant("d0000002", "d0000001", "ok", { usage: { ...usage, cost: { total: 0.25 } } })], { dir, name: "2026-01-02T00-00-00-000Z_recorded.jsonl" });

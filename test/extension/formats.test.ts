@@ -250,7 +250,8 @@ describe("The seed-000 and clawdcode formats in a real VS Code extension host", 
           const res = (await vscode.commands.executeCommand("agentSessions.previewContext", vscode.Uri.file(file), undefined, fmt, "none")) as { uri: vscode.Uri; request: Record<string, unknown> };
           const doc = await until(`the ${fmt} preview`, () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === res.uri.toString()));
           const text = doc.getText();
-          assert.ok(text.startsWith(`// Context ${fc.agent} sends for leaf ${s.metas[formatOf(s).defaultLeaf(s)].id} of ${file}`), text.slice(0, 200));
+          // The session by its title, the path at the end.
+          assert.ok(text.startsWith(`// Context ${fc.agent} sends for leaf ${s.metas[formatOf(s).defaultLeaf(s)].id} of '`) && text.split("\n")[0].endsWith(` (${file})`), text.slice(0, 200));
           assert.match(text, new RegExp(`// Format: ${fmt === "pi" ? "native" : fmt}\\.`));
           if (fmt === "pi") {
             assert.deepEqual(res.request.messages, expected);

@@ -17,6 +17,7 @@ export function run(): Promise<void> {
   require("./claude-code.test");
   require("./cost.test");
   require("./search.test");
+  require("./names.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

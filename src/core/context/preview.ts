@@ -5,6 +5,8 @@ import type { FormatContext, SessionFormat } from "../formats/session-format";
 import type { SessionReader } from "../formats/session-reader";
 import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../tokens/format-tokens";
 import { clipText, visibleText } from "../util/visible-text";
+import { sessionTitle, titledPath } from "../util/session-title";
+import { loadedTitleFacts } from "../formats/title-facts";
 import { renderFormatContext } from "./format-context";
 
 /** How a preview shows the request: pi's message list (the agent's own messages for other formats), the Anthropic body, or XML. */
@@ -22,12 +24,14 @@ export interface PreviewText {
  * then the JSON. `strategy`: one of the agent's own context strategies, as a dry run.
  */
 export function buildPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
-  if (session instanceof Session) return piPreview(session, leafId, format, system);
-  return otherPreview(session, leafId, format, system, strategy);
+  // The session by its title, the path at the end: a path alone is a time and an id.
+  const of = titledPath(sessionTitle(loadedTitleFacts(session), session.path), session.path);
+  if (session instanceof Session) return piPreview(session, leafId, format, system, of);
+  return otherPreview(session, leafId, format, of, system, strategy);
 }
 
 /** The preview of a session of another format: its own messages (pi's format shows them as native), the Anthropic body, or XML. */
-function otherPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
+function otherPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, of: string, system?: string, strategy?: string): PreviewText & { text: string } {
   const f = formatOf(session);
   const leaf = leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId);
   const recorded = f.context(session, leaf);
@@ -37,7 +41,7 @@ function otherPreview(session: SessionReader, leafId: string | undefined, format
   const byPart = ctx.messages.map((m) => ({ entryId: m.entryId, kind: m.kind, tokens: messageTokens(m.message) }));
   const request = renderFormatContext(session, leaf, format === "pi" ? "native" : format, { system, ctx });
   const lines = [
-    `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${session.path}`,
+    `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${of}`,
     `// Format: ${format === "pi" ? "native" : format}. Model: ${t.model ?? "unknown"}.`,
     `// Context size: ${t.contextTokens.toLocaleString("en-US")} tokens = ${t.recordedPart.toLocaleString("en-US")} recorded usage + ${t.estimatedPart.toLocaleString("en-US")} estimated (chars/4).`,
     ...(t.overhead ? [`// ${overheadLine(t.overhead)}`] : [`// Not in the file: ${f.unrecordedParts ?? UNRECORDED_PARTS} (no recorded usage to estimate them from).`]),

@@ -3,6 +3,9 @@ import type { FormatContext } from "../formats/session-format";
 import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
 import type { ContextSide } from "./diff-contexts";
 import { messageText } from "./message-text";
+import { quoted, sessionTitle } from "../util/session-title";
+import { visibleText } from "../util/visible-text";
+import { loadedTitleFacts } from "../formats/title-facts";
 
 /** A message longer than this is cut in the rendering (a diff editor slows down on megabytes). */
 export const MAX_MESSAGE_CHARS = 100_000;
@@ -29,7 +32,7 @@ export function renderContextText(side: ContextSide, opts: { title?: string; ctx
   const max = opts.maxChars ?? Math.max(2_000, Math.min(MAX_MESSAGE_CHARS, Math.floor(MAX_DOC_CHARS / Math.max(1, ctx.messages.length))));
   const lines = [
     `# ${opts.title ?? `Context of ${ctx.leafId ?? "(no leaf)"}`}`,
-    `# ${side.session.path} (${f.agent} session), leaf ${ctx.leafId ?? "(none)"}`,
+    `# ${f.agent} session ${quoted(sessionTitle(loadedTitleFacts(side.session), side.session.path), 80)}, leaf ${ctx.leafId ?? "(none)"} (${visibleText(side.session.path)})`,
     `# ${n(ctx.messages.length)} message${ctx.messages.length === 1 ? "" : "s"}, ${n(t.contextTokens)} context tokens (${t.source === "recorded" ? `recorded usage at ${t.recordedAt} + estimates after it` : "estimated"})${t.overhead ? `, of which about ${n(t.overhead.tokens)} not in the file (${t.overhead.parts})` : ""}`,
   ];
   if (!ctx.messages.length) lines.push("", "(empty context: nothing is sent)");

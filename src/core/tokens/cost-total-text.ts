@@ -44,7 +44,12 @@ const safe = (s: string) => shownField(s);
  * A total as plain text: the sum with its split, what was left out and why, then by
  * model, by day, by project and the sessions, most expensive first (up to `maxSessions`).
  */
-export function costTotalText(t: CostScanResult, opts: { title?: string; maxSessions?: number } = {}): string {
+export function costTotalText(t: CostScanResult, opts: { title?: string; maxSessions?: number; titleOf?: (path: string) => string | undefined } = {}): string {
+  // A session by its title where one is known, the path after it (a path alone says little: a time and an id).
+  const named = (path: string) => {
+    const title = opts.titleOf?.(path);
+    return title ? `${safe(title)}  (${safe(path)})` : safe(path);
+  };
   const sub = t.sessions.filter((s) => s.parent !== undefined).length;
   const files = `${t.sessions.length} session file(s) with steps${sub ? ` (${sub} of them sub-agent transcripts)` : ""}`;
   const out = [`${opts.title ? `${safe(opts.title)}: ` : ""}${files}, ${rangeText(t.range)}`, `total ${usd4(t.total.usd)}  ${costSplit(t.total)}`];
@@ -63,7 +68,7 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
     const max = opts.maxSessions ?? 50;
     out.push("", `sessions, most expensive first${t.sessions.length > max ? ` (the first ${max} of ${t.sessions.length})` : ""}`);
     for (const s of t.sessions.slice(0, max)) {
-      out.push(`${usd4(s.usd).padStart(11)}  ${String(s.steps).padStart(5)} step(s)  ${safe(s.agent)}  ${safe(s.path)}${s.parent !== undefined ? `  (sub-agent of ${safe(s.parent)})` : ""}${s.countedElsewhere.steps ? `  (+${s.countedElsewhere.steps} copied step(s), ${usd4(s.countedElsewhere.usd)}, counted in their source)` : ""}`);
+      out.push(`${usd4(s.usd).padStart(11)}  ${String(s.steps).padStart(5)} step(s)  ${safe(s.agent)}  ${named(s.path)}${s.parent !== undefined ? `  (sub-agent of ${safe(s.parent)})` : ""}${s.countedElsewhere.steps ? `  (+${s.countedElsewhere.steps} copied step(s), ${usd4(s.countedElsewhere.usd)}, counted in their source)` : ""}`);
     }
   }
   if (t.failed.length) {

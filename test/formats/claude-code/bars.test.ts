@@ -14,7 +14,7 @@ describe("claude-code: a bar per branch Claude Code could resume", () => {
     const s = await openSession(join(process.cwd(), "test", "fixtures", "claude-code", "rewind-split-sidechain.jsonl"));
     assert.deepEqual(formatBars(s, undefined).map((b) => [b.leafId, b.title]), [
       [u(15), "Default leaf (where Claude Code continues)"],
-      [u(11), `Branch ending at ${u(11)}`],
+      [u(11), "Branch after 'Delete them'"],
     ]);
   });
 

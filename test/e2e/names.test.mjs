@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Names instead of ids, checked where the user sees them (issue 24, items 4, 9, 10, 15):
+// the extension from this folder in a real VS Code (code-server) driven by Chromium, on a
+// throwaway pi store (a named session with two branches and a recorded cost, and a fork of
+// it) and Claude Code store. Checks the Sessions view's rows (titles, a fork named after
+// its source, one icon per agent), the cost in a REAL hover's tooltip (VS Code asks
+// resolveTreeItem only for items without a tooltip), the explorer's tab title, the bar of
+// the other branch, and Fork Latest's notification, as the workbench shows them.
+// Screenshots: test-artifacts/e2e/names-*.png (look at them).
+// Usage: node test/e2e/names.test.mjs   Closing line: `names: N passed, M failed`.
+// Needs `node scripts/e2e/setup-vscode.mjs` once; builds the extension first.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createChecks } from './checks.mjs';
+import { failureReport, launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } from '../../scripts/e2e/browser.mjs';
+import { startCodeServer, workbenchUrl } from '../../scripts/e2e/code-server.mjs';
+import { assertInstalled } from '../../scripts/e2e/paths.mjs';
+import { budget, until } from '../../scripts/e2e/waits.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
+const CWD = '/home/ana/names';
+const TITLE = 'Fix the build';
+
+const { say, check, fail, finish, setFailureReporter } = createChecks('names');
+
+let clock = Date.parse('2026-05-01T10:00:00.000Z');
+const ts = () => new Date((clock += 1000)).toISOString();
+const user = (id, parentId, text) => ({ type: 'message', id, parentId, timestamp: ts(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: clock } });
+const assistant = (id, parentId, text, cost = 0) => ({
+  type: 'message', id, parentId, timestamp: ts(),
+  message: {
+    role: 'assistant', content: [{ type: 'text', text }], api: 'anthropic-messages', provider: 'anthropic', model: 'claude-sonnet-4-5',
+    usage: { input: 100, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 120, ...(cost ? { cost: { total: cost } } : {}) }, stopReason: 'stop', timestamp: clock,
+  },
+});
+const write = (file, lines) => fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+
+/** The stores: a named pi session (two branches, $0.25 recorded, the name set last as pi does), a fork of it, a Claude Code transcript. */
+function makeStores(work) {
+  const piDir = path.join(work, 'agent', 'sessions', `--${CWD.slice(1).replace(/\//g, '-')}--`);
+  fs.mkdirSync(piDir, { recursive: true });
+  const source = path.join(piDir, '2026-05-01T10-00-00-000Z_0a1b2c3d-0000-4000-8000-000000000001.jsonl');
+  write(source, [
+    { type: 'session', version: 3, id: '0a1b2c3d-0000-4000-8000-000000000001', timestamp: ts(), cwd: CWD },
+    user('u1', null, 'Run the tests'),
+    assistant('a1', 'u1', 'All green.', 0.1),
+    user('u2', 'a1', 'Now deploy it'),
+    assistant('a2', 'u2', 'Deployed.', 0.05),
+    user('u3', 'a1', 'Try the old build'),
+    assistant('a3', 'u3', 'The old build fails.', 0.1),
+    { type: 'session_info', id: 'i1', parentId: 'a3', timestamp: ts(), name: TITLE },
+  ]);
+  const fork = path.join(piDir, '2026-05-01T11-00-00-000Z_0a1b2c3d-0000-4000-8000-000000000002.jsonl');
+  write(fork, [
+    { type: 'session', version: 3, id: '0a1b2c3d-0000-4000-8000-000000000002', timestamp: '2026-05-01T11:00:00.000Z', cwd: CWD, parentSession: source },
+    user('u1', null, 'Run the tests'),
+    assistant('a1', 'u1', 'All green.'),
+  ]);
+  const ccDir = path.join(work, 'claude', 'projects', '-home-dev-demo');
+  fs.mkdirSync(ccDir, { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'claude-code', 'rewind-split-sidechain.jsonl'), path.join(ccDir, 'cc000000-0000-4000-8000-000000000000.jsonl'));
+  return { source, fork };
+}
+
+try {
+  assertInstalled();
+} catch (e) {
+  console.error(`names: ${e.message}`);
+  process.exit(2);
+}
+const built = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'inherit' });
+if (built.status !== 0) process.exit(1);
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-names-'));
+const workspace = path.join(work, 'workspace');
+fs.mkdirSync(workspace);
+fs.mkdirSync(path.join(work, 'clawdcode', 'projects'), { recursive: true });
+const files = makeStores(work);
+let server;
+let browser;
+try {
+  server = await startCodeServer({
+    workspace, runDir: path.join(work, 'run'),
+    env: { PI_CODING_AGENT_DIR: path.join(work, 'agent'), CLAUDE_CONFIG_DIR: path.join(work, 'claude'), CLAWDCODE_DIR: path.join(work, 'clawdcode') },
+  });
+  browser = await launchBrowser({ profileDir: path.join(work, 'chromium') });
+  const { page } = browser;
+  setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `names-failure-${title.slice(0, 30).replace(/\W+/g, '-')}.png`)));
+  say(`workbench restored in ${((await openWorkbench(page, workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT }))) / 1000).toFixed(1)}s`);
+
+  const rows = page.locator('.sidebar .monaco-list-row');
+  const row = (label) => page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+
+  await check('the Sessions view: titles, the fork named after its source, an icon per agent', async () => {
+    await page.locator('.activitybar .action-item a[aria-label^="Agent Sessions"], .activitybar .action-item[aria-label^="Agent Sessions"]').first().click({ timeout: budget(20_000) });
+    let texts = [];
+    await until('the sessions listed', async () => {
+      texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+      // A row's text is its label then its description, with no space between them.
+      return [/\| Fix the build\s*pi ·/, /\| Fix the build \(fork at 'All green\.'\)\s*pi ·/, /Claude Code ·/].every((re) => re.test(` | ${texts.join(' | ')}`));
+    }, { ms: 30_000, everyMs: 300, describe: () => `rows: ${JSON.stringify(texts)}` });
+    // Each agent's own drawing (light/dark pairs under media/agents), not one icon for all.
+    const icon = async (label) => decodeURIComponent(await row(label).locator('.custom-view-tree-node-item-icon').evaluate((e) => getComputedStyle(e).backgroundImage));
+    const piIcon = await icon(TITLE);
+    const ccRow = page.locator('.sidebar .monaco-list-row', { hasText: 'Claude Code ·' }).first();
+    const ccIcon = decodeURIComponent(await ccRow.locator('.custom-view-tree-node-item-icon').evaluate((e) => getComputedStyle(e).backgroundImage));
+    if (!/agents\/pi-(dark|light)\.svg/.test(piIcon)) throw new Error(`pi's row icon: ${piIcon}`);
+    if (!/agents\/claude-code-(dark|light)\.svg/.test(ccIcon)) throw new Error(`Claude Code's row icon: ${ccIcon}`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'names-sessions.png'))}`);
+  });
+
+  await check('a REAL hover on a session shows its cost in the tooltip, and a fork\'s says what it was forked from', async () => {
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Cost of the session' });
+    await until('the tooltip with the cost', async () => {
+      await page.mouse.move(5, 5);
+      await row(TITLE).locator('.label-name').hover();
+      return hover.first().isVisible({ timeout: budget(4_000) }).catch(() => false) || hover.first().waitFor({ timeout: budget(4_000) }).then(() => true, () => false);
+    }, { ms: 40_000, everyMs: 500 });
+    const text = (await hover.first().innerText()).replace(/\s+/g, ' ');
+    if (!text.includes('Cost of the session: $0.25')) throw new Error(`hover text: ${text}`);
+    say(`hover: ${text.slice(0, 300)}`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'names-hover.png'))}`);
+    const forkHover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'forked from' });
+    await until('the fork\'s tooltip', async () => {
+      await page.mouse.move(5, 5);
+      await row(`${TITLE} (fork at 'All green.')`).locator('.label-name').hover();
+      return forkHover.first().waitFor({ timeout: budget(4_000) }).then(() => true, () => false);
+    }, { ms: 40_000, everyMs: 500 });
+    const ft = (await forkHover.first().innerText()).replace(/\s+/g, ' ');
+    if (!ft.includes(`forked from ${TITLE} (${files.source})`)) throw new Error(`fork hover text: ${ft}`);
+    await page.mouse.move(5, 5);
+  });
+
+  await check('the explorer\'s tab is titled by the session, and the other branch\'s bar by its last prompt', async () => {
+    await row(TITLE).click();
+    const tab = page.locator('.tabs-container .tab', { hasText: TITLE }).first();
+    await tab.waitFor({ timeout: budget(30_000) });
+    const tabText = (await tab.innerText()).trim();
+    if (/\.jsonl|Session:/.test(tabText)) throw new Error(`tab title: ${tabText}`);
+    const frame = await webviewFrame(page, { text: "Branch after 'Now deploy it'", timeoutMs: 40_000 });
+    const bars = await frame.locator('.bar-title').allInnerTexts();
+    if (bars.some((b) => /Branch ending at/.test(b))) throw new Error(`bars: ${bars.join(' | ')}`);
+    say(`tab "${tabText}", bars: ${bars.join(' | ')}`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'names-explorer.png'))}`);
+  });
+
+  await check('Fork Latest\'s notification names the session and the entry, not a file name, and offers Open', async () => {
+    // Fork Latest is offered on a session's row (its context menu), not in the palette.
+    await row(TITLE).click({ button: 'right' });
+    // VS Code's menus act on the item's own element, and on Enter once it is focused.
+    const item = page.locator('.context-view .monaco-menu .action-menu-item', { hasText: 'Fork Latest' }).first();
+    await item.hover({ timeout: budget(15_000) });
+    await page.keyboard.press('Enter');
+    // The words are announced at once (the workbench's alert); the toast may not be drawn in a
+    // headless window, so the notification is read where it stays: the notification center.
+    const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: 'Forked' }).first();
+    await alert.waitFor({ state: 'attached', timeout: budget(30_000) });
+    say(`announced: ${(await alert.textContent()).trim()}`);
+    await runCommand(page, 'Notifications: Show Notifications');
+    const toast = page.locator('.notifications-center .notification-list-item, .notifications-toasts .notification-toast', { hasText: 'Forked' }).first();
+    await toast.waitFor({ timeout: budget(30_000) });
+    const text = (await toast.innerText()).replace(/\s+/g, ' ');
+    if (!text.includes(`Forked '${TITLE}' at 'Try the old build'`)) throw new Error(`notification: ${text}`);
+    if (/\.jsonl/.test(text)) throw new Error(`the notification names a file: ${text}`);
+    if (!(await toast.locator('.monaco-button', { hasText: 'Open' }).count())) throw new Error(`no Open button: ${text}`);
+    say(`notification: ${text}`);
+    // The new fork is listed after its source and entry, apart from the first fork.
+    await row(`${TITLE} (fork at 'Try the old build')`).waitFor({ timeout: budget(30_000) });
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'names-fork-notice.png'))}`);
+  });
+} catch (e) {
+  fail('the harness', e);
+} finally {
+  if (browser) await browser.close();
+  if (server) await server.stop();
+}
+const ok = finish();
+if (ok) fs.rmSync(work, { recursive: true, force: true });
+else say(`files kept in ${work}`);
+process.exit(ok ? 0 : 1);
