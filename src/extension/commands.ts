@@ -14,7 +14,7 @@ import type { SessionReader } from "../core/formats/session-reader";
 import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext, projectFolders } from "./actions";
 import { clearApiKey, setApiKey } from "./api-key";
 import { compareContexts, type DiffSide, pickCompaction, pickLeaf, showCompactionChange } from "./context-diff";
-import type { ContextFormat } from "./context-preview";
+import { type ContextFormat, PREVIEW_SCHEME } from "./context-preview";
 import type { Log } from "./log";
 import { pickEntry, pickSession } from "./pickers";
 import type { SessionsView, SessionsViewNode } from "./sessions-view";
@@ -97,31 +97,63 @@ export async function forkNotice(deps: CommandDeps, file: string, entryId: strin
   return `Forked ${quoted(title, 60)} at ${quoted(entryWords(s, i))}`;
 }
 
-/** The palette flow: strategy, optional instructions, a dry-run summary to confirm, then progress with cancel. */
+/** A compaction strategy as the palette offers it. */
+const STRATEGIES: Array<{ strategy: CompactionStrategy; label: string; description: string; paid: boolean }> = [
+  { strategy: "summarize", label: "Summarize", description: "pi's default: an LLM summary of everything before the kept part", paid: true },
+  { strategy: "smart", label: "Smart", description: "keep tool calls, errors and long messages verbatim; summarize the rest", paid: true },
+  { strategy: "truncate", label: "Truncate", description: "no model call: drop the older part, keep the recent one", paid: false },
+];
+
+/**
+ * The palette flow, plan first: the session is named, each strategy shows what it would
+ * do before one is chosen, "nothing to compact" is said as information before any
+ * question, and the dialog's default button is the free one ("Show the Plan"), never the
+ * paid model call.
+ */
 export async function compactInteractive(deps: CommandDeps, file: string, leafId?: string): Promise<CompactionOutcome | { lines: string[] } | undefined> {
   // Another format compacts its own way; one without compaction is refused before any question.
   const other = await formatCompaction(deps, file);
   if (other) return compactOtherInteractive(deps, file, other, leafId);
   const session = await piSession(deps, file, "Compaction");
-  const strat = await vscode.window.showQuickPick(
-    [
-      { label: "summarize", description: "pi's default: an LLM summary of everything before the kept part" },
-      { label: "smart", description: "keep tool calls, errors and long messages verbatim; summarize the rest" },
-      { label: "truncate", description: "no LLM: drop the older part, keep the recent one" },
-    ],
-    { title: leafId ? `Compact at ${leafId}: strategy` : "Compaction strategy" },
+  const title = quoted(deps.view.titleOf(file) ?? sessionTitle(loadedTitleFacts(session), file), 60);
+  let plans: Array<{ s: (typeof STRATEGIES)[number]; plan: CompactionPlan }>;
+  try {
+    plans = STRATEGIES.map((s) => ({ s, plan: compactionPlan(session, { strategy: s.strategy, leafId }) }));
+  } catch (err) {
+    // The format says so by the error's name (no class of a format's folder is named here).
+    if (!(err instanceof Error) || err.name !== "NothingToCompactError") throw err;
+    void vscode.window.showInformationMessage(`Nothing to compact in ${title}: ${visibleText(err.message)}`);
+    return undefined;
+  }
+  const n = (x: number) => x.toLocaleString("en-US");
+  const picked = await vscode.window.showQuickPick(
+    plans.map(({ s, plan }) => ({
+      label: s.label,
+      description: s.description,
+      detail: `${n(plan.tokensBefore)} -> about ${n(plan.tokensAfterEstimate)} tokens; summarizes ${plan.toSummarize.length} messages, keeps ${plan.keptMessages}${s.paid ? `; calls ${plan.model}` : ""}`,
+      choice: { s, plan },
+    })),
+    { title: `Compact ${title}${leafId ? ` at ${leafId}` : ""}: which way?`, matchOnDetail: true },
   );
-  if (!strat) return undefined;
-  const strategy = strat.label as CompactionStrategy;
-  const instructions = strategy === "truncate" ? "" : await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration" });
+  if (!picked) return undefined;
+  const { s, plan } = picked.choice;
+  const instructions = s.paid ? await vscode.window.showInputBox({ title: `Extra instructions for the summary of ${title} (optional)`, placeHolder: "e.g. focus on the database migration" }) : "";
   if (instructions === undefined) return undefined;
-  const plan = compactionPlan(session, { strategy, leafId });
-  const ok = await vscode.window.showInformationMessage("Compact this session?", { modal: true, detail: planSummary(plan) }, "Compact");
-  if (ok !== "Compact") return undefined;
-  const out = (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Compacting session", cancellable: true }, (p, token) =>
-    compact(deps, file, { strategy, leafId, instructions: instructions || undefined }, p, token),
+  const go = s.paid ? `Compact (calls ${plan.model})` : "Compact";
+  const show = "Show the Plan";
+  // The first button is the dialog's default: for a paid call, the free one.
+  const answer = await vscode.window.showInformationMessage(`Compact ${title}?`, { modal: true, detail: planSummary(plan) }, ...(s.paid ? [show, go] : [go]));
+  if (answer === show) {
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/Compaction plan of ${visibleText(deps.view.titleOf(file) ?? "the session").replace(/[\\/]/g, "-").slice(0, 60)}.txt`, query: `t=${Date.now()}` });
+    deps.previews.set(uri, `${planSummary(plan)}\n`);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+    return undefined;
+  }
+  if (answer !== go) return undefined;
+  const out = (await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Compacting ${title}`, cancellable: true }, (p, token) =>
+    compact(deps, file, { strategy: s.strategy, leafId, instructions: instructions || undefined }, p, token),
   )) as CompactionOutcome;
-  void vscode.window.showInformationMessage(`Compacted (${out.strategy}${out.fallbackReason ? ", fallback" : ""}): ${out.tokensBefore.toLocaleString("en-US")} -> ${out.tokensAfter.toLocaleString("en-US")} tokens. Entry ${out.entry.id}.`);
+  void vscode.window.showInformationMessage(`Compacted ${title} (${out.strategy}${out.fallbackReason ? ", fallback" : ""}): ${out.tokensBefore.toLocaleString("en-US")} -> ${out.tokensAfter.toLocaleString("en-US")} tokens.`);
   return out;
 }
 

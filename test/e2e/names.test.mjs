@@ -24,6 +24,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const CWD = '/home/ana/names';
 const TITLE = 'Fix the build';
+const BIG = 'Refactor the parser';
 
 const { say, check, fail, finish, setFailureReporter } = createChecks('names');
 
@@ -63,7 +64,17 @@ function makeStores(work) {
   const ccDir = path.join(work, 'claude', 'projects', '-home-dev-demo');
   fs.mkdirSync(ccDir, { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'claude-code', 'rewind-split-sidechain.jsonl'), path.join(ccDir, 'cc000000-0000-4000-8000-000000000000.jsonl'));
-  return { source, fork };
+  // Long enough that pi's compaction has something to summarize (more than keepRecentTokens).
+  const big = path.join(piDir, '2026-05-01T12-00-00-000Z_0a1b2c3d-0000-4000-8000-000000000003.jsonl');
+  const turns = [];
+  let parent = null;
+  for (let k = 1; k <= 16; k++) {
+    turns.push(user(`b${k}u`, parent, `Step ${k} of the parser refactor: ${'explain the grammar rule and its edge cases. '.repeat(60)}`));
+    turns.push(assistant(`b${k}a`, `b${k}u`, `Done with step ${k}. ${'The rule now handles nested groups and escapes. '.repeat(60)}`));
+    parent = `b${k}a`;
+  }
+  write(big, [{ type: 'session', version: 3, id: '0a1b2c3d-0000-4000-8000-000000000003', timestamp: ts(), cwd: CWD }, ...turns, { type: 'session_info', id: 'bi', parentId: parent, timestamp: ts(), name: BIG }]);
+  return { source, fork, big };
 }
 
 try {
@@ -172,6 +183,52 @@ try {
     // The new fork is listed after its source and entry, apart from the first fork.
     await row(`${TITLE} (fork at 'Try the old build')`).waitFor({ timeout: budget(30_000) });
     say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'names-fork-notice.png'))}`);
+  });
+
+  await check('Compact: nothing to compact is information naming the session, before any question', async () => {
+    // The notification center the last check opened is closed first.
+    await runCommand(page, 'Notifications: Hide Notifications').catch(() => page.keyboard.press('Escape'));
+    await row(TITLE).click();
+    await page.locator('.tabs-container .tab', { hasText: TITLE }).first().waitFor({ timeout: budget(30_000) });
+    await runCommand(page, 'Agent Sessions: Compact Session');
+    const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: 'Nothing to compact' }).first();
+    await alert.waitFor({ state: 'attached', timeout: budget(30_000) });
+    const text = (await alert.textContent()).trim();
+    if (!text.includes(`Nothing to compact in '${TITLE}'`)) throw new Error(`announced: ${text}`);
+    if (await page.locator('.quick-input-widget .quick-input-title', { hasText: 'which way' }).isVisible().catch(() => false)) throw new Error('a strategy was asked for first');
+    say(`announced: ${text}`);
+  });
+
+  await check('Compact: the plan of each strategy before the choice, the session named, and the free "Show the Plan" as the dialog\'s default', async () => {
+    const before = fs.readFileSync(files.big);
+    await row(BIG).click();
+    await page.locator('.tabs-container .tab', { hasText: BIG }).first().waitFor({ timeout: budget(30_000) });
+    await runCommand(page, 'Agent Sessions: Compact Session');
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    await until('the strategy pick', async () => ((await title.textContent().catch(() => '')) ?? '').includes('which way'), { ms: 30_000, everyMs: 300 });
+    const titleText = (await title.textContent()).trim();
+    if (!titleText.includes(`Compact '${BIG}'`)) throw new Error(`pick title: ${titleText}`);
+    const items = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
+    if (items.length !== 3 || !items.every((t) => /tokens; summarizes \d+ messages, keeps \d+/.test(t))) throw new Error(`items: ${JSON.stringify(items)}`);
+    if (!/^Summarize.*calls claude-sonnet-4-5/.test(items[0]) || /calls/.test(items[2])) throw new Error(`the paid ones say so: ${JSON.stringify(items)}`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'compact-pick.png'))}`);
+    await page.keyboard.press('Enter');
+    await until('the instructions box', async () => ((await title.textContent().catch(() => '')) ?? '').includes('Extra instructions'), { ms: 20_000, everyMs: 300 });
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: budget(20_000) });
+    const message = (await dialog.locator('.dialog-message-text').innerText()).trim();
+    if (message !== `Compact '${BIG}'?`) throw new Error(`dialog: ${message}`);
+    // The order VS Code draws them in depends on the platform; the default is the one that has the focus (Enter presses it).
+    const buttons = (await dialog.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim());
+    if (!buttons.includes('Show the Plan') || !buttons.includes('Compact (calls claude-sonnet-4-5)')) throw new Error(`buttons: ${JSON.stringify(buttons)}`);
+    const focused = (await page.evaluate(() => document.activeElement?.textContent ?? '')).trim();
+    if (focused !== 'Show the Plan') throw new Error(`the dialog's default (focused) button is "${focused}", not the free one`);
+    say(`dialog "${message}", buttons ${JSON.stringify(buttons)}, focused "${focused}"`);
+    say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'compact-dialog.png'))}`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached', timeout: budget(10_000) });
+    if (!fs.readFileSync(files.big).equals(before)) throw new Error('the session changed');
   });
 } catch (e) {
   fail('the harness', e);
