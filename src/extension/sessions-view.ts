@@ -286,6 +286,13 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     return icon;
   }
 
+  /** A fork's source for people: its title in quotes when it is listed, else as the fork names it. */
+  private sourceTitle(agent: string, from: string): string {
+    const byId = this.byId.get(`${agent}\0${from}`);
+    const src = this.byPath.get(from) ?? byId;
+    return src ? `'${this.titleFor(src)}'` : from;
+  }
+
   /** The session a fork was made from, when it is listed (pi names it by path, Claude Code by session id). */
   private sourceOf(s: SessionSummary): SessionSummary | undefined {
     const from = s.parentSession;
@@ -337,7 +344,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node> {
     const [path, stamp] = node.kind === "session" ? [node.session.path, node.session] : [node.sub.path, node.sub];
     try {
       const cost = await this.costs.get(path, { mtimeMs: stamp.mtimeMs, size: stamp.size });
-      tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels, cost.inherited), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent"), "keep")}`);
+      tip.appendText(`\n\n${visibleText(costTooltip(costFigures(cost.total, cost.unpricedModels, cost.inherited), node.kind === "session" ? "Cost of the session" : "Cost of the sub-agent", (from) => this.sourceTitle(node.kind === "session" ? node.session.agent : "", from)), "keep")}`);
       const subs = node.kind === "session" ? (node.session.subagents ?? []).filter((a) => a.entryId === undefined) : [];
       if (subs.length) tip.appendText(`\n${await this.subagentsLine(subs)}`);
     } catch (err) {

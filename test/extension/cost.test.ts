@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { formatOf, openSession } from "../../src/core/formats/registry";
@@ -92,6 +92,17 @@ describe("Know the cost in a real VS Code extension host", function () {
     assert.match(rec, /recorded by the agent: \$0\.25 \(1 step\)/);
     const local = await tooltip(files.local);
     assert.match(local, /unpriced, not in the total: 1 step, 1\.1k tokens of local-llama/);
+  });
+
+  it("a fork's tooltip: what its path cost, the part it inherited named by its source's title (issue 25)", async () => {
+    const source = readFileSync(files.recorded, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    // A pi fork: a new header written at fork time naming its source, the path's entries copied unchanged.
+    const fork = writeSession([{ ...source[0], id: "f0f0f0f0-0000-4000-8000-000000000000", timestamp: new Date().toISOString(), parentSession: files.recorded }, ...source.slice(1)], { dir: dirname(files.recorded), name: "2026-01-04T00-00-00-000Z_fork.jsonl" });
+    const tip = await tooltip(fork);
+    assert.match(tip, /Cost of the session: \$0\.25 · 1 step/);
+    assert.match(tip, /of which \$0\.25 \(1 step\) inherited from 'recorded': made once, counted in that session's total/);
+    rmSync(fork);
+    await api.sessionsView.refresh();
   });
 
   it("showCost: the rows show each session's cost once it is computed in the background", async () => {

@@ -51,7 +51,7 @@ export function costHeadline(c: CostFigures | BranchCostFigures): string {
  * priced from the table (or the setting), and unpriced with the models named. Model
  * names are session text: the caller shows these lines as text.
  */
-export function costBreakdown(c: CostFigures): string[] {
+export function costBreakdown(c: CostFigures, nameOf?: (source: string) => string): string[] {
   const out: string[] = [];
   if (c.recordedSteps) out.push(`recorded by the agent: ${humanUsd(c.recordedUsd)} (${steps(c.recordedSteps)})`);
   if (c.pricedSteps) out.push(`priced per model: ${humanUsd(c.pricedUsd)} (${steps(c.pricedSteps)})`);
@@ -59,7 +59,7 @@ export function costBreakdown(c: CostFigures): string[] {
     out.push(`unpriced, not in the total: ${steps(c.unpricedSteps)}, ${humanTokens(c.unpricedTokens)} tokens of ${c.unpricedModels.map((m) => clipField(m)).join(", ") || "(unknown)"} (set agentSessions.modelPrices to price them)`);
   }
   if (!c.steps) out.push("no step with recorded usage");
-  const inherited = inheritedLine(c);
+  const inherited = inheritedLine(c, nameOf);
   if (inherited) out.push(inherited);
   return out;
 }
@@ -70,6 +70,6 @@ export function branchCostLine(c: BranchCostFigures): string {
 }
 
 /** A cost for a tooltip: the headline, then where it came from. */
-export function costTooltip(c: CostFigures, what = "Cost"): string {
-  return [`${what}: ${costHeadline(c)}`, ...costBreakdown(c).map((l) => `  ${l}`)].join("\n");
+export function costTooltip(c: CostFigures, what = "Cost", nameOf?: (source: string) => string): string {
+  return [`${what}: ${costHeadline(c)}`, ...costBreakdown(c, nameOf).map((l) => `  ${l}`)].join("\n");
 }
