@@ -12,7 +12,11 @@ export const KIND_LABELS: Record<TokenKind, string> = {
   image: "Images",
   custom: "Custom",
   bash: "Bash",
+  system: "System & tools",
 };
+
+/** Drawing order: what is sent first comes first (the system prompt and tools, then the messages). */
+const DRAW_ORDER: readonly TokenKind[] = ["system", ...TOKEN_KINDS.filter((k) => k !== "system")];
 
 const SOURCE_TEXT: Record<TokenSource, string> = {
   recorded: "recorded usage",
@@ -35,9 +39,9 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
   // The parts are estimates and may add up to more than the recorded total (151k shown
   // of 200k with parts of 260k drew past the card): they are drawn as shares of the total.
   let partsSum = 0;
-  for (const kind of TOKEN_KINDS) partsSum += Math.max(0, bar.byKind[kind] ?? 0);
+  for (const kind of DRAW_ORDER) partsSum += Math.max(0, bar.byKind[kind] ?? 0);
   const share = partsSum > bar.total && partsSum > 0 ? bar.total / partsSum : 1;
-  for (const kind of TOKEN_KINDS) {
+  for (const kind of DRAW_ORDER) {
     const n = bar.byKind[kind] ?? 0;
     if (n <= 0) continue;
     const seg = el("div", { className: `bar-seg seg-${kind}`, title: `${KIND_LABELS[kind]}: ${formatInt(n)}` });
@@ -62,7 +66,7 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
     el("span", { className: `bar-figure${over ? " over" : ""}`, text: `${figure(bar.total, bar.source)} / ${formatTokens(bar.contextWindow)} (${used}%)` }),
     el("span", { className: `source-badge source-${bar.source}`, text: SOURCE_TEXT[bar.source] }),
   ]);
-  const breakdown = TOKEN_KINDS.filter((k) => (bar.byKind[k] ?? 0) > 0)
+  const breakdown = DRAW_ORDER.filter((k) => (bar.byKind[k] ?? 0) > 0)
     .map((k) => `${KIND_LABELS[k]} ${formatInt(bar.byKind[k] ?? 0)}`)
     .join(", ");
   const item = el("button", { className: `token-bar${bar.selected ? " selected" : ""}`, attrs: { type: "button", "data-leaf": bar.leafId, "data-vscode-context": JSON.stringify({ webviewSection: "bar", entryId: bar.leafId, preventDefaultContextMenuItems: true }) }, ...(cost ? { title: cost } : {}) }, [head, track]);
@@ -77,8 +81,8 @@ function barView(bar: TokenBar, onPick: (leafId: string) => void): HTMLElement {
 
 function legend(bars: TokenBar[]): HTMLElement {
   const used = new Set<TokenKind>();
-  for (const b of bars) for (const k of TOKEN_KINDS) if ((b.byKind[k] ?? 0) > 0) used.add(k);
-  const items = TOKEN_KINDS.filter((k) => used.has(k)).map((k) => el("span", { className: "legend-item" }, [el("span", { className: `swatch seg-${k}` }), document.createTextNode(KIND_LABELS[k])]));
+  for (const b of bars) for (const k of DRAW_ORDER) if ((b.byKind[k] ?? 0) > 0) used.add(k);
+  const items = DRAW_ORDER.filter((k) => used.has(k)).map((k) => el("span", { className: "legend-item" }, [el("span", { className: `swatch seg-${k}` }), document.createTextNode(KIND_LABELS[k])]));
   items.push(el("span", { className: "legend-item" }, [el("span", { className: "swatch mark-threshold" }), document.createTextNode("auto-compact")]));
   items.push(el("span", { className: "legend-item" }, [el("span", { className: "swatch mark-window" }), document.createTextNode("window")]));
   return el("div", { className: "legend", attrs: { "aria-hidden": "true" } }, items);

@@ -19,9 +19,13 @@ export function formatBars(session: SessionReader, selectedLeaf: number | undefi
   const branchEnd = format.branchEnd ? (leaf: number) => (format.branchEnd as NonNullable<typeof format.branchEnd>)(session, leaf) : undefined;
   return barLeaves(session, def, selectedLeaf, format.agent, branchEnd).map(({ leaf, id, title, selected }) => {
     const t = leafTokenSummary(session, format, leaf, { windows: opts.windows });
-    // The split is of the estimates; scaled to the total so the bar adds up to what it says.
-    const scale = t.estimated > 0 ? t.contextTokens / t.estimated : 0;
+    // What the agent sent beside the messages (system prompt, tools: measured from the
+    // recorded input) is its own segment; the messages' estimates are scaled to the rest,
+    // so the bar adds up to what it says.
+    const system = t.overhead && t.overhead.tokens > 0 ? Math.min(t.overhead.tokens, t.contextTokens) : 0;
+    const scale = t.estimated > 0 ? (t.contextTokens - system) / t.estimated : 0;
     const byKind: Partial<Record<TokenKind, number>> = {};
+    if (system) byKind.system = system;
     for (const [k, n] of Object.entries(t.byKind)) if (n) byKind[k as TokenKind] = Math.round(n * scale);
     return {
       leafId: id,

@@ -20,6 +20,8 @@ export function tokenBars(session: Session, table: readonly EntryTokens[], selec
     const lt = leafTokens(ctx, opts);
     const shares = contextShares(session, table, ctx, lt.contextTokens);
     const byKind: Partial<Record<TokenKind, number>> = {};
+    // The recorded size beyond the messages is what pi sent beside them (system prompt, tools).
+    if (lt.recorded > 0 && shares.overhead > 0) byKind.system = shares.overhead;
     for (const part of shares.parts) {
       for (const [k, n] of Object.entries(part.byKind) as Array<[TokenKind, number]>) if (n) byKind[k] = (byKind[k] ?? 0) + n;
     }

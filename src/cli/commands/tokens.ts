@@ -45,7 +45,7 @@ function parseAllocation(value: string | undefined): BudgetAllocation | undefine
  * `ase tokens --json` named its per-kind keys before the one vocabulary existed; its JSON
  * is only ever extended, so those names stay there.
  */
-const JSON_KIND_NAMES: Record<TokenKind, string> = { user: "user", assistant: "assistantText", thinking: "thinking", toolCall: "toolCalls", toolResult: "toolResults", image: "images", summary: "summaries", custom: "custom", bash: "bash" };
+const JSON_KIND_NAMES: Record<Exclude<TokenKind, "system">, string> = { user: "user", assistant: "assistantText", thinking: "thinking", toolCall: "toolCalls", toolResult: "toolResults", image: "images", summary: "summaries", custom: "custom", bash: "bash" };
 
 function jsonKinds(c: KindCounts): Record<string, number> {
   return Object.fromEntries(COUNT_ORDER.map((k) => [JSON_KIND_NAMES[k], c[k]]));

@@ -26,7 +26,12 @@ export interface PreviewText {
 export function buildPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
   // The session by its title, the path at the end: a path alone is a time and an id.
   const of = titledPath(sessionTitle(loadedTitleFacts(session), session.path), session.path);
-  if (session instanceof Session) return piPreview(session, leafId, format, system, of);
+  if (session instanceof Session) {
+    // What pi sends beside the messages, measured as for every format (the recorded input less the messages).
+    const f = formatOf(session);
+    const t = leafTokenSummary(session, f, leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId));
+    return piPreview(session, leafId, format, system, of, [t.overhead ? overheadLine(t.overhead) : `Not in the file: ${UNRECORDED_PARTS} (no recorded usage to estimate them from).`]);
+  }
   return otherPreview(session, leafId, format, of, system, strategy);
 }
 

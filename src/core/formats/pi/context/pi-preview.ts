@@ -7,7 +7,7 @@ import { renderAnthropic } from "./render-anthropic";
 import { renderXml } from "./render-xml";
 
 /** The exact request pi sends for a leaf, as JSONC: a token breakdown in comments, then the JSON. */
-export function piPreview(session: Session, leafId: string | undefined, format: "pi" | "anthropic" | "xml", system?: string, of: string = session.path): PreviewText & { text: string } {
+export function piPreview(session: Session, leafId: string | undefined, format: "pi" | "anthropic" | "xml", system?: string, of: string = session.path, notes: readonly string[] = []): PreviewText & { text: string } {
   const ctx = buildContext(session, leafId);
   const sizes = contextTokens(ctx);
   const byPart = ctx.agent.map((p) => ({ entryId: p.entryId, kind: p.kind === "message" ? p.agent.role : p.kind, tokens: estimateMessageTokens(p.agent) }));
@@ -21,6 +21,7 @@ export function piPreview(session: Session, leafId: string | undefined, format: 
     `// Context pi sends for leaf ${ctx.leafId ?? "(none)"} of ${of}`,
     `// Format: ${format}. Model: ${ctx.model ? `${ctx.model.provider}/${ctx.model.modelId}` : "unknown"}. Thinking: ${ctx.thinkingLevel}.`,
     `// Context size (pi's rule): ${sizes.tokens.toLocaleString("en-US")} tokens = ${sizes.recorded.toLocaleString("en-US")} recorded usage + ${sizes.estimated.toLocaleString("en-US")} estimated (chars/4).`,
+    ...notes.map((n) => `// ${n}`),
     `// ${ctx.parts.length} messages sent${ctx.compactionId ? `, compaction ${ctx.compactionId} in effect` : ""}. Estimated tokens by part:`,
     ...[...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `//   ${k.padEnd(20)} ${n.toLocaleString("en-US").padStart(10)}`),
     "",

@@ -13,12 +13,15 @@ import type { TokenKind } from "../../../tokens/token-vocabulary";
  * The one token vocabulary in the order pi's counts are stored (the token cache keeps
  * per-kind counts as arrays in this order, so it never changes).
  */
-export const COUNT_ORDER: readonly TokenKind[] = ["user", "assistant", "thinking", "toolCall", "toolResult", "image", "summary", "custom", "bash"];
+export const COUNT_ORDER: readonly EntryTokenKind[] = ["user", "assistant", "thinking", "toolCall", "toolResult", "image", "summary", "custom", "bash"];
 
 export type { TokenKind };
 
+/** The kinds an entry's own tokens can be (the system prompt and tools belong to no entry). */
+export type EntryTokenKind = Exclude<TokenKind, "system">;
+
 /** Tokens per kind; every kind is always present (0 when absent) so consumers never test for undefined. */
-export type KindCounts = Record<TokenKind, number>;
+export type KindCounts = Record<EntryTokenKind, number>;
 
 export function emptyCounts(): KindCounts {
   return { user: 0, assistant: 0, thinking: 0, toolCall: 0, toolResult: 0, image: 0, summary: 0, custom: 0, bash: 0 };
@@ -48,7 +51,7 @@ export function countsFromArray(a: ArrayLike<number>): KindCounts {
 
 /** One run of text as the LLM sees it, tagged with the kind it counts under. */
 export interface TextPiece {
-  kind: TokenKind;
+  kind: EntryTokenKind;
   text: string;
 }
 
@@ -61,7 +64,7 @@ export interface ContentPieces {
 
 type Obj = Record<string, unknown>;
 
-function blocks(content: unknown, kind: TokenKind, out: ContentPieces): void {
+function blocks(content: unknown, kind: EntryTokenKind, out: ContentPieces): void {
   if (typeof content === "string") {
     if (content) out.texts.push({ kind, text: content });
     return;
@@ -136,7 +139,7 @@ export function entryPieces(entry: Obj): ContentPieces {
 }
 
 /** The coarse kind of an entry from its index record alone (no body read): used for instant bars. */
-export function primaryKind(type: string, role: string | undefined): TokenKind | undefined {
+export function primaryKind(type: string, role: string | undefined): EntryTokenKind | undefined {
   if (type === "message") {
     switch (role) {
       case "user":
