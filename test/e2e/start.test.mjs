@@ -16,6 +16,8 @@ import { createChecks } from './checks.mjs';
 import { budget, until, WAIT_SCALE } from '../../scripts/e2e/waits.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The large demo session's name: its explorer tab's title and its header. */
+const LARGE_TITLE = 'Rainfall tool: long refactoring session';
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const SHOT = path.join(ARTIFACTS, 'explorer.png');
 // Texts of the rich demo session (scripts/demo/generate-demo.mjs).
@@ -176,7 +178,7 @@ try {
     await check('the large demo session opens from the Sessions view, and Compact Session shows its dry run', async () => {
       await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
       await page.locator('.sidebar .monaco-list-row', { hasText: 'Rainfall tool: long refactoring session' }).first().click();
-      await webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 60_000 });
+      await webviewFrame(page, { text: LARGE_TITLE, timeoutMs: 60_000 });
       await sleep(1_500);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'tree-large.png'))}`);
       await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
@@ -204,18 +206,21 @@ try {
     await check('after a window reload the explorer comes back on the session it showed (panel serializer)', async () => {
       // The large session was opened by hand, not by the workspace's open.json, so only
       // the serializer (the panel's saved state names the file) can bring it back.
-      const tabs = page.locator('.tabs-container .tab', { hasText: 'Session: ' });
+      // The tab is titled by the session (its name), not by its file.
+      const tabs = page.locator('.tabs-container .tab', { hasText: LARGE_TITLE });
       const before = await tabs.allInnerTexts();
       if (before.length !== 1) throw new Error(`expected one explorer tab before the reload, found ${JSON.stringify(before)}`);
       const title = before[0].trim();
+      if (/\.jsonl|^Session:/.test(title)) throw new Error(`the tab is named by a file: ${title}`);
       // VS Code (web) writes the open editors to IndexedDB when idle, about once a
       // minute while the page has focus, and again on unload; the unload write is not
       // awaited, so a reload right after opening may restore an older layout. Wait
       // for the saved layout to name the explorer, as a person would have had it.
-      // The needle is the session's full path, which only the panel's saved state holds
-      // (the tab title has the file name alone): what the serializer needs to reopen it.
-      const fileName = title.replace(/^Session:\s*/, '');
-      const needle = `${demoDir}/--home-demo-project--/${fileName}`;
+      // The needle is the session's full path, which only the panel's saved state holds:
+      // what the serializer needs to reopen it. The large session is the largest demo file.
+      const projectDir = `${demoDir}/--home-demo-project--`;
+      const largest = fs.readdirSync(projectDir).filter((f) => f.endsWith('.jsonl')).map((f) => [f, fs.statSync(path.join(projectDir, f)).size]).sort((a, b) => b[1] - a[1])[0][0];
+      const needle = `${projectDir}/${largest}`;
       const saved = await until('the workbench to save its editors with the panel state (IndexedDB)', () => savedEditorsMention(page, needle), { ms: 90_000, everyMs: 1_000 })
         .then(() => true, (e) => { say(`note: ${e.message}; reloading anyway`); return false; });
       if (saved) say('the saved editor layout holds the explorer and the session it shows');
@@ -227,7 +232,7 @@ try {
       // It was in front before the reload and must be again, without a click: open.json
       // (which lists the other demo session) is honoured once per workspace, so the
       // extension's activation does not bring its session forward over the restored one.
-      await webviewFrame(page, { text: 'Rainfall tool: long refactoring session', timeoutMs: 60_000 });
+      await webviewFrame(page, { text: LARGE_TITLE, timeoutMs: 60_000 });
       const active = (await page.locator('.tabs-container .tab.active').first().innerText()).trim();
       if (active !== title) throw new Error(`the tab in front after the reload is ${JSON.stringify(active)}, not ${JSON.stringify(title)}`);
       const after = (await tabs.allInnerTexts()).map((t) => t.trim());
