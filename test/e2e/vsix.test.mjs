@@ -99,7 +99,8 @@ try {
   });
 
   await check('hostile session content is shown as text in the real host: no element from it, no script run, hidden characters marked', async () => {
-    await page.locator('.tabs-container .tab', { hasText: 'hostile.jsonl' }).first().click({ timeout: budget(30_000) });
+    // Tabs are titled by the session's name (its hidden character shown as a mark), not its file.
+    await page.locator('.tabs-container .tab', { hasText: 'Hostile ⟨U+202E⟩names' }).first().click({ timeout: budget(30_000) });
     const frame = await webviewFrame(page, { text: HOSTILE_TEXT, timeoutMs: 60_000 });
     const body = frame.locator('body');
     const text = await body.innerText();
@@ -158,8 +159,9 @@ try {
     const text = (await warning.first().innerText()).replace(/\s+/g, ' ');
     if (!text.includes('outside the') || !text.includes(path.basename(demo.rich))) throw new Error(`the warning says ${JSON.stringify(text)}`);
     const tabs = (await page2.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.trim());
-    if (!tabs.some((t) => t.includes('_inside.jsonl'))) throw new Error(`no tab for the session inside the folder: ${JSON.stringify(tabs)}`);
-    if (tabs.some((t) => t.includes(path.basename(demo.rich)))) throw new Error(`the session outside the folder was opened: ${JSON.stringify(tabs)}`);
+    // The session inside is the hostile one (titled by its name); the one outside is the rich demo.
+    if (!tabs.some((t) => t.includes('Hostile ⟨U+202E⟩names'))) throw new Error(`no tab for the session inside the folder: ${JSON.stringify(tabs)}`);
+    if (tabs.some((t) => t.includes(demo.richName))) throw new Error(`the session outside the folder was opened: ${JSON.stringify(tabs)}`);
     say(`screenshot ${await screenshot(page2, path.join(ARTIFACTS, 'vsix-restricted-mode.png'))}`);
   });
 } catch (e) {
