@@ -16,6 +16,8 @@ export interface CaseSpec {
   agent: Agent;
   /** The ids the commands that take one use. */
   ids: CaseIds;
+  /** A valid (if odd) session: `tree` must open it. */
+  opens?: boolean;
   /** Writes the case into `projectDir` (a store's project folder); returns the session file. */
   make(projectDir: string): Promise<string>;
 }
@@ -61,6 +63,7 @@ function twistCases(decoy: Decoy): CaseSpec[] {
       out.push({
         name,
         about: t.about,
+        opens: t.opens,
         agent: agentOf(format),
         ids,
         async make(dir) {
@@ -87,6 +90,7 @@ function bigCases(sizes: Sizes): CaseSpec[] {
     out.push({
       name: `${format}/big-line`,
       about: `one line of ${Math.round(sizes.bigLineBytes / 1e6)} MB (10)`,
+      opens: true,
       agent: agentOf(format),
       ids,
       async make(dir) {
@@ -118,6 +122,7 @@ function claudeCodeWithAgent(name: string, about: string, layout: (sessionDir: s
   return {
     name,
     about,
+    opens: true,
     agent: "claude-code",
     ids: baseIds("claude-code"),
     async make(dir) {

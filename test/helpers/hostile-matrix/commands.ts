@@ -13,7 +13,14 @@ export interface Command {
   args(t: Target): string[];
   /** Runs on `copy` (fork writes a new file beside it, branch appends to it). */
   writes?: boolean;
+  /** What its output must never say, given the decoy's folder (a file outside the project it would read). */
+  forbids?(decoyDir: string): { pattern: RegExp; why: string };
 }
+
+const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A figure no reader can use (case 11: usage and cost of 1e308, -5, NaN-like values). */
+const BAD_FIGURE = () => ({ pattern: /(?<![\w"])(?:NaN|-?Infinity)(?![\w"])|\$ ?-\d|(?<![\w.])\d+(?:\.\d+)?e[+-]\d+/, why: "a figure printed as NaN, Infinity, 1e+N or negative dollars" });
 
 const CONTEXT_FORMATS = ["native", "pi", "anthropic", "xml", "chain"];
 
@@ -23,19 +30,24 @@ export const COMMANDS: readonly Command[] = [
   { name: "tree --all --json", args: (t) => ["tree", t.file, "--all", "--json"] },
   ...CONTEXT_FORMATS.map((f): Command => ({ name: `context --format ${f}`, args: (t) => ["context", t.file, "--format", f] })),
   { name: "files", args: (t) => ["files", t.file] },
-  { name: "tokens", args: (t) => ["tokens", t.file] },
-  { name: "tokens --timeline", args: (t) => ["tokens", t.file, "--timeline"] },
-  { name: "cost", args: (t) => ["cost", t.file] },
-  { name: "cost --by model", args: (t) => ["cost", t.file, "--by", "model"] },
+  { name: "tokens", args: (t) => ["tokens", t.file], forbids: BAD_FIGURE },
+  { name: "tokens --timeline", args: (t) => ["tokens", t.file, "--timeline"], forbids: BAD_FIGURE },
+  { name: "cost", args: (t) => ["cost", t.file], forbids: BAD_FIGURE },
+  { name: "cost --by model", args: (t) => ["cost", t.file, "--by", "model"], forbids: BAD_FIGURE },
   { name: "cost --json", args: (t) => ["cost", t.file, "--json"] },
   { name: "fork --at", args: (t) => ["fork", t.copy, "--at", t.ids.at], writes: true },
   { name: "diff --a --b", args: (t) => ["diff", t.file, "--a", t.ids.a, "--b", t.ids.b] },
-  { name: "compact --dry-run", args: (t) => ["compact", t.file, "--dry-run"] },
+  {
+    name: "compact --dry-run",
+    args: (t) => ["compact", t.file, "--dry-run"],
+    // clawdcode's plan lists the files its summary prompt would include (case 2: cwd "/").
+    forbids: (d) => ({ pattern: new RegExp(`files for the summary[^\\n]*${escaped(d)}`), why: "the plan would read a file outside the project (the decoy) into the summary" }),
+  },
   { name: "branch --to", args: (t) => ["branch", t.copy, "--to", t.ids.to], writes: true },
   { name: "search --file", args: (t) => ["search", "answer", "--file", t.file] },
   { name: "search --regex --file", args: (t) => ["search", "ex?port[s ]", "--regex", "--file", t.file] },
   { name: "list --dir", args: (t) => ["list", "--dir", t.dirArg, "--json"] },
-  { name: "cost --total --dir", args: (t) => ["cost", "--total", "--dir", t.dirArg] },
+  { name: "cost --total --dir", args: (t) => ["cost", "--total", "--dir", t.dirArg], forbids: BAD_FIGURE },
   { name: "search --dir", args: (t) => ["search", "question", "--dir", t.dirArg] },
 ];
 

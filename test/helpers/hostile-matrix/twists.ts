@@ -19,6 +19,8 @@ export interface Twist {
   name: string;
   /** What it attacks, for the report (numbers are the audit's defects). */
   about: string;
+  /** The session stays valid (only odd): `tree` must open it (exit 0), not refuse it. */
+  opens?: boolean;
   /** The formats it applies to (all when absent). */
   only?: readonly FormatId[];
   make(ctx: TwistContext): TwistOutput;
@@ -51,7 +53,7 @@ function sideResults(format: FormatId, count: number): Turn[] {
 }
 
 export const TWISTS: readonly Twist[] = [
-  { name: "plain", about: "a valid session (control)", make: (c) => ({ lines: lines(c, baseTurns(c.format)) }) },
+  { name: "plain", opens: true, about: "a valid session (control)", make: (c) => ({ lines: lines(c, baseTurns(c.format)) }) },
   {
     name: "truncated",
     about: "a last line torn mid-JSON",
@@ -64,6 +66,7 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "escapes",
+    opens: true,
     about: "NUL, lone surrogates, ESC and RLO in texts, names and paths",
     make(c) {
       const odd = `a\u0000b lone\ud800x \udc00 ${ESC} ${RLO}gnp.js`;
@@ -104,6 +107,7 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "deep-chain",
+    opens: true,
     about: "a 130,000-deep chain; a diff whose shared message comes after 130,000 others (8)",
     only: ["pi-v3", "claude-code", "clawdcode", "seed-000"],
     make(c) {
@@ -113,12 +117,14 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "side-results",
+    opens: true,
     about: "20,000 tool results on side branches of one call (9)",
     only: ["pi-v3", "claude-code", "clawdcode", "seed-000"],
     make: (c) => ({ lines: lines(c, sideResults(c.format, 20_000)) }),
   },
   {
     name: "big-first-line",
+    opens: true,
     about: "a first line over 64 KiB (5)",
     make(c) {
       const ls = lines(c, baseTurns(c.format, { text: `long prompt ${"p".repeat(70 * 1024)}` }));
@@ -129,6 +135,7 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "nested",
+    opens: true,
     about: "one line with 5,000 nested arrays (6)",
     make(c) {
       const ls: Line[] = lines(c, baseTurns(c.format, { path: HOLE }));
@@ -143,6 +150,7 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "huge-numbers",
+    opens: true,
     about: "usage and cost of 1e308, Infinity, -5, NaN-like strings (11)",
     make(c) {
       const turns = baseTurns(c.format);
@@ -158,6 +166,7 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "long-names",
+    opens: true,
     about: "100,000-character model names, tool names, paths and sub-agent types (12)",
     make(c) {
       const long = (s: string) => `${s}${ESC}${RLO}\n◉ forged row `.padEnd(CHARS_100K, s[0]);
@@ -173,11 +182,13 @@ export const TWISTS: readonly Twist[] = [
   },
   {
     name: "redos-text",
+    opens: true,
     about: "50,000 a's then a '!' (the text the catastrophic regexes of (1) meet)",
     make: (c) => ({ lines: lines(c, baseTurns(c.format, { text: `${"a".repeat(50_000)}!` })) }),
   },
   {
     name: "cwd-root",
+    opens: true,
     about: 'cwd "/" and tool calls naming files outside any project (2)',
     make(c) {
       const turns = baseTurns(c.format, { path: c.decoyFile });
