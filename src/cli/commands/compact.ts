@@ -1,5 +1,5 @@
 import { compactSession } from "../../core/formats/pi/compaction/compact";
-import { type CompactionPlan, planCompaction } from "../../core/formats/pi/compaction/prepare";
+import { type CompactionPlan, NothingToCompactError, planCompaction } from "../../core/formats/pi/compaction/prepare";
 import { type CompactionStrategy, STRATEGIES } from "../../core/formats/pi/compaction/settings";
 import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
@@ -124,7 +124,8 @@ export const compactCommand: CliCommand = {
       io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
       io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
     } catch (err) {
-      throw naming(session.path, nothingWritten(err));
+      // A refusal names the session; an API failure keeps its "nothing written: <why>" form.
+      throw err instanceof NothingToCompactError ? naming(session.path, nothingWritten(err)) : nothingWritten(err);
     }
   },
 };
