@@ -1,5 +1,5 @@
 import { compactSession } from "../../core/formats/pi/compaction/compact";
-import { type CompactionPlan, planCompaction } from "../../core/formats/pi/compaction/prepare";
+import { type CompactionPlan, NothingToCompactError, planCompaction } from "../../core/formats/pi/compaction/prepare";
 import { type CompactionStrategy, STRATEGIES } from "../../core/formats/pi/compaction/settings";
 import { PartialWriteError } from "../../core/store/append-line";
 import { intFlag, onePositional, parseFlags } from "../args";
@@ -42,6 +42,11 @@ export function describePlan(plan: CompactionPlan): string[] {
  * Failures the user can act on, as one line that says what is on disk: "nothing
  * written" unless the error says otherwise (a torn append it could not undo).
  */
+/** The error, naming the file when it does not yet (a script compacting many files must tell which one refused). */
+function naming(path: string, err: CliError): CliError {
+  return err.message.includes(path) ? err : new CliError(`${path}: ${err.message}`, err.exitCode);
+}
+
 export function nothingWritten(err: unknown): CliError {
   if (err instanceof CliError) return err;
   if (err instanceof PartialWriteError) return new CliError(err.message);
@@ -92,7 +97,7 @@ export const compactCommand: CliCommand = {
       try {
         plan = planCompaction(session, planOpts);
       } catch (err) {
-        throw new CliError((err as Error).message);
+        throw naming(session.path, new CliError((err as Error).message));
       }
       io.out(`dry run for ${safeText(session.path)} (nothing written)\n`);
       for (const l of describePlan(plan)) io.out(`  ${l}\n`);
@@ -119,7 +124,8 @@ export const compactCommand: CliCommand = {
       io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
       io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
     } catch (err) {
-      throw nothingWritten(err);
+      // A refusal names the session; an API failure keeps its "nothing written: <why>" form.
+      throw err instanceof NothingToCompactError ? naming(session.path, nothingWritten(err)) : nothingWritten(err);
     }
   },
 };

@@ -61,12 +61,8 @@ export function planBranch(session: Session, opts: BranchPlanOptions): BranchPla
   const from = opts.fromLeafId === undefined ? tree.defaultLeaf : session.requireIndex(opts.fromLeafId);
   const ancestor = tree.commonAncestor(from, target);
   const branch: number[] = [];
-  for (let cur: number = from; cur >= 0 && cur !== ancestor; ) {
-    branch.push(cur);
-    const parentId = session.metas[cur].parentId;
-    const p = parentId === null ? undefined : tree.indexOf(parentId);
-    cur = p === undefined ? -1 : p;
-  }
+  // The tree's parents, not the raw parentIds: the reader cut any parent cycle there (a raw walk loops forever).
+  for (let cur: number = from; cur >= 0 && cur !== ancestor; cur = tree.parent[cur]) branch.push(cur);
   branch.reverse();
   const { model, source } = resolveSummaryModel(buildContext(session, session.metas[from].id).model, opts.model);
   // The summary model's own window (the known-models table), unless the caller says.
