@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readFirstLines } from "../../src/core/formats/registry";
+import { detectFormat, readFirstLines } from "../../src/core/formats/registry";
 import { HEAD_CAP } from "../../src/core/store/head-lines";
 import { CONFIG_CAP, readTextFile } from "../../src/core/util/safe-open";
 import { tempDir } from "../helpers/session-builder";
@@ -38,5 +38,14 @@ describe("safe file reads: regular files only, config files capped, first lines 
     const huge = join(dir, "huge.jsonl");
     writeFileSync(huge, `{"t":"${"y".repeat(HEAD_CAP)}"}\n`);
     assert.throws(() => readFirstLines(huge), { message: `${huge}: the first line is longer than 16 MiB; not read as a session` });
+    // Past the cap, the lines after the first still say what the file is: a Claude Code
+    // transcript whose first prompt is a huge paste opens.
+    const env = { isSidechain: false, userType: "external", cwd: "/p", sessionId: "s1", version: "2.1.90", timestamp: "2026-03-01T10:00:00.000Z" };
+    const pasted = join(dir, "pasted.jsonl");
+    writeFileSync(pasted, `${JSON.stringify({ ...env, parentUuid: null, type: "user", uuid: "u1", message: { role: "user", content: "z".repeat(HEAD_CAP + 10) } })}\n${JSON.stringify({ ...env, parentUuid: "u1", type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", model: "claude-sonnet-4-5", content: [{ type: "text", text: "ok" }] } })}\n`);
+    const seen = readFirstLines(pasted).objects;
+    assert.equal(seen[0], undefined);
+    assert.equal((seen[1] as { uuid?: string }).uuid, "a1");
+    assert.equal(detectFormat({ path: pasted, objects: seen }).id, "claude-code");
   });
 });

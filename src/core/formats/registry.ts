@@ -1,5 +1,5 @@
 import { closeSync, fstatSync } from "node:fs";
-import { FirstLineTooLongError, linesEnd, readHead } from "../store/head-lines";
+import { FirstLineTooLongError, firstLineEnd, linesEnd, readFrom, readHead } from "../store/head-lines";
 import { NotRegularFileError, openRegular } from "../util/safe-open";
 import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
@@ -77,7 +77,20 @@ export function readFirstLines(path: string): FirstLines {
  * from its start already (search's first chunk). Throws FirstLineTooLongError past the cap.
  */
 export function headObjects(path: string, fd: number, size: number, have?: Buffer): FirstLines {
-  const head = readHead(fd, path, size, { lines: HEAD_LINES, have });
+  let head: ReturnType<typeof readHead>;
+  try {
+    head = readHead(fd, path, size, { lines: HEAD_LINES, have });
+  } catch (err) {
+    if (!(err instanceof FirstLineTooLongError)) throw err;
+    // A first line past the cap (a pasted prompt of hundreds of MB) is not read: the lines
+    // after it say what the file is (a pi header must be first, so pi's files are refused).
+    const from = firstLineEnd(fd, size);
+    const rest = readFrom(fd, from, size);
+    const end = linesEnd(rest.bytes, HEAD_LINES - 1);
+    const objects = firstObjects(rest.bytes.toString("utf8", 0, end ?? rest.bytes.length), end !== undefined || rest.whole);
+    if (!objects.some((o) => o !== undefined)) throw err;
+    return { path, objects: [undefined, ...objects] };
+  }
   const end = linesEnd(head.bytes, HEAD_LINES);
   return { path, objects: firstObjects(head.bytes.toString("utf8", 0, end ?? head.bytes.length), end !== undefined || head.whole) };
 }

@@ -74,3 +74,35 @@ export function readHead(fd: number, path: string, size: number, opts: { lines: 
     buf = next;
   }
 }
+
+/** Bytes scanned at a time while looking for the end of a line too long to read whole. */
+const SCAN_CHUNK = 1024 * 1024;
+
+/**
+ * Where the first line ends (after its newline), found by scanning without keeping it:
+ * for a first line past the cap (a pasted prompt of hundreds of megabytes), so the lines
+ * after it can still say what the file is. `size` when the file has a single line.
+ */
+export function firstLineEnd(fd: number, size: number): number {
+  const buf = Buffer.allocUnsafe(Math.min(SCAN_CHUNK, Math.max(size, 1)));
+  for (let pos = 0; pos < size; ) {
+    const n = readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+    if (n <= 0) break;
+    const nl = buf.subarray(0, n).indexOf(10);
+    if (nl !== -1) return pos + nl + 1;
+    pos += n;
+  }
+  return size;
+}
+
+/** Up to `bytes` bytes from `offset`, and whether they reach the file's end. */
+export function readFrom(fd: number, offset: number, size: number, bytes = FIRST_READ * 4): Head {
+  const buf = Buffer.allocUnsafe(Math.max(0, Math.min(bytes, size - offset)));
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, offset + got);
+    if (n <= 0) break;
+    got += n;
+  }
+  return { bytes: buf.subarray(0, got), whole: offset + got >= size };
+}

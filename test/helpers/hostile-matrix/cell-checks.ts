@@ -14,7 +14,8 @@ const FATAL = /Maximum call stack|FATAL ERROR|heap out of memory|Aborted \(core 
 /**
  * Why a cell failed (empty when it passed): exit code 0 or 2 within the budgets; on 2 one
  * line of stderr naming the file; never a stack trace or node's own error; never the decoy.
- * `names` are the strings an error may name the input by (file, its folder, an argument file).
+ * `names` are the strings an error may name the input by (file, its folder, an argument
+ * file; for a bad argument, the argument itself: a `--prices` device, "the pattern").
  */
 export function cellProblems(run: CellRun, budgets: CellBudgets, names: readonly string[]): string[] {
   const problems: string[] = [];
