@@ -207,8 +207,10 @@ export class ExplorerPanel extends Disposable {
         const s = await openSession(this.file, { signal: this.loadAbort.signal, onProgress, firstPart: firstPartFor(size) });
         if (!(s instanceof JsonlSession)) throw new Error(`${this.file}: not a session file`);
         this.show(s);
-        // A file the Sessions view does not list is titled by what its lines say.
-        if (!this.deps.titleOf?.(this.file)) this.panel.title = sessionTitle(loadedTitleFacts(s), this.file, 60);
+        // Titled again once read: a panel restored after a reload was made before the
+        // Sessions view had listed anything (its title was the file name); a file the view
+        // does not list is titled by what its lines say.
+        this.panel.title = this.deps.titleOf?.(this.file) ?? sessionTitle(loadedTitleFacts(s), this.file, 60);
         shown();
         // A reload (the file was rewritten): the webview is up and gets the new session now.
         if (this.controller?.entriesTold !== undefined) this.postInit();

@@ -182,7 +182,8 @@ try {
       await sleep(1_500);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'tree-large.png'))}`);
       await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'summarize' }).first();
+      // The pick shows each strategy's plan; Summarize is the first.
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Summarize' }).first();
       await row.click({ timeout: budget(10_000) });
       // Extra instructions: none. The quick-input widget is the one the strategy pick used,
       // so wait for the instructions prompt itself before pressing Enter (an Enter during
@@ -193,7 +194,7 @@ try {
       await box.focus();
       await until('the instructions box to have the focus', () => box.evaluate((el) => el === document.activeElement), { ms: 10_000, everyMs: 100 });
       await box.press('Enter');
-      const modal = page.locator('.monaco-dialog-box', { hasText: 'Compact this session?' });
+      const modal = page.locator('.monaco-dialog-box', { hasText: `Compact '${LARGE_TITLE}'?` });
       // The dry run reads and measures the whole session first: give it time on a busy machine.
       // Never press Enter again here: on the dialog it would run the compaction.
       await modal.waitFor({ timeout: budget(60_000) });
@@ -271,7 +272,8 @@ try {
       if (!sub.includes(`Sub-agent ${CLAUDE_CODE_DEMO.agentId} (Explore): ${CLAUDE_CODE_DEMO.agentTask}`)) throw new Error(`the sub-agent box says ${JSON.stringify(sub)}`);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'claude-code-subagent.png'))}`);
       await frame.locator('.subagent-info vscode-button[data-action=openSubagent]').first().click();
-      const subTab = page.locator('.tabs-container .tab', { hasText: `agent-${CLAUDE_CODE_DEMO.agentId}` }).first();
+      // Its tab is titled by its first prompt (the sub-agent's task), not its file.
+      const subTab = page.locator('.tabs-container .tab', { hasText: 'Count the tests' }).first();
       await subTab.waitFor({ timeout: budget(30_000) });
       await webviewFrame(page, { text: 'npm test -- --reporter dot', timeoutMs: 60_000 });
       // A rewind: the older prompt and the new one as two branches.
