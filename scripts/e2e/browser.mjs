@@ -87,7 +87,15 @@ export async function runCommand(page, title, { appearMs: baseAppear = 20_000, s
   const end = Date.now() + appearMs;
   for (;;) {
     await page.keyboard.press('F1');
-    await input.waitFor({ timeout: budget(10_000) });
+    try {
+      await input.waitFor({ timeout: budget(5_000) });
+    } catch (e) {
+      // F1 pressed while a webview was still taking the keyboard (it loads, and keeps the
+      // key) opens nothing: press it again until the budget runs out.
+      if (Date.now() > end) throw e;
+      await sleep(700);
+      continue;
+    }
     await input.fill(`>${title}`);
     try {
       await row.waitFor({ timeout: budget(2_000) });
