@@ -250,7 +250,7 @@ export class TimelineChart {
     const last = t.points[t.points.length - 1];
     const caption = el("div", {
       className: "timeline-caption",
-      text: `${formatInt(t.points.length)} steps · last ${formatTokens(last.tokens)}${last.source === "estimated" ? " (estimated)" : ""} of ${formatTokens(t.window)} · ${t.compactions.length} compaction${t.compactions.length === 1 ? "" : "s"}${every > 1 ? ` · 1 in ${every} steps drawn as a point` : ""}`,
+      text: `${formatInt(t.points.length)} steps on this branch · last ${formatTokens(last.tokens)}${last.source === "estimated" ? " (estimated)" : ""} of ${formatTokens(t.window)} · ${t.compactions.length} compaction${t.compactions.length === 1 ? "" : "s"}${every > 1 ? ` · 1 in ${every} steps drawn as a point` : ""}`,
     });
     this.element.append(caption, root, legend());
   }

@@ -507,7 +507,8 @@ test("context growth chart: hand-made SVG of the selected branch, estimated segm
     assert.equal(chart.pointLabel, chart.pointTitle);
     assert.deepEqual(chart.limits.sort(), ["timeline-threshold", "timeline-window"]);
     assert.ok(chart.labels.includes("auto-compact") && chart.labels.includes("window") && chart.labels.includes("step 1") && chart.labels.includes("step 7"), chart.labels.join("|"));
-    assert.match(chart.caption, /^7 steps · last [\d.]+k? of 200k · 1 compaction$/);
+    // The chart counts the selected branch's steps; the cost chip counts every branch's (its tooltip says so).
+    assert.match(chart.caption, /^7 steps on this branch · last [\d.]+k? of 200k · 1 compaction$/);
 
     // Keyboard: Tab lands on the first step; arrows, End and Home move; Enter selects.
     await page.focus(".timeline-svg [tabindex='0']");
