@@ -10,6 +10,17 @@ import { fingerprint, listing, listingChanges } from "./fingerprints";
 import { type CellResult, type MatrixCounts, matrixReport, summaryLine } from "./report";
 import { pool, RSS_PRELOAD, spawnCell } from "./spawn-cell";
 
+/**
+ * What an error about a bad argument names instead of the file: a --prices device by its
+ * path, a pattern too long as "the pattern". Only for those cells: every other error must
+ * name the input.
+ */
+function badArgumentNames(command: string): string[] {
+  if (command.startsWith("cost --prices")) return ["/dev/zero"];
+  if (command.startsWith("search 40 KB")) return ["the pattern "];
+  return [];
+}
+
 export interface MatrixOptions {
   /** The built CLI (dist/cli.js). */
   cli: string;
@@ -138,7 +149,7 @@ export async function runHostileMatrix(o: MatrixOptions): Promise<MatrixOutcome>
     const sizeBefore = lstatSync(watched).size;
     const headBefore = branching && lstatSync(watched).isFile() && sizeBefore < 1 << 26 ? hashHead(watched, sizeBefore) : undefined;
     const run = await spawnCell({ node: process.execPath, cli: o.cli, args: cmd.args(target), cwd: join(root, "work"), env, budgetMs: o.cellSeconds * 1000, heapMiB: o.heapMiB, preload, rssFile: join(root, "rss", `${n++}.txt`), marker: decoy.marker });
-    const problems = cellProblems(run, { seconds: o.cellSeconds, rssMiB: o.rssMiB }, namesOf(target.file, [dirname(target.file), target.dirArg.replace(/^[a-z0-9-]+=/, ""), fifo, protoPrices, "/dev/zero", "the pattern "]));
+    const problems = cellProblems(run, { seconds: o.cellSeconds, rssMiB: o.rssMiB }, namesOf(target.file, [dirname(target.file), target.dirArg.replace(/^[a-z0-9-]+=/, ""), fifo, protoPrices, ...badArgumentNames(cmd.name)]));
     if (p.spec.opens && cmd.name.startsWith("tree") && run.code === 2) problems.push(`a valid session refused: ${run.stderr.trim().slice(0, 160)}`);
     const forbidden = cmd.forbids?.(decoy.dir);
     // A "left out:" line names a bad figure on purpose (which line, which value): it is the report, not a figure.
