@@ -25,7 +25,7 @@ const indexWorker = await esbuild.build({
   sourcemap: false,
   platform: "node",
   format: "cjs",
-  entryPoints: ["src/core/store/index-worker.ts"],
+  entryPoints: ["src/core/formats/index-worker.ts"],
   write: false,
 });
 

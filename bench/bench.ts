@@ -10,7 +10,7 @@ import { generateSession } from "./generate";
 import { benchSearch } from "./search";
 import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
-import { treeRows } from "../src/core/tree/tree-rows";
+import { treeRows } from "../src/core/formats/tree-rows";
 import { instantTokens } from "../src/core/formats/pi/tokens/entry-tokens";
 import { tokenBars } from "../src/explorer/token-bars";
 import { benchVersusPi } from "./versus-pi";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { formatOf, openSession } from "../src/core/formats/registry";
 import { firstPartFor } from "../src/core/store/first-look";
-import { treeRows } from "../src/core/tree/tree-rows";
+import { treeRows } from "../src/core/formats/tree-rows";
 import { formatBars } from "../src/explorer/format-bars";
 import { generateClaudeCodeSession } from "./generate-claude-code";
 

@@ -1,4 +1,4 @@
-import type { EntryKind } from "./core/formats/entry-kinds";
+import type { EntryKind } from "./core/session/entry-kinds";
 
 /** One codicon per neutral kind, for the explorer's rows and the Search Results view alike. */
 export const KIND_ICONS: Record<EntryKind, string> = {

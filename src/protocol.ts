@@ -5,9 +5,8 @@
  * Only plain data crosses: the webview never sees file handles or the API key.
  */
 
-import type { EntryKind } from "./core/formats/entry-kinds";
-import type { CompactionFacts } from "./core/formats/entry-view";
-import type { SubagentFigures } from "./explorer/subagent-figures";
+import type { EntryKind } from "./core/session/entry-kinds";
+import type { CompactionFacts } from "./core/session/entry-view";
 import type { ContextTimeline } from "./core/tokens/timeline";
 
 export type { CompactionFacts };
@@ -15,7 +14,7 @@ export type { CompactionFacts };
 /** The context size at every assistant step of a path, with its compactions, threshold and window. */
 export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/tokens/timeline";
 
-export type { EntryKind } from "./core/formats/entry-kinds";
+export type { EntryKind } from "./core/session/entry-kinds";
 
 /** A session's cost and where it came from; a branch's on its bar (see core/tokens/cost-words.ts). */
 export type { BranchCostFigures as BranchCostView, CostFigures as CostView } from "./core/tokens/cost-words";
@@ -27,8 +26,19 @@ export type RowFilter = "user" | "default" | "all";
 export type TokenSource = "recorded" | "exact" | "estimate";
 
 /** Token kinds the bars stack, in drawing order: the core's one vocabulary. */
-export { TOKEN_KINDS, type TokenKind } from "./core/tokens/token-vocabulary";
-import type { TokenKind } from "./core/tokens/token-vocabulary";
+export { TOKEN_KINDS, type TokenKind } from "./core/session/token-vocabulary";
+import type { TokenKind } from "./core/session/token-vocabulary";
+
+/** A sub-agent's own figures, read from its transcript: where its context ended, and what it cost. */
+export interface SubagentFigures {
+  /** Its context at its default leaf: recorded usage plus estimates, as the bars count it. */
+  contextTokens: number;
+  contextWindow: number;
+  source: "recorded" | "estimate";
+  usd: number;
+  steps: number;
+  unpricedSteps: number;
+}
 
 /** One visible row of the entry tree. */
 export interface Row {

@@ -1,5 +1,5 @@
 import type { DetailBlock } from "../src/protocol";
-import { lineDiff } from "../src/core/diff/line-diff";
+import { lineDiff } from "../src/core/util/line-diff";
 import { el, oneLine } from "./dom";
 
 type Edit = NonNullable<DetailBlock["edits"]>[number];

@@ -1,6 +1,6 @@
-import { offers, whyNotOffered, type WriteAction } from "../core/formats/capabilities";
+import { offers, whyNotOffered, type WriteAction } from "../core/session/capabilities";
 import { formatOf, openSession } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { Session } from "../core/formats/pi/pi-session";
 import { CliError } from "./cli-error";
 import { safeText } from "./format";

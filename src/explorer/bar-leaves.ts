@@ -1,4 +1,4 @@
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { lastPromptOn } from "../core/formats/title-facts";
 import { quoted } from "../core/util/session-title";
 import { clipText, visibleText } from "../core/util/visible-text";

@@ -1,6 +1,6 @@
 import { Session } from "../core/formats/pi/pi-session";
 import { formatOf } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";

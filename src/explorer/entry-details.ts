@@ -1,7 +1,7 @@
 import { formatOf } from "../core/formats/registry";
-import { type EntryBlock, jsonView } from "../core/formats/entry-view";
-import type { SessionReader } from "../core/formats/session-reader";
-import { summarizeToolCall, toolEdits } from "../core/formats/tool-summary";
+import { type EntryBlock, jsonView } from "../core/session/entry-view";
+import type { SessionReader } from "../core/session/session-reader";
+import { summarizeToolCall, toolEdits } from "../core/session/tool-summary";
 import type { DetailBlock, EntryDetails } from "../protocol";
 
 /** Text longer than this is cut for display; the webview can ask for the whole block. */

@@ -1,5 +1,5 @@
 import { formatOf } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { leafTokenSummary } from "../core/tokens/format-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import type { TokenBar, TokenKind } from "../protocol";

@@ -1,5 +1,5 @@
-import { StaleSessionError } from "../core/store/session";
-import type { JsonlSession } from "../core/store/session";
+import { StaleSessionError } from "../core/session/jsonl-session";
+import type { JsonlSession } from "../core/session/jsonl-session";
 
 export interface TailHost {
   /** The session the explorer shows (undefined while none is loaded). */

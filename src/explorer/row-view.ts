@@ -1,10 +1,10 @@
-import { offers, whyNotOffered } from "../core/formats/capabilities";
+import { offers, whyNotOffered } from "../core/session/capabilities";
 import { formatOf } from "../core/formats/registry";
-import type { SessionFormat } from "../core/formats/session-format";
-import type { SessionReader } from "../core/formats/session-reader";
-import { JsonlSession } from "../core/store/session";
+import type { SessionFormat } from "../core/session/session-format";
+import type { SessionReader } from "../core/session/session-reader";
+import { JsonlSession } from "../core/session/jsonl-session";
 import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
-import { type TreeRow, treeRows } from "../core/tree/tree-rows";
+import { type TreeRow, treeRows } from "../core/formats/tree-rows";
 import { clipField } from "../core/util/visible-text";
 
 type Boundary = "summarized" | "kept-start";

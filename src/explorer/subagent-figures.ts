@@ -3,19 +3,12 @@ import { formatOf, openSession } from "../core/formats/registry";
 import { leafTokenSummary } from "../core/tokens/format-tokens";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { costHooks, costSteps, sessionCost } from "../core/tokens/session-cost";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { Lru } from "../core/util/lru";
+import type { SubagentFigures } from "../protocol";
 
-/** A sub-agent's own figures, read from its transcript: where its context ended, and what it cost. */
-export interface SubagentFigures {
-  /** Its context at its default leaf: recorded usage plus estimates, as the bars count it. */
-  contextTokens: number;
-  contextWindow: number;
-  source: "recorded" | "estimate";
-  usd: number;
-  steps: number;
-  unpricedSteps: number;
-}
+export type { SubagentFigures } from "../protocol";
+
 
 const cache = new Lru<string, { stamp: string; prices: PriceOverrides | undefined; figures: SubagentFigures }>(200, 200);
 

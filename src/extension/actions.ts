@@ -7,10 +7,10 @@ import { type CompactionStrategy, STRATEGIES } from "../core/formats/pi/compacti
 import type { LlmOptions } from "../core/compaction/summarizer";
 import { appendEntry } from "../core/formats/pi/store/append";
 import { Session } from "../core/formats/pi/pi-session";
-import { type WriteAction, whyNotOffered } from "../core/formats/capabilities";
+import { type WriteAction, whyNotOffered } from "../core/session/capabilities";
 import { formatOf } from "../core/formats/registry";
-import type { FormatCompaction } from "../core/formats/session-format";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { FormatCompaction } from "../core/session/session-format";
+import type { SessionReader } from "../core/session/session-reader";
 import { getApiKey } from "./api-key";
 import { buildPreview } from "../core/context/preview";
 import { type ContextFormat, type ContextPreviewProvider, PREVIEW_SCHEME, type PreviewResult } from "./context-preview";

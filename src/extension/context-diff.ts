@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { compactionSides } from "../core/diff/compaction-change";
 import { renderContextText } from "../core/diff/render-text";
 import { formatOf } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { quoted, sessionTitle } from "../core/util/session-title";
 import { loadedTitleFacts } from "../core/formats/title-facts";

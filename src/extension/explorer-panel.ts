@@ -3,7 +3,7 @@ import { statSync } from "node:fs";
 import * as vscode from "vscode";
 import { explorerHtml } from "../../webview/html-template";
 import { firstPartFor } from "../core/store/first-look";
-import { JsonlSession, StaleSessionError } from "../core/store/session";
+import { JsonlSession, StaleSessionError } from "../core/session/jsonl-session";
 import { openSession } from "../core/formats/registry";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
 import { sessionTitle } from "../core/util/session-title";

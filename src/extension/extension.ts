@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { loadedBundles } from "../core/lazy/lazy-bundles";
 import type { Session as PiSession } from "../core/formats/pi/pi-session";
 import { openSession as loadAnySession } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import { join } from "node:path";
 import { gptTokenizerCounter } from "../core/tokens/bpe-counter";
 import { type EntryTokens, measureEntries } from "../core/formats/pi/tokens/entry-tokens";

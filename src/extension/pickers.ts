@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { formatOf } from "../core/formats/registry";
-import type { SessionReader } from "../core/formats/session-reader";
+import type { SessionReader } from "../core/session/session-reader";
 import type { SessionsView } from "./sessions-view";
 import { clipText, visibleText } from "../core/util/visible-text";
 

@@ -1,4 +1,4 @@
-import type { EntryKind } from "../core/formats/entry-kinds";
+import type { EntryKind } from "../core/session/entry-kinds";
 import type { SearchOptions } from "../core/search/search-sessions";
 import type { SearchHit, SessionHits } from "../core/search/search-types";
 import { clipText, visibleText } from "../core/util/visible-text";

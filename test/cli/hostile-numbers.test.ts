@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main";
 import { claudeCodeFormat } from "../../src/core/formats/claude-code/format";
 import { clawdcodeFormat } from "../../src/core/formats/clawdcode/format";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { seed000Format } from "../../src/core/formats/seed-000/format";

@@ -1,8 +1,8 @@
 import { strict as assert } from "node:assert";
 import { clawdcodeFormat } from "../../src/core/formats/clawdcode/format";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import { CostLedger } from "../../src/core/tokens/cost-ledger";
 import { costFigures } from "../../src/core/tokens/cost-words";
 import { type SessionCost, sessionCost } from "../../src/core/tokens/session-cost";

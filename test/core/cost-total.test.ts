@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
 import { costTargets, scanCosts } from "../../src/core/tokens/cost-scan";

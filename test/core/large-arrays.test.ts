@@ -4,7 +4,7 @@ import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthro
 import { renderXml } from "../../src/core/formats/pi/context/render-xml";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { instantTokens } from "../../src/core/formats/pi/tokens/entry-tokens";
-import { treeRows } from "../../src/core/tree/tree-rows";
+import { treeRows } from "../../src/core/formats/tree-rows";
 import { pushAll } from "../../src/core/util/push-all";
 import { entry, header, type Raw, user, writeSession } from "../helpers/session-builder";
 

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { watchFile } from "../../src/extension/file-watch";
-import { StaleSessionError } from "../../src/core/store/session";
+import { StaleSessionError } from "../../src/core/session/jsonl-session";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";
 

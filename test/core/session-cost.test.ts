@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import { clawdcodeFormat } from "../../src/core/formats/clawdcode/format";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import { type CostSum, sessionCost } from "../../src/core/tokens/session-cost";
 import * as claw from "../formats/clawdcode/lines";
 import * as seed from "../formats/seed-000/helpers";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { existsSync, readdirSync, renameSync } from "node:fs";
-import { StaleSessionError } from "../../src/core/store/session";
+import { StaleSessionError } from "../../src/core/session/jsonl-session";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";
 

@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { claudeCodeFormat } from "../../src/core/formats/claude-code/format";
 import { claudeCodeIndexHooks } from "../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { formatOf } from "../../src/core/formats/registry";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import { leafTokenSummary, messageTokens } from "../../src/core/tokens/format-tokens";
 import { contextTimeline, contextTimelineAsync } from "../../src/core/tokens/timeline";
 import { fixture, needFixtures } from "../helpers/fixtures";

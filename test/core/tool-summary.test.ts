@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import { lineDiff } from "../../src/core/diff/line-diff";
-import { editCounts, lineCount, relativePath, SUMMARY_WIDTH, summarizeCalls, summarizeToolCall, toolEdits } from "../../src/core/formats/tool-summary";
+import { lineDiff } from "../../src/core/util/line-diff";
+import { editCounts, lineCount, relativePath, SUMMARY_WIDTH, summarizeCalls, summarizeToolCall, toolEdits } from "../../src/core/session/tool-summary";
 
 const CWD = "/home/dev/demo";
 const s = (name: string, input: unknown, width?: number) => summarizeToolCall(name, input, CWD, width);

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { Session } from "../../src/core/formats/pi/pi-session";
-import { MAX_DRAWN_LEVELS, treeRows } from "../../src/core/tree/tree-rows";
+import { MAX_DRAWN_LEVELS, treeRows } from "../../src/core/formats/tree-rows";
 import { header, type Raw, user, writeSession } from "../helpers/session-builder";
 
 describe("tree rows of deeply nested branches", () => {

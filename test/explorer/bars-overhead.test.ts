@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { claudeCodeIndexHooks } from "../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { openSession } from "../../src/core/formats/registry";
 import { buildPreview } from "../../src/core/context/preview";
 import type { Session } from "../../src/core/formats/pi/pi-session";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { claudeCodeIndexHooks } from "../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { RowView } from "../../src/explorer/row-view";
 import { fragment, text, user } from "../formats/claude-code/lines";
 

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { RowView } from "../../src/explorer/row-view";
 import { assistant, entry, user } from "../helpers/session-builder";

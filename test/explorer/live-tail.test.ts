@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, rmSync } from "node:fs";
-import { StaleSessionError } from "../../src/core/store/session";
+import { StaleSessionError } from "../../src/core/session/jsonl-session";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { ExplorerController } from "../../src/explorer/controller";
 import { LiveTail } from "../../src/explorer/live-tail";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { claudeCodeIndexHooks } from "../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { ExplorerController } from "../../src/explorer/controller";
 import { fragment, text, thinking, user as ccUser } from "../formats/claude-code/lines";

@@ -3,7 +3,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync 
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { formatOf, openSession } from "../../src/core/formats/registry";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import type { ExplorerPanel } from "../../src/extension/explorer-panel";
 import type { ExtensionApi } from "../../src/extension/extension";
 import type { Row } from "../../src/protocol";

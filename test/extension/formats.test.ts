@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as vscode from "vscode";
 import { detectFormat, formatOf, openSession, readFirstLines } from "../../src/core/formats/registry";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import type { ExplorerPanel } from "../../src/extension/explorer-panel";
 import type { ExtensionApi } from "../../src/extension/extension";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ENTRY_KINDS } from "../../src/core/formats/entry-kinds";
-import { MemorySession } from "../../src/core/formats/memory-session";
+import { ENTRY_KINDS } from "../../src/core/session/entry-kinds";
+import { MemorySession } from "../../src/core/session/memory-session";
 import { detectFormat, FORMATS, formatOf, openSession, readFirstLines } from "../../src/core/formats/registry";
-import type { SessionFormat } from "../../src/core/formats/session-format";
-import type { SessionReader } from "../../src/core/formats/session-reader";
+import type { SessionFormat } from "../../src/core/session/session-format";
+import type { SessionReader } from "../../src/core/session/session-reader";
 import { tempDir } from "../helpers/session-builder";
 import { formatFixtures } from "../helpers/format-fixtures";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { ENTRY_KINDS } from "../../src/core/formats/entry-kinds";
+import { ENTRY_KINDS } from "../../src/core/session/entry-kinds";
 import { FORMATS, openSession } from "../../src/core/formats/registry";
-import type { SessionFormat } from "../../src/core/formats/session-format";
+import type { SessionFormat } from "../../src/core/session/session-format";
 import { formatFixtures } from "../helpers/format-fixtures";
 
 /**

@@ -1,7 +1,7 @@
 import { seconds } from "../../core/compaction/budgets";
 import { formatOf } from "../../core/formats/registry";
-import type { FormatCompaction } from "../../core/formats/session-format";
-import type { SessionReader } from "../../core/formats/session-reader";
+import type { FormatCompaction } from "../../core/session/session-format";
+import type { SessionReader } from "../../core/session/session-reader";
 import { type CliIO, CliError } from "../cli-error";
 import { safeText } from "../format";
 import { requireEntry } from "../load";

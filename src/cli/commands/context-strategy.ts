@@ -1,6 +1,6 @@
 import { formatOf } from "../../core/formats/registry";
-import type { FormatContext } from "../../core/formats/session-format";
-import type { SessionReader } from "../../core/formats/session-reader";
+import type { FormatContext } from "../../core/session/session-format";
+import type { SessionReader } from "../../core/session/session-reader";
 import { CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
 import { cliLlmOptions, summaryProgressPrinter, timeoutFlag } from "../summary-flags";

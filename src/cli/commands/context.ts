@@ -2,7 +2,7 @@ import { buildContext } from "../../core/formats/pi/context/build-context";
 import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
 import { Session } from "../../core/formats/pi/pi-session";
 import { formatOf } from "../../core/formats/registry";
-import type { SessionReader } from "../../core/formats/session-reader";
+import type { SessionReader } from "../../core/session/session-reader";
 import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
 import { renderXml } from "../../core/formats/pi/context/render-xml";
 import { resolveSystemPrompt } from "../../core/formats/pi/context/system-prompt";

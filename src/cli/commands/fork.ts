@@ -1,4 +1,4 @@
-import { whyNotOffered } from "../../core/formats/capabilities";
+import { whyNotOffered } from "../../core/session/capabilities";
 import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";

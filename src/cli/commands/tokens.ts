@@ -5,7 +5,7 @@ import { BUDGET_PARTS, type BudgetAllocation } from "../../core/formats/pi/conte
 import { resolveSystemPrompt, type SystemPrompt } from "../../core/formats/pi/context/system-prompt";
 import { Session } from "../../core/formats/pi/pi-session";
 import { formatOf } from "../../core/formats/registry";
-import type { SessionReader } from "../../core/formats/session-reader";
+import type { SessionReader } from "../../core/session/session-reader";
 import { leafTokenSummary } from "../../core/tokens/format-tokens";
 import type { AccuracyReport } from "../../core/formats/pi/tokens/accuracy";
 import type { Fit } from "../../core/formats/pi/tokens/calibration";

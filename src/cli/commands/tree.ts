@@ -1,7 +1,7 @@
 import { shownField } from "../../core/util/visible-text";
-import type { EntryKind } from "../../core/formats/entry-kinds";
+import type { EntryKind } from "../../core/session/entry-kinds";
 import { formatOf } from "../../core/formats/registry";
-import { treeRows } from "../../core/tree/tree-rows";
+import { treeRows } from "../../core/formats/tree-rows";
 import { parseFlags, onePositional } from "../args";
 import type { CliCommand } from "../cli-error";
 import { humanTokens } from "../format";

@@ -1,6 +1,6 @@
 import { formatOf } from "../formats/registry";
-import type { AnthropicMessage, FormatContext } from "../formats/session-format";
-import type { SessionReader } from "../formats/session-reader";
+import type { AnthropicMessage, FormatContext } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
 import { renderXmlMessages } from "./xml-anthropic";
 
 export type OtherContextFormat = "native" | "anthropic" | "xml";

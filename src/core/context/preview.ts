@@ -1,8 +1,8 @@
 import { Session } from "../formats/pi/pi-session";
 import { piPreview } from "../formats/pi/context/pi-preview";
 import { formatOf } from "../formats/registry";
-import type { FormatContext, SessionFormat } from "../formats/session-format";
-import type { SessionReader } from "../formats/session-reader";
+import type { FormatContext, SessionFormat } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../tokens/format-tokens";
 import { clipText, visibleText } from "../util/visible-text";
 import { sessionTitle, titledPath } from "../util/session-title";

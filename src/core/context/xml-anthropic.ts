@@ -1,4 +1,4 @@
-import type { AnthropicMessage } from "../formats/session-format";
+import type { AnthropicMessage } from "../session/session-format";
 import { IMAGE_CHARS } from "../tokens/estimate";
 import { pushAll } from "../util/push-all";
 import { mk, renderXmlItems, tag, type XmlItem, type XmlRendering } from "./xml-items";

@@ -1,4 +1,4 @@
-import type { ContextMessage } from "../formats/session-format";
+import type { ContextMessage } from "../session/session-format";
 
 /** One step after the shared prefix: a pair (same or changed), or a message of one side only. */
 export interface AlignStep {

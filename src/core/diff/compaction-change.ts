@@ -1,6 +1,6 @@
 import { formatOf } from "../formats/registry";
-import type { SessionReader } from "../formats/session-reader";
-import { MemorySession } from "../formats/memory-session";
+import type { SessionReader } from "../session/session-reader";
+import { MemorySession } from "../session/memory-session";
 import { type ContextDiff, type ContextSide, diffContexts } from "./diff-contexts";
 
 /** The two leaves a compaction is judged by, before comparing their contexts. */

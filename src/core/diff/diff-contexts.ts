@@ -1,11 +1,11 @@
 import { formatOf } from "../formats/registry";
-import type { ContextMessage, FormatContext, PartKind } from "../formats/session-format";
-import type { SessionReader } from "../formats/session-reader";
+import type { ContextMessage, FormatContext, PartKind } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
 import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../tokens/format-tokens";
-import { TOKEN_KINDS } from "../tokens/token-vocabulary";
+import { TOKEN_KINDS } from "../session/token-vocabulary";
 import { alignMessages, type Alignment } from "./align";
 import { messageText } from "./message-text";
-import { splitWords, WORD_DIFF_LIMITS, type WordDiff, type WordRun, wordDiff } from "./word-diff";
+import { splitWords, WORD_DIFF_LIMITS, type WordDiff, type WordRun, wordDiff } from "../util/word-diff";
 import { pushAll } from "../util/push-all";
 
 /** One side of a comparison: a leaf (position; -1: the empty context) of a session. */

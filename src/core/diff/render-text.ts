@@ -1,5 +1,5 @@
 import { formatOf } from "../formats/registry";
-import type { FormatContext } from "../formats/session-format";
+import type { FormatContext } from "../session/session-format";
 import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
 import type { ContextSide } from "./diff-contexts";
 import { messageText } from "./message-text";

@@ -1,4 +1,4 @@
-import type { IndexHooks } from "./index-hooks";
+import type { IndexHooks } from "../store/index-hooks";
 import { claudeCodeIndexHooks } from "./claude-code/index-hooks";
 import { clawdcodeIndexHooks } from "./clawdcode/index-hooks";
 import { piIndexHooks } from "./pi/index-hooks";

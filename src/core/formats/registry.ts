@@ -5,8 +5,8 @@ import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
-import type { FirstLines, FormatLoadOptions, SessionFormat } from "./session-format";
-import type { SessionReader } from "./session-reader";
+import type { FirstLines, FormatLoadOptions, SessionFormat } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
 
 /**
  * Every format the project reads, one line each. The first whose detect() accepts a

@@ -1,6 +1,6 @@
 import type { TitleFacts } from "../util/session-title";
 import { formatOf } from "./registry";
-import type { SessionReader } from "./session-reader";
+import type { SessionReader } from "../session/session-reader";
 
 /** How far the first prompt is looked for: a title never costs a pass over a huge file. */
 const LOOK = 2000;

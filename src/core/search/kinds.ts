@@ -1,4 +1,4 @@
-import { ENTRY_KINDS, type EntryKind } from "../formats/entry-kinds";
+import { ENTRY_KINDS, type EntryKind } from "../session/entry-kinds";
 import { SearchInputError } from "./pattern";
 
 /** Names that stand for several kinds: `tool` for calls, results and shell commands, `summary` for every summary. */

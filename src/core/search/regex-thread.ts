@@ -1,8 +1,17 @@
 import type { Worker } from "node:worker_threads";
 import { clipPattern, SearchInputError } from "./pattern";
 import { pushAll } from "../util/push-all";
-import type { SearchOptions, SessionSearch } from "./search-sessions";
+import type { SearchOptions } from "./search-options";
 import type { SearchHit, SearchStats, SessionHits } from "./search-types";
+
+
+/** The parts of a search the thread reports into (its pattern, counts and skipped files). */
+export interface SearchTally {
+  readonly pattern: { readonly source: string };
+  readonly scanned: SearchStats;
+  readonly skipped: Array<{ path: string; reason: string }>;
+  hitCount: number;
+}
 
 /*
  * A user's regex runs on a thread of its own. JavaScript regexes backtrack: (a+)+$ on a
@@ -79,7 +88,7 @@ function portable(o: SearchOptions): SearchOptions {
  * `deadlineMs` terminates it too: the hits of the file it was in so far are yielded as
  * that session's, then the iteration rejects with RegexDeadlineError.
  */
-export async function* threadedSearch(search: SessionSearch, o: SearchOptions, source: string, deadlineMs: number): AsyncGenerator<SessionHits> {
+export async function* threadedSearch(search: SearchTally, o: SearchOptions, source: string, deadlineMs: number): AsyncGenerator<SessionHits> {
   const watch = new SharedArrayBuffer(WATCH.size * Int32Array.BYTES_PER_ELEMENT);
   const cells = new Int32Array(watch);
   // Required here: node:worker_threads costs every CLI command time to load, and only regexes need it.

@@ -1,7 +1,7 @@
 import { readSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import type { EntryKind } from "../formats/entry-kinds";
-import type { SearchHooks } from "../formats/search-hooks";
+import type { EntryKind } from "../session/entry-kinds";
+import type { SearchHooks } from "../session/search-hooks";
 import type { CandidateFinder } from "./candidates";
 import type { SearchPattern } from "./pattern";
 import type { SearchHit } from "./search-types";

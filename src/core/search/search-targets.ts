@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
-import type { SearchHooks } from "../formats/search-hooks";
-import type { SessionFormat } from "../formats/session-format";
+import type { SearchHooks } from "../session/search-hooks";
+import type { SessionFormat } from "../session/session-format";
 import { type SessionSummary, type SubagentSummary, sessionFiles } from "../store/discover";
 import { linesEnd } from "../store/head-lines";
 import { openRegularAsync } from "../util/safe-open";

@@ -1,4 +1,4 @@
-import type { EntryKind } from "../formats/entry-kinds";
+import type { EntryKind } from "../session/entry-kinds";
 
 /** One entry whose visible text matches. */
 export interface SearchHit {

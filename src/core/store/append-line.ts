@@ -1,6 +1,5 @@
 import { constants } from "node:fs";
-import type { FileStamp } from "./session";
-import { StaleSessionError } from "./session";
+import { type FileStamp, StaleSessionError } from "./file-stamp";
 import { withSessionLock } from "./session-lock";
 import { reason, writeAndSync, writeFs } from "./write-fs";
 

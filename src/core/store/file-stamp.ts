@@ -2,6 +2,22 @@ import { createHash } from "node:crypto";
 import { closeSync, readSync } from "node:fs";
 import { openRegular } from "../util/safe-open";
 
+/** Size, mtime and inode of a file when it was read (a write re-checks them). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  /** Inode: a file replaced by another (same size and mtime) is a different file. */
+  ino?: number;
+}
+
+/** A write refused because the file is no longer the one that was read. */
+export class StaleSessionError extends Error {
+  constructor(path: string, detail: string) {
+    super(`${path} changed on disk (${detail}); reload it`);
+    this.name = "StaleSessionError";
+  }
+}
+
 /** Bytes hashed at each end of the part of a file that was read. */
 export const EDGE_BYTES = 4096;
 

@@ -1,4 +1,4 @@
-import type { IndexHooks } from "../formats/index-hooks";
+import type { IndexHooks } from "./index-hooks";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";

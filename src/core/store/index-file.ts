@@ -71,7 +71,7 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       workerFailure = (err as Error).message;
-      second = await indexRange(req, undefined, opts.signal);
+      second = await indexRange(req, builder.hooks, undefined, opts.signal);
     }
     const before = scan.nextLine - 1;
     builder.adopt(second, before);

@@ -1,4 +1,4 @@
-import { hooksFor } from "../formats/hooks-by-id";
+import type { IndexHooks } from "./index-hooks";
 import { type BuilderPart, IndexBuilder } from "./index-builder";
 import { type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
 
@@ -38,9 +38,9 @@ export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOp
   return { scan, tail };
 }
 
-/** Indexes one range with its own builder, as the lines after a header would be. */
-export async function indexRange(req: RangeRequest, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
-  const builder = new IndexBuilder(req.path, hooksFor(req.formatId), { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
+/** Indexes one range with its own builder, as the lines after a header would be (`hooks`: the format's, found by the caller: on a worker thread by `req.formatId`). */
+export async function indexRange(req: RangeRequest, hooks: IndexHooks, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
+  const builder = new IndexBuilder(req.path, hooks, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
   if (req.entriesGuess) builder.table.expect(req.entriesGuess, req.entriesGuess * PREVIEW_BYTES_GUESS);
   const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
   return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };

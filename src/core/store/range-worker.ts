@@ -1,13 +1,13 @@
 import { closeSync, readSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import type { IndexHooks } from "../formats/index-hooks";
+import type { IndexHooks } from "./index-hooks";
 import { lineCount, MIN_ENTRY_BYTES, SAMPLE } from "./entry-guess";
 import type { RangeIndex, RangeRequest } from "./index-range";
 import { openRegular } from "../util/safe-open";
 
 /**
- * Source text of the index worker (src/core/store/index-worker.ts), put into every
+ * Source text of the index worker (src/core/formats/index-worker.ts), put into every
  * bundle by esbuild.mjs. Where it is missing (code run without our build), every
  * load is single-threaded.
  */

@@ -1,4 +1,4 @@
-import type { SessionReader } from "../formats/session-reader";
+import type { SessionReader } from "../session/session-reader";
 import type { BranchCostFigures, CostFigures } from "./cost-words";
 import { costFigures } from "./cost-words";
 import { addStep, type CostHooks, type CostStep, type CostSum, costHooks, emptySum, type SessionCostOptions, StepReader } from "./session-cost";

@@ -1,5 +1,5 @@
-import type { FormatContext, PartKind, SessionFormat } from "../formats/session-format";
-import type { SessionReader } from "../formats/session-reader";
+import type { FormatContext, PartKind, SessionFormat } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
 import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
 import { compactionThreshold, contextWindowFor, type ContextWindow } from "./model-windows";
 

@@ -1,6 +1,6 @@
-import type { ContextMessage, SessionFormat } from "../formats/session-format";
+import type { ContextMessage, SessionFormat } from "../session/session-format";
 import { formatOf } from "../formats/registry";
-import type { SessionReader } from "../formats/session-reader";
+import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary, messageTokens } from "./format-tokens";
 
 /** The context size at one assistant step (one API response) of a path. */

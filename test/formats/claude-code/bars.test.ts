@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { claudeCodeIndexHooks } from "../../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import { openSession } from "../../../src/core/formats/registry";
 import { formatBars } from "../../../src/explorer/format-bars";
 import { fragment, progress, type Raw, sidechain, system, text, user } from "./lines";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { openSession } from "../../../src/core/formats/registry";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
+import type { SessionReader } from "../../../src/core/session/session-reader";
 import { tempDir } from "../../helpers/session-builder";
 import { boundary, compactSummary, fragment, jsonl, type Raw, text, toolResult, toolUse, user } from "./lines";
 

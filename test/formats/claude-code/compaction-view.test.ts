@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { join, resolve } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { claudeCodeIndexHooks } from "../../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import { openSession } from "../../../src/core/formats/registry";
 import { entryDetails } from "../../../src/explorer/entry-details";
 import { sharedFolderGuard } from "../../helpers/fixtures";

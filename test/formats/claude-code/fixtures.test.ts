@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { MISSING_RESULT } from "../../../src/core/formats/claude-code/messages";
 import { openSession } from "../../../src/core/formats/registry";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
+import type { SessionReader } from "../../../src/core/session/session-reader";
 
 /** Our own Claude Code fixtures (test/fixtures/claude-code, README there): every rule on a file. */
 const DIR = join(process.cwd(), "test", "fixtures", "claude-code");

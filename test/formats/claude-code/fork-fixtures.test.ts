@@ -3,7 +3,7 @@ import { copyFileSync, readdirSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { openSession } from "../../../src/core/formats/registry";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
+import type { SessionReader } from "../../../src/core/session/session-reader";
 import { sharedFolderGuard } from "../../helpers/fixtures";
 import { tempDir } from "../../helpers/session-builder";
 

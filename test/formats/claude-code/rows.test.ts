@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { claudeCodeIndexHooks } from "../../../src/core/formats/claude-code/index-hooks";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import { RowView } from "../../../src/explorer/row-view";
 import { boundary, compactSummary, fragment, type Raw, sidechain, text, thinking, toolResult, toolUse, user } from "./lines";
 

@@ -5,7 +5,7 @@ import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/for
 import { claudeCodeIndexHooks } from "../../../src/core/formats/claude-code/index-hooks";
 import { ORPHAN_REMOVED, TOOL_USE_INTERRUPTED } from "../../../src/core/formats/claude-code/messages";
 import { clawdcodeFormat } from "../../../src/core/formats/clawdcode/format";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import { readFirstLines } from "../../../src/core/formats/registry";
 import { boundary, compactSummary, fragment, type Raw, sidechain, system, text, toolResult, toolUse, user } from "./lines";
 

@@ -8,7 +8,7 @@ import { compactClawdcode, type ClawdcodeCompactOptions } from "../../../src/cor
 import { buildClawdcodeContext } from "../../../src/core/formats/clawdcode/context";
 import { clawdcodeFormat } from "../../../src/core/formats/clawdcode/format";
 import { NothingWrittenError } from "../../../src/core/store/append-line";
-import { StaleSessionError } from "../../../src/core/store/session";
+import { StaleSessionError } from "../../../src/core/session/jsonl-session";
 import { FakeAnthropic, type FakeReply } from "../../compaction/fake-anthropic";
 import { withFaults } from "../../helpers/faulty-fs";
 import { assistant, jsonl, needSeed002, type Raw, loadFile, SEED_002_DIR, tenMessages, toolResult, toolUse, user } from "./lines";

@@ -3,7 +3,7 @@ import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { clawdcodeIndexHooks } from "../../../src/core/formats/clawdcode/index-hooks";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import type { StampedSession } from "../../../src/core/formats/clawdcode/compaction";
 import { openSession } from "../../../src/core/formats/registry";
 

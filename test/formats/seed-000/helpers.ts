@@ -1,9 +1,9 @@
 import { sharedFolderGuard } from "../../helpers/fixtures";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { MemorySession } from "../../../src/core/formats/memory-session";
+import { MemorySession } from "../../../src/core/session/memory-session";
 import { openSession } from "../../../src/core/formats/registry";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
+import type { SessionReader } from "../../../src/core/session/session-reader";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import type { Seed000Line } from "../../../src/core/formats/seed-000/line";
 

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { detectFormat, openSession, readFirstLines } from "../../../src/core/formats/registry";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
-import { HookedSession } from "../../../src/core/store/session";
+import type { SessionReader } from "../../../src/core/session/session-reader";
+import { HookedSession } from "../../../src/core/session/jsonl-session";
 import { assistant, load, OWN_FIXTURES, toolCall, toolResult, user } from "./helpers";
 
 const jsonl = (lines: unknown[]) => `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`;

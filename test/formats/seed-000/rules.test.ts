@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { seed000Format } from "../../../src/core/formats/seed-000/format";
 import { entryToMessage } from "../../../src/core/formats/seed-000/messages";
-import type { SessionReader } from "../../../src/core/formats/session-reader";
+import type { SessionReader } from "../../../src/core/session/session-reader";
 import { assistant, load, memory, OWN_FIXTURES, toolCall, toolResult, user } from "./helpers";
 
 const ids = (s: SessionReader, leafId: string) => seed000Format.context(s, s.requireIndex(leafId)).messages.map((m) => m.entryId);

@@ -1,4 +1,4 @@
-import type { SessionReader } from "../session-reader";
+import type { SessionReader } from "../../session/session-reader";
 import { answeredToolIds, asLine, blocksOf, calledToolIds, type ClaudeLine, isCompactBoundary, responseId, str } from "./lines";
 
 /** Flags of a line that decide whether it may end or join the main chain. */

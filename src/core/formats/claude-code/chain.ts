@@ -1,4 +1,4 @@
-import type { SessionReader } from "../session-reader";
+import type { SessionReader } from "../../session/session-reader";
 import { pushAll } from "../../util/push-all";
 import { type ChainFacts, chainFacts, FORK_BRIEFING, META, SIDECHAIN, TEAM } from "./chain-facts";
 

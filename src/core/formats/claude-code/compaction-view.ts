@@ -1,5 +1,5 @@
-import type { CompactionFacts } from "../entry-view";
-import type { SessionReader } from "../session-reader";
+import type { CompactionFacts } from "../../session/entry-view";
+import type { SessionReader } from "../../session/session-reader";
 import { claudeCodeFiles } from "./files";
 import { asLine, contentText, type ClaudeLine, str } from "./lines";
 

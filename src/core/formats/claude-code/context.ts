@@ -1,5 +1,5 @@
-import type { FormatContext } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import type { FormatContext } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 import { claudeCodeChain } from "./chain";
 import { asLine } from "./lines";
 import { chainMessages } from "./messages";

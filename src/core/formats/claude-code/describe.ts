@@ -1,6 +1,6 @@
-import { type EntryDescription, KIND_LABELS } from "../entry-kinds";
-import type { SessionReader } from "../session-reader";
-import { summarizeCalls } from "../tool-summary";
+import { type EntryDescription, KIND_LABELS } from "../../session/entry-kinds";
+import type { SessionReader } from "../../session/session-reader";
+import { summarizeCalls } from "../../session/tool-summary";
 import { type ChainFacts, chainFacts, COMPACT_SUMMARY, META, RESULT_ERROR, SIDECHAIN, TOOL_RESULT } from "./chain-facts";
 import { SYNTHETIC_MODEL } from "./index-hooks";
 import { COMPACT_BOUNDARY } from "./lines";

@@ -1,5 +1,5 @@
-import { addPair, type EntryBlock, type EntryView, jsonView } from "../entry-view";
-import type { SessionReader } from "../session-reader";
+import { addPair, type EntryBlock, type EntryView, jsonView } from "../../session/entry-view";
+import type { SessionReader } from "../../session/session-reader";
 import { chainFacts } from "./chain-facts";
 import { claudeCodeCompaction } from "./compaction-view";
 import { subagentLink } from "./subagent-link";

@@ -1,4 +1,4 @@
-import type { FirstLines } from "../session-format";
+import type { FirstLines } from "../../session/session-format";
 import { isConversationType } from "./lines";
 
 /** Metadata line types that only Claude Code writes, each with the field that marks it. */

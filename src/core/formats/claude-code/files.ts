@@ -1,6 +1,6 @@
-import { FileTally } from "../file-tally";
-import type { FileActivity } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import { FileTally } from "../../session/file-tally";
+import type { FileActivity } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 
 /** Claude Code's file tools and what each does to the file it names (doc section 6). */
 const FILE_TOOLS: Readonly<Record<string, { kind: "read" | "written" | "edited"; arg: string }>> = {

@@ -1,5 +1,5 @@
-import { HookedSession } from "../../store/session";
-import type { SessionFormat } from "../session-format";
+import { HookedSession } from "../../session/jsonl-session";
+import type { SessionFormat } from "../../session/session-format";
 import { branchClaudeCode } from "./branch";
 import { factsAt } from "./chain-facts";
 import { claudeCodeBranchEnd, claudeCodeChain, claudeCodeDefaultLeaf } from "./chain";

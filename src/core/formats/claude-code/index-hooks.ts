@@ -1,11 +1,11 @@
-import { kindOf, num, previewOf } from "../line-text";
-import { putUsageFigures } from "../usage-figures";
+import { kindOf, num, previewOf } from "../../session/line-text";
+import { putUsageFigures } from "../../session/usage-figures";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import { pushAll } from "../../util/push-all";
-import type { IndexedEntry, IndexHooks } from "../index-hooks";
-import { summarizeCalls, summarizeToolCall } from "../tool-summary";
+import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
+import { summarizeCalls, summarizeToolCall } from "../../session/tool-summary";
 import { lineFacts } from "./chain-facts";
 import { asLine, asText, blocksOf, type ClaudeLine, calledToolIds, contentText, indexType, isCompactBoundary, isConversationType, responseId, str } from "./lines";
 

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { SessionInfo, SessionReader } from "../session-reader";
+import type { SessionInfo, SessionReader } from "../../session/session-reader";
 import { asLine, str } from "./lines";
 
 /**

@@ -1,4 +1,4 @@
-import type { PartKind } from "../session-format";
+import type { PartKind } from "../../session/session-format";
 import { blocksOf, type ClaudeLine, isToolResultLine, str } from "./lines";
 import { SYNTHETIC_MODEL } from "./index-hooks";
 import { pushAll } from "../../util/push-all";

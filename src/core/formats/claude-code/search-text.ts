@@ -1,5 +1,5 @@
 import { parseIsoTime } from "../../util/iso-time";
-import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../search-hooks";
+import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
 import { asLine, asText, blocksOf, type ClaudeLine, contentText, isCompactBoundary, isConversationType } from "./lines";
 
 function userParts(l: ClaudeLine): SearchPart[] {

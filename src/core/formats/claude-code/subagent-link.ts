@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
-import type { SubagentRef } from "../entry-view";
-import type { SessionReader } from "../session-reader";
+import type { SubagentRef } from "../../session/entry-view";
+import type { SessionReader } from "../../session/session-reader";
 import { chainFacts, SIDECHAIN } from "./chain-facts";
 import { answeredToolIds, asLine, blocksOf, contentText, str } from "./lines";
 import { agentMeta, nestedAgentFiles, SAFE_ID } from "./subagent-files";

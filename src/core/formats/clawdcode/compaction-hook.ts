@@ -1,7 +1,7 @@
 import { humanTokens } from "../../util/human";
 import { clipField } from "../../util/visible-text";
-import type { FormatCompaction } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import type { FormatCompaction } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 import { compactClawdcode, type StampedSession } from "./compaction";
 import { type ClawdcodeCompactionPlan, FALLBACK_KEEP_PERCENT, keepCountFor, planClawdcodeCompaction, THRESHOLD_PERCENT } from "./compaction-plan";
 import { type FileChoice, MAX_FILE_LINES, MAX_FILES, readRankedFiles } from "./file-ranking";

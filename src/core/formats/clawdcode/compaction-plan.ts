@@ -1,5 +1,5 @@
 import { contextWindowFor } from "../../tokens/model-windows";
-import type { SessionReader } from "../session-reader";
+import type { SessionReader } from "../../session/session-reader";
 import { buildClawdcodeContext, type ClawdcodeContextItem, dropOrphans } from "./context";
 import { rankFiles, type RankedFile } from "./file-ranking";
 import type { ClawdcodeLine } from "./lines";

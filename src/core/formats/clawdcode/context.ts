@@ -1,5 +1,5 @@
-import type { ContextMessage, FormatContext, PartKind } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import type { ContextMessage, FormatContext, PartKind } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 import { type ClawdcodeLine, type ClawdcodeMessage, isCompactBoundary, lineMessage, type ToolResultBlock, type ToolUseBlock } from "./lines";
 
 /** One message of the context with the line it came from. */

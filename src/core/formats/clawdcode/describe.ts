@@ -1,5 +1,5 @@
-import { type EntryDescription, KIND_LABELS } from "../entry-kinds";
-import type { SessionReader } from "../session-reader";
+import { type EntryDescription, KIND_LABELS } from "../../session/entry-kinds";
+import type { SessionReader } from "../../session/session-reader";
 import { ERROR_PREVIEW } from "./index-hooks";
 import { type ClawdcodeLine, toolResultFailed } from "./lines";
 

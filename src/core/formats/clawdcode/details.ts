@@ -1,5 +1,5 @@
-import { addPair, type EntryView, messageEntryView } from "../entry-view";
-import type { SessionReader } from "../session-reader";
+import { addPair, type EntryView, messageEntryView } from "../../session/entry-view";
+import type { SessionReader } from "../../session/session-reader";
 import { type ClawdcodeLine, isCompactBoundary, lineMessage } from "./lines";
 
 /** A clawdcode line for the detail pane: its message's blocks, and for a compact boundary what it did. */

@@ -1,4 +1,4 @@
-import type { FirstLines } from "../session-format";
+import type { FirstLines } from "../../session/session-format";
 import { CLAWDCODE_TYPES } from "./lines";
 
 const TYPES = new Set<string>(CLAWDCODE_TYPES);

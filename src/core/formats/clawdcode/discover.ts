@@ -2,7 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type HeadFacts, listWith, type ListOptions, type ListResult, type SessionScanner } from "../../store/discover";
 import { detectClawdcode } from "./detect";
-import { previewOf } from "../line-text";
+import { previewOf } from "../../session/line-text";
 import { type ClawdcodeLine, contentText } from "./lines";
 
 export const CLAWDCODE_ROOT_HELP = "$CLAWDCODE_DIR, else ~/.clawdcode";

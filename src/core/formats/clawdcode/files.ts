@@ -1,6 +1,6 @@
-import type { FileActivity } from "../session-format";
-import { FileTally } from "../file-tally";
-import type { SessionReader } from "../session-reader";
+import type { FileActivity } from "../../session/session-format";
+import { FileTally } from "../../session/file-tally";
+import type { SessionReader } from "../../session/session-reader";
 import type { ClawdcodeLine } from "./lines";
 import { toolKind, toolPaths } from "./tool-files";
 

@@ -1,8 +1,8 @@
 import { dirname, join, resolve } from "node:path";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { newSessionId } from "../../store/ids";
-import type { ForkResult } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import type { ForkResult } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 
 /** A store file's name: the session id. */
 export function clawdcodeFileName(sessionId: string): string {

@@ -1,10 +1,10 @@
-import { kindOf, num, previewOf } from "../line-text";
-import { putUsageFigures } from "../usage-figures";
+import { kindOf, num, previewOf } from "../../session/line-text";
+import { putUsageFigures } from "../../session/usage-figures";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
-import type { IndexedEntry, IndexHooks } from "../index-hooks";
-import { summarizeToolCall } from "../tool-summary";
+import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
+import { summarizeToolCall } from "../../session/tool-summary";
 import { type ClawdcodeLine, contentText, isCompactBoundary, lineMessage, outputText, toolResultFailed } from "./lines";
 
 /** How a failed tool result's preview starts (describe reads only such results to confirm). */

@@ -1,5 +1,5 @@
 import { parseIsoTime } from "../../util/iso-time";
-import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../search-hooks";
+import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
 import { type ClawdcodeLine, contentText, isCompactBoundary, outputText, toolResultFailed } from "./lines";
 
 /** Text and tool_use blocks of a message's content. */

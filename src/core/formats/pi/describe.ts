@@ -1,5 +1,5 @@
-import { type EntryDescription, KIND_LABELS } from "../entry-kinds";
-import type { SessionReader } from "../session-reader";
+import { type EntryDescription, KIND_LABELS } from "../../session/entry-kinds";
+import type { SessionReader } from "../../session/session-reader";
 
 /** Entry types shown only when everything is: they carry no conversation. */
 const QUIET = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);

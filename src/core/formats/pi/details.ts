@@ -1,5 +1,5 @@
 import type { EntryMeta } from "../../store/entry-meta";
-import { addPair, contentBlocks, type EntryView, jsonView } from "../entry-view";
+import { addPair, contentBlocks, type EntryView, jsonView } from "../../session/entry-view";
 
 function fmtUsage(u: Record<string, unknown>): string {
   const n = (k: string) => Number(u[k] ?? 0).toLocaleString("en-US");

@@ -1,10 +1,10 @@
-import { FileTally } from "../file-tally";
-import type { FileActivity } from "../session-format";
+import { FileTally } from "../../session/file-tally";
+import type { FileActivity } from "../../session/session-format";
 import type { Session } from "./pi-session";
 
 export type FileOpKind = "read" | "written" | "edited" | "modified";
 
-export type { FileActivity } from "../session-format";
+export type { FileActivity } from "../../session/session-format";
 
 const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
 

@@ -1,11 +1,11 @@
 import { buildContext, type ContextPart } from "./context/build-context";
-import { appendRecords } from "../append-records";
+import { appendRecords } from "../../session/append-records";
 import { fileActivity } from "./file-ops";
 import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
-import type { FormatContext, PartKind, SessionFormat } from "../session-format";
-import type { SessionReader } from "../session-reader";
+import type { FormatContext, PartKind, SessionFormat } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
 import { isPiHeader, piIndexHooks } from "./index-hooks";

@@ -3,8 +3,8 @@ import type { EntryTable } from "../../store/entry-table";
 import { entryPreviewCodes } from "./model/preview";
 import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
-import type { IndexHooks, IndexPosition } from "../index-hooks";
-import { putUsageFigures } from "../usage-figures";
+import type { IndexHooks, IndexPosition } from "../../store/index-hooks";
+import { putUsageFigures } from "../../session/usage-figures";
 
 /** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
 export function v1EntryId(lineNo: number): string {

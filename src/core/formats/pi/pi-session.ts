@@ -1,5 +1,5 @@
 import type { SessionEntry, SessionHeader } from "./model/entries";
-import { JsonlSession, type LoadOptions } from "../../store/session";
+import { JsonlSession, type LoadOptions } from "../../session/jsonl-session";
 import { piIndexHooks } from "./index-hooks";
 
 /** A loaded pi session: its header, and entries migrated in memory to version 3. */

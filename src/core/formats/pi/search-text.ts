@@ -1,5 +1,5 @@
 import { parseIsoTime } from "../../util/iso-time";
-import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../search-hooks";
+import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
 import { isPiHeader, v1EntryId } from "./index-hooks";
 
 type Obj = Record<string, unknown>;

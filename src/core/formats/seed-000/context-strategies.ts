@@ -1,4 +1,4 @@
-import type { ContextStrategies, ContextStrategyPlan } from "../session-format";
+import type { ContextStrategies, ContextStrategyPlan } from "../../session/session-format";
 import type { Seed000Message } from "./messages";
 import { applyStrategy, planStrategy, SEED000_STRATEGIES, type Seed000Strategy, type StrategyPlan } from "./strategies";
 import { summarizeMessages } from "./summarize";

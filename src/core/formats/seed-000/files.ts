@@ -1,6 +1,6 @@
-import type { FileActivity } from "../session-format";
-import type { SessionReader } from "../session-reader";
-import { FileTally } from "../file-tally";
+import type { FileActivity } from "../../session/session-format";
+import type { SessionReader } from "../../session/session-reader";
+import { FileTally } from "../../session/file-tally";
 import { parseToolCall } from "./line";
 
 /**

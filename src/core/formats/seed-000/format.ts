@@ -1,13 +1,13 @@
 import { basename } from "node:path";
-import { HookedSession } from "../../store/session";
-import { type EntryDescription, type EntryKind, KIND_LABELS } from "../entry-kinds";
-import type { ContextMessage, FirstLines, FormatContext, SessionFormat } from "../session-format";
-import type { SessionInfo, SessionReader } from "../session-reader";
+import { HookedSession } from "../../session/jsonl-session";
+import { type EntryDescription, type EntryKind, KIND_LABELS } from "../../session/entry-kinds";
+import type { ContextMessage, FirstLines, FormatContext, SessionFormat } from "../../session/session-format";
+import type { SessionInfo, SessionReader } from "../../session/session-reader";
 import { SEED000_ID, seed000IndexHooks } from "./index-hooks";
 import { isSeed000Type, looksLikeSeed000, type Seed000Type } from "./line";
 import { seed000Strategies } from "./context-strategies";
 import { seed000Files } from "./files";
-import { messageEntryView } from "../entry-view";
+import { messageEntryView } from "../../session/entry-view";
 import { entryToMessage, PART_KIND } from "./messages";
 import { DEFAULT_MAX_TOKENS } from "./strategies";
 import { seed000Writer } from "./writer";

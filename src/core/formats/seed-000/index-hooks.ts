@@ -1,7 +1,7 @@
 import type { EntryTable } from "../../store/entry-table";
-import type { IndexedEntry, IndexHooks } from "../index-hooks";
-import { putUsageFigures } from "../usage-figures";
-import { summarizeToolCall } from "../tool-summary";
+import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
+import { putUsageFigures } from "../../session/usage-figures";
+import { summarizeToolCall } from "../../session/tool-summary";
 import { lineProblem, parseToolCall } from "./line";
 import { ROLE } from "./messages";
 import type { Seed000Type } from "./line";

@@ -1,4 +1,4 @@
-import type { PartKind } from "../session-format";
+import type { PartKind } from "../../session/session-format";
 import { parseToolCall, type Seed000Type } from "./line";
 
 /** A content block of a seed-000 message (the Anthropic Messages shape the seed sends). */

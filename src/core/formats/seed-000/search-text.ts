@@ -1,4 +1,4 @@
-import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../search-hooks";
+import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
 import { lineProblem, parseToolCall, type Seed000Line } from "./line";
 
 function partsOf(l: Seed000Line): SearchPart[] {

@@ -4,11 +4,11 @@ import { basename, dirname, join, resolve } from "node:path";
 import { appendLines, appendToSession } from "../../store/append-line";
 import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
-import type { JsonlSession } from "../../store/session";
-import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
-import type { FileStamp, SessionReader } from "../session-reader";
+import type { JsonlSession } from "../../session/jsonl-session";
+import type { ForkResult, FormatWriter, WriteCapabilities } from "../../session/session-format";
+import type { FileStamp, SessionReader } from "../../session/session-reader";
 import { lineProblem, type Seed000Line } from "./line";
-import { assertNewEntries } from "../append-records";
+import { assertNewEntries } from "../../session/append-records";
 import { openRegular } from "../../util/safe-open";
 
 export const SEED000_CAPABILITIES: WriteCapabilities = {

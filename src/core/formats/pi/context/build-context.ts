@@ -1,6 +1,6 @@
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage, LlmMessage } from "../model/messages";
-import type { SessionReader } from "../../session-reader";
+import type { SessionReader } from "../../../session/session-reader";
 import type { ModelRef } from "../../../compaction/summary-model";
 import { toLlmMessage } from "./convert";
 import { carriesContext, piEntryMessage, type SourceKind } from "./entry-message";

@@ -1,5 +1,5 @@
 /** One-line previews of entries for trees, lists and the index. */
-import { summarizeToolCall } from "../../tool-summary";
+import { summarizeToolCall } from "../../../session/tool-summary";
 
 
 // Kept short and in Latin-1 where we choose the characters ("->", "..."): V8 stores such

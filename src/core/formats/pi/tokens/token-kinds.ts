@@ -7,7 +7,7 @@ import {
 } from "../context/convert";
 import type { BashExecutionMessage } from "../model/messages";
 import { estimateTextTokens, IMAGE_TOKENS } from "../../../tokens/estimate";
-import type { TokenKind } from "../../../tokens/token-vocabulary";
+import type { TokenKind } from "../../../session/token-vocabulary";
 
 /**
  * The one token vocabulary in the order pi's counts are stored (the token cache keeps

@@ -1,10 +1,10 @@
 import type { SessionScanner } from "../store/discover";
-import type { CostHooks } from "../tokens/session-cost";
-import type { TokenKind } from "../tokens/token-vocabulary";
+import type { CostHooks } from "./cost-hooks";
+import type { TokenKind } from "./token-vocabulary";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
-import type { IndexHooks } from "./index-hooks";
+import type { IndexHooks } from "../store/index-hooks";
 import type { SearchHooks } from "./search-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
 
@@ -23,7 +23,7 @@ export interface FirstLines {
   objects: unknown[];
 }
 
-/** What a context part counts as: the one token vocabulary (src/core/tokens/token-vocabulary.ts). */
+/** What a context part counts as: the one token vocabulary (src/core/session/token-vocabulary.ts). */
 export type PartKind = TokenKind;
 
 /** One message of a context, with the entry it came from. */

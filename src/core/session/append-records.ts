@@ -1,5 +1,5 @@
 import { appendToSession } from "../store/append-line";
-import type { JsonlSession } from "../store/session";
+import type { JsonlSession } from "./jsonl-session";
 import type { SessionFormat } from "./session-format";
 import type { SessionReader } from "./session-reader";
 

@@ -1,5 +1,5 @@
-import { formatOf } from "../formats/registry";
-import type { SessionReader } from "../formats/session-reader";
+import { formatOf } from "./registry";
+import type { SessionReader } from "../session/session-reader";
 import { pushAll } from "../util/push-all";
 
 /** One display row of the entry tree, as pi's /tree draws it. */

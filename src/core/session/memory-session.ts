@@ -1,7 +1,7 @@
 import type { LineProblem, EntryMeta } from "../store/entry-meta";
 import { EntryTable } from "../store/entry-table";
 import { SessionTree } from "../tree/session-tree";
-import type { IndexHooks } from "./index-hooks";
+import type { IndexHooks } from "../store/index-hooks";
 import type { SessionReader } from "./session-reader";
 
 /**

@@ -2,13 +2,7 @@ import type { EntryMeta, LineProblem } from "../store/entry-meta";
 import type { EntryTable } from "../store/entry-table";
 import type { SessionTree } from "../tree/session-tree";
 
-/** Size, mtime and inode of a file when it was read (a write re-checks them). */
-export interface FileStamp {
-  size: number;
-  mtimeMs: number;
-  /** Inode: a file replaced by another (same size and mtime) is a different file. */
-  ino?: number;
-}
+export type { FileStamp } from "../store/file-stamp";
 
 /** What a session says about itself (pi's header; the first lines of a headerless format). */
 export interface SessionInfo {

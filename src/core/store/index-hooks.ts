@@ -1,5 +1,5 @@
-import type { EntryMeta } from "../store/entry-meta";
-import type { EntryTable } from "../store/entry-table";
+import type { EntryMeta } from "./entry-meta";
+import type { EntryTable } from "./entry-table";
 
 /** What a format's indexer found on one line: the entry's identity in the tree. */
 export interface IndexedEntry {

@@ -1,14 +1,14 @@
 import { closeSync, readSync, statSync } from "node:fs";
-import { edgeHashes, readAt } from "./file-stamp";
+import { edgeHashes, readAt, StaleSessionError } from "../store/file-stamp";
 import { stat } from "node:fs/promises";
-import type { IndexHooks } from "../formats/index-hooks";
-import type { FileStamp, SessionReader } from "../formats/session-reader";
+import type { IndexHooks } from "../store/index-hooks";
+import type { FileStamp, SessionReader } from "./session-reader";
 import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
-import type { EntryMeta, LineProblem } from "./entry-meta";
-import type { EntryTable } from "./entry-table";
-import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "./index-builder";
-import { indexFile } from "./index-file";
+import type { EntryMeta, LineProblem } from "../store/entry-meta";
+import type { EntryTable } from "../store/entry-table";
+import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "../store/index-builder";
+import { indexFile } from "../store/index-file";
 import { assertRegular, openRegular } from "../util/safe-open";
 
 export interface LoadOptions {
@@ -29,16 +29,9 @@ export interface LoadOptions {
 /** Options of `refresh`: reading what was left out or appended can be watched and stopped. */
 export type RefreshOptions = Pick<LoadOptions, "signal" | "onProgress" | "secondThread">;
 
-export class StaleSessionError extends Error {
-  constructor(path: string, detail: string) {
-    super(`${path} changed on disk (${detail}); reload it`);
-    this.name = "StaleSessionError";
-  }
-}
-
-export type { FileStamp } from "../formats/session-reader";
-
-
+/** Kept here too: callers of a session meet it from its writes. */
+export { StaleSessionError };
+export type { FileStamp } from "./session-reader";
 
 /**
  * The start of the line that holds byte `at` (so every line before it ends before `at`);

@@ -1,4 +1,4 @@
-import { lineDiff } from "../diff/line-diff";
+import { lineDiff } from "../util/line-diff";
 
 /**
  * One line saying what a tool call did ("Read b.txt", "$ ls", "Edit src/csv.js (-1 +1)"),
