@@ -1,4 +1,4 @@
-// Webview tests: What VS Code's context menu is told about rows, bars and the session.
+// Webview tests of what VS Code's context menu is told about rows, bars and the session.
 import assert from "node:assert/strict";
 import { TreeHost } from "./fake-host.mjs";
 import { explore, until } from "./harness.mjs";

@@ -1,9 +1,10 @@
-// Webview tests: The detail pane: what a row's details show, the action buttons, long blocks, images and an edit's diff.
+// Webview tests of the detail pane (webview/detail-pane.ts): what a row's details show,
+// the action buttons, long blocks, images and an edit's diff.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
-import { ARTIFACTS, explore, importTs, posted, realCore, tempDir, until } from "./harness.mjs";
+import { ARTIFACTS, detailsShown, explore, importTs, posted, realHost, tempDir, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
@@ -15,7 +16,7 @@ export function detailsTests(test, browser) {
       await page.click(".row[data-id=a1] .preview");
       await posted(host, mark, (m) => m.type === "details" && m.id === "a1", "details a1");
       await posted(host, mark, (m) => m.type === "select" && m.id === "a1", "select a1");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a1"), "detail a1");
+      await detailsShown(page, "a1", "detail a1");
       const text = await page.$eval(".detail-pane", (d) => d.textContent);
       for (const s of ["I'll read the CLI entry point first.", "Thinking", "Tool call: read", `"path": "src/cli/commands/list.ts"`, "claude-sonnet-4-5", "Metadata"]) assert.ok(text.includes(s), s);
       await until(() => page.locator(".file-list li").count().then((n) => n === 3), "files listed");
@@ -28,7 +29,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=c1]");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "c1"), "detail c1");
+      await detailsShown(page, "c1", "detail c1");
       const info = await page.$eval(".compaction-info", (c) => c.textContent);
       for (const s of ["142k tokens before, kept from u2", "## Goal", "Read files (2)", "src/cli/main.ts", "Modified files (1)"]) assert.ok(info.includes(s), s);
     });
@@ -38,7 +39,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=a8]");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a8"), "detail a8");
+      await detailsShown(page, "a8", "detail a8");
       const mark = host.log.length;
       const actions = ["fork", "continue", "label", "previewContext", "compareContext", "compact"];
       for (const a of actions) await page.click(`.actions vscode-button[data-action=${a}]`);
@@ -47,7 +48,7 @@ export function detailsTests(test, browser) {
       // "What this compaction changed" is offered on compactions only.
       assert.equal(await page.locator(".actions vscode-button[data-action=compactionChange]").count(), 0);
       await page.click(".row[data-id=c1]");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "c1"), "detail c1");
+      await detailsShown(page, "c1", "detail c1");
       const at = host.log.length;
       await page.click(".actions vscode-button[data-action=compactionChange]");
       await until(() => host.log.slice(at).some((m) => m.type === "action"), "the compaction action");
@@ -61,7 +62,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost({ ...base, session: { ...base.session, agent: "Seed 000", format: "seed-000", version: undefined, readOnly: true, unavailable: { continue: why, label: why, compact: why } } });
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=a8]");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a8"), "detail a8");
+      await detailsShown(page, "a8", "detail a8");
       const buttons = await page.$$eval(".actions vscode-button", (bs) => bs.map((b) => ({ action: b.dataset.action, disabled: b.hasAttribute("disabled"), title: b.getAttribute("title") ?? "" })));
       for (const b of buttons) {
         const off = ["continue", "label", "compact"].includes(b.action);
@@ -113,7 +114,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=u3]");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "u3"), "detail u3");
+      await detailsShown(page, "u3", "detail u3");
       const srcs = await page.$$eval("img", (imgs) => imgs.map((i) => i.getAttribute("src")));
       assert.equal(srcs.length, 1);
       assert.ok(srcs[0].startsWith("data:image/png;base64,"));
@@ -133,8 +134,7 @@ export function detailsTests(test, browser) {
     ];
     const file = join(dir, "edit.jsonl");
     writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-    const { createRealHost } = realCore();
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
       const row = page.locator(".row[data-id=a1]");
       await until(() => row.count(), "the edit's row");

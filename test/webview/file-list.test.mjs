@@ -1,4 +1,4 @@
-// Webview tests: The list of files the session read and wrote.
+// Webview tests of the list of files the session read and wrote.
 import assert from "node:assert/strict";
 import { TreeHost } from "./fake-host.mjs";
 import { explore, posted } from "./harness.mjs";

@@ -13,6 +13,8 @@ import { NotRun, afterThisTest, currentTest } from "./runner.mjs";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const ARTIFACTS = join(ROOT, "test-artifacts/webview");
+/** Where explore() saves the page of a test that failed; emptied at the start of a run. */
+export const FAILURES = join(ARTIFACTS, "failures");
 
 /** Bundles a TS module of the webview for Node so pure parts can be tested directly. */
 export async function importTs(entry) {
@@ -105,9 +107,8 @@ export async function explore(browser, host, opts, body) {
   try {
     return await body({ page: x.page, seen: x.seen, context: x.context, host });
   } catch (err) {
-    const dir = join(ARTIFACTS, "failures");
-    const file = join(dir, `${(currentTest() ?? "test").replace(/[^\w.-]+/g, "-").slice(0, 80)}.png`);
-    mkdirSync(dir, { recursive: true });
+    const file = join(FAILURES, `${(currentTest() ?? "test").replace(/[^\w.-]+/g, "-").slice(0, 80)}.png`);
+    mkdirSync(FAILURES, { recursive: true });
     await x.page.screenshot({ path: file }).then(
       () => console.log(`      (the page when it failed: ${file})`),
       () => undefined,
@@ -121,6 +122,11 @@ export async function explore(browser, host, opts, body) {
 /** The real core behind a fake transport (out/test-webview/real-host.js, built by esbuild.mjs). */
 export function realCore() {
   return createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+}
+
+/** A host serving `file` through the real core. */
+export function realHost(file) {
+  return realCore().createRealHost(file);
 }
 
 /** The pi fixtures (ASE_FIXTURES, else ../shared/fixtures/pi). */
@@ -140,9 +146,9 @@ export function tempDir(prefix) {
   return dir;
 }
 
-/** Waits until the detail pane shows entry `id`. */
-export function detailsShown(page, id, what = `detail ${id}`) {
-  return until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, id), what);
+/** Waits until the detail pane shows entry `id` (within `until`'s budget unless given). */
+export function detailsShown(page, id, what = `detail ${id}`, timeout) {
+  return until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, id), what, timeout);
 }
 
 /** Picks an option of the filter select by its text. */

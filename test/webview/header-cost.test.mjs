@@ -1,4 +1,4 @@
-// Webview tests: The header's cost chip and the bars' cost tooltips.
+// Webview tests of the header's cost chip and the bars' cost tooltips.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";

@@ -1,4 +1,4 @@
-// Webview tests: Moving through the tree by keyboard.
+// Webview tests of moving through the tree by keyboard.
 import assert from "node:assert/strict";
 import { TreeHost } from "./fake-host.mjs";
 import { explore, posted, rowIds, until } from "./harness.mjs";

@@ -1,7 +1,8 @@
-// Webview tests: Large sessions: the row cache and virtual scrolling through 100,000 and 1,000,000 rows.
+// Webview tests of large sessions: the row cache and virtual scrolling through 100,000 and
+// 1,000,000 rows.
 import assert from "node:assert/strict";
 import { LargeHost } from "./fake-host.mjs";
-import { explore, importTs, rowIds, until } from "./harness.mjs";
+import { explore, importTs, rowIds, searchFor, until } from "./harness.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
 export function largeSessionTests(test, browser) {
@@ -124,9 +125,7 @@ export function largeSessionTests(test, browser) {
       await until(async () => (await page.textContent(".detail-pane").catch(() => "")).includes("Row 999995"), "details shown");
       await page.keyboard.press("Home");
       await until(() => page.locator(".row[data-id=n0].selected").count(), "back to the first row");
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("row");
-      await input.press("Enter");
+      await searchFor(page, "row");
       await until(() => page.locator(".row[data-id=n999990].selected").count(), "search result n999990");
       assert.ok((await page.locator(".row").count()) < 200, "the DOM keeps only the visible rows");
       assert.deepEqual(seen.errors, []);

@@ -1,7 +1,8 @@
-// Webview tests: Loading and live updates: the page under the host's CSP, the typed message channel, progress while the host reads, a load that failed, and a session that grows.
+// Webview tests of loading and live updates: the page under the host's CSP, the typed
+// message channel, progress while the host reads, a load that failed, a session that grows.
 import assert from "node:assert/strict";
 import { LargeHost, TreeHost } from "./fake-host.mjs";
-import { explore, importTs, posted, until, writePage } from "./harness.mjs";
+import { detailsShown, explore, importTs, posted, until, writePage } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
@@ -124,7 +125,7 @@ export function loadingTests(test, browser) {
       assert.equal(await page.getAttribute(".reading-chip", "title"), "The tree shows the entries of the first 32 MB of 1.6 GB; the rest is being read and will be added.");
       // The reader scrolls and picks a row of the first part meanwhile.
       await page.click(".row[data-id=n5] .preview");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "n5"), "details");
+      await detailsShown(page, "n5", "details");
       // The rest arrives as entries appended would: more rows, no reading chip, the pick kept.
       host.rowCount = 5000;
       const done = host.init();

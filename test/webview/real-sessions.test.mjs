@@ -1,14 +1,14 @@
-// Webview tests: Real recorded sessions (../shared/fixtures) through the real core.
+// Webview tests on real recorded sessions (../shared/fixtures) through the real core; a
+// fixture missing is reported as not run (and fails in CI).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ARTIFACTS, FIXTURES, ROOT, explore, posted, realCore, realFixture, until } from "./harness.mjs";
+import { ARTIFACTS, FIXTURES, ROOT, explore, posted, realFixture, realHost, searchFor, until } from "./harness.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
 export function realSessionTests(test, browser) {
   test("renders a real pi session (before-compaction.jsonl) with the rows, details and bars the real core serves", async () => {
     const file = realFixture(join(FIXTURES, "before-compaction.jsonl"));
-    const { createRealHost } = realCore();
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
       await until(() => page.locator(".row[data-id='00000002']").count(), "first row");
       const first = page.locator(".row[data-id='00000002']");
@@ -17,9 +17,7 @@ export function realSessionTests(test, browser) {
       assert.ok((await first.getAttribute("class")).includes("boundary-summarized"));
       assert.equal(await page.locator(".session-title").textContent(), "before-compaction.jsonl");
       // Search for the compactions: both are found, and the row shows what it did.
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("tokens summarized");
-      await input.press("Enter");
+      await searchFor(page, "tokens summarized");
       await until(async () => (await page.textContent(".search-status")) === "1 of 2", "two compactions found");
       const row = page.locator(".row.selected.compaction-row");
       await until(() => row.count(), "the first compaction selected");
@@ -38,8 +36,7 @@ export function realSessionTests(test, browser) {
 
   test("a real Claude Code compaction (agentlogs-compact.jsonl): manual or auto, tokens before, what it summarized, and its summary", async () => {
     const file = realFixture(join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "agentlogs-compact.jsonl"));
-    const { createRealHost } = realCore();
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
       const row = page.locator(".row.compaction-row");
       await until(() => row.count(), "the boundary row");
@@ -60,14 +57,11 @@ export function realSessionTests(test, browser) {
 
   test("a real Claude Code response starting three sub-agents (ccl-subagents-v2.1.114): one row, its details name each sub-agent and open its transcript", async () => {
     const file = realFixture(join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "ccl-subagents-v2.1.114", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"));
-    const { createRealHost } = realCore();
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     // The response's seven lines (thinking, three TaskUpdate and three Agent calls) are one row: its last line.
     const last = "354c4ace-b8bd-4797-8d27-65155d5df196";
     await explore(browser(), host, async ({ page, seen }) => {
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("Research Steve Yegge Beads");
-      await input.press("Enter");
+      await searchFor(page, "Research Steve Yegge Beads");
       const row = page.locator(`.row.selected[data-id='${last}']`);
       await until(() => row.count(), "the response's row selected");
       assert.equal(await page.locator(".row[data-id='fc61c13e-9209-4099-9847-3c6aed90e03c']").count(), 0, "its earlier lines are not rows under the default filter");

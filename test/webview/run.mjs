@@ -4,7 +4,8 @@
 // Each file registers its tests with one line here: a module exporting a function that
 // takes the runner's `test` and a getter of the shared browser.
 import { execFileSync } from "node:child_process";
-import { ROOT, writePage } from "./harness.mjs";
+import { rmSync } from "node:fs";
+import { FAILURES, ROOT, writePage } from "./harness.mjs";
 import { browser, run, test } from "./runner.mjs";
 import { chartTests } from "./chart.test.mjs";
 import { contextMenuTests } from "./context-menu.test.mjs";
@@ -43,5 +44,6 @@ await run({
     console.log("building (node esbuild.mjs)...");
     execFileSync(process.execPath, ["esbuild.mjs", "--webview-tests"], { cwd: ROOT, stdio: "inherit" });
     await writePage();
+    rmSync(FAILURES, { recursive: true, force: true });
   },
 });

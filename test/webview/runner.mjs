@@ -73,6 +73,10 @@ export async function run({ before } = {}) {
   } finally {
     await browser?.close();
   }
+  if (grep && !counts.passed && !counts.failed && !counts.notRun) {
+    counts.failed++;
+    console.log(`  ✗ no webview test's name holds ASE_WEBVIEW_GREP="${grep}"`);
+  }
   // scripts/test-all.mjs reads this line; "not run" is counted there, never as passed.
   console.log(`webview: ${counts.passed} passed, ${counts.failed} failed${counts.notRun ? `, ${counts.notRun} not run` : ""}`);
   process.exitCode = counts.failed ? 1 : 0;

@@ -1,9 +1,10 @@
-// Webview tests: Search: the query, stepping through matches, far-away hits and a hit shown by the host.
+// Webview tests of search: the query, stepping through matches, far-away hits, and a hit
+// the host asks to show.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LargeHost, TreeHost } from "./fake-host.mjs";
-import { explore, posted, realCore, rowIds, tempDir, until } from "./harness.mjs";
+import { detailsShown, explore, posted, realHost, rowIds, searchFor, tempDir, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
@@ -12,9 +13,7 @@ export function searchTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       const mark = host.log.length;
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("BATCH");
-      await input.press("Enter");
+      const input = await searchFor(page, "BATCH");
       assert.equal((await posted(host, mark, (m) => m.type === "search", "search")).query, "BATCH");
       const sel = () => page.$eval(".row.selected", (r) => r.dataset.id).catch(() => null);
       // previews and labels, case-insensitive: a5 ("batch them"), u5, a7, t4 (batch.ts), a8
@@ -57,9 +56,7 @@ export function searchTests(test, browser) {
   test("100,000 rows: search results far away are scrolled to and selected", async () => {
     const host = new LargeHost(100_000);
     await explore(browser(), host, async ({ page }) => {
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("row");
-      await input.press("Enter");
+      const input = await searchFor(page, "row");
       await until(() => page.locator(".row[data-id=n12].selected").count(), "n12");
       await input.press("Enter");
       await until(() => page.locator(".row[data-id=n50000].selected").count(), "n50000");
@@ -71,7 +68,6 @@ export function searchTests(test, browser) {
   });
 
   test("showEntry from the host (a search hit): the webview asks to reveal it, unfolds and widens the filter as the host says, selects the row and shows its details", async () => {
-    const { createRealHost } = realCore();
     const dir = tempDir("ase-webview-show-");
     const t = (k) => new Date(Date.UTC(2026, 0, 1, 0, 0, k)).toISOString();
     const msg = (id, parentId, k, role, text) => ({ type: "message", id, parentId, timestamp: t(k), message: { role, content: [{ type: "text", text }], ...(role === "assistant" ? { api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15 }, stopReason: "stop" } : {}), timestamp: k } });
@@ -89,7 +85,7 @@ export function searchTests(test, browser) {
     ];
     const file = join(dir, "show.jsonl");
     writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
       await page.click(".row[data-id='000000u1'] .twisty");
       await until(async () => !(await rowIds(page)).includes("000000a2"), "u1 folded");
@@ -97,7 +93,7 @@ export function searchTests(test, browser) {
       await page.evaluate(() => window.postMessage({ type: "showEntry", id: "000000a2" }, "*"));
       await posted(host, mark, (m) => m.type === "reveal" && m.id === "000000a2", "a reveal request for a2");
       await until(() => page.getAttribute(".row[data-id='000000a2']", "aria-selected").then((v) => v === "true").catch(() => false), "a2's row shown and selected");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "000000a2"), "a2's details");
+      await detailsShown(page, "000000a2", "a2's details");
       assert.equal(await page.getAttribute(".row[data-id='000000u1']", "aria-expanded"), "true", "u1 unfolded");
       await until(() => page.evaluate(() => window.__savedState && !window.__savedState.folded.includes("000000u1") && window.__savedState.selectedId === "000000a2"), "the unfold and the selection saved");
       // The label is hidden under "Conversation": the filter becomes "All entries".

@@ -1,9 +1,28 @@
-// Webview tests: Session text is never markup: the page template, XSS payloads, a hostile session through the real core.
+// Webview tests that session text is never markup: the page template, XSS payloads, and a
+// hostile session through the real core.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
-import { ARTIFACTS, explore, importTs, realCore, tempDir, until } from "./harness.mjs";
+import { ARTIFACTS, detailsShown, explore, importTs, pickFilter, realCore, realHost, tempDir, until } from "./harness.mjs";
 import { XSS, xssSession } from "./sessions.mjs";
+
+/**
+ * What session text could have turned into markup, counted in the page, with the page's
+ * text; `more` adds a test's own figures.
+ */
+async function markupIn(page, more) {
+  const found = await page.evaluate(() => ({
+    pwned: window.__pwned,
+    scripts: document.querySelectorAll("script").length,
+    imgs: document.querySelectorAll("img").length,
+    anchors: document.querySelectorAll("a").length,
+    styles: document.querySelectorAll("body style").length,
+    bolds: document.querySelectorAll("b").length,
+    handlers: document.querySelectorAll("[onerror],[onload],[onmouseover],[onclick]").length,
+    text: document.body.innerText,
+  }));
+  return { ...found, ...(await page.evaluate(more)) };
+}
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
 export function securityTests(test, browser) {
@@ -24,26 +43,18 @@ export function securityTests(test, browser) {
   test("XSS payloads stay inert and show literally (rows, labels, details, files, notices, title)", async () => {
     const host = new TreeHost(xssSession());
     await explore(browser(), host, async ({ page, seen }) => {
-      await page.click("vscode-single-select.filter");
-      await page.locator("vscode-single-select.filter li.option", { hasText: "All entries" }).click();
+      await pickFilter(page, "All entries");
       for (const id of ["x1", "x2", "x3", "x4", "x5", "x6"]) {
         await page.click(`.row[data-id=${id}] .preview`);
-        await until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, id), `detail ${id}`);
+        await detailsShown(page, id, `detail ${id}`);
         await page.hover(`.row[data-id=${id}] .preview`);
         await page.hover(".detail-pane");
       }
       await host.send({ type: "notice", level: "warning", text: XSS.script + XSS.img });
       await page.waitForSelector(".notice");
       await page.waitForTimeout(200);
-      const dom = await page.evaluate(() => ({
-        pwned: window.__pwned,
-        scripts: document.querySelectorAll("script").length,
-        imgs: document.querySelectorAll("img").length,
-        anchors: document.querySelectorAll("a").length,
-        styles: document.querySelectorAll("body style").length,
-        handlers: document.querySelectorAll("[onerror],[onload],[onmouseover],[onclick]").length,
+      const dom = await markupIn(page, () => ({
         bodyShown: getComputedStyle(document.body).display,
-        text: document.body.innerText,
         titles: [...document.querySelectorAll("[title]")].map((e) => e.getAttribute("title")).join("\n"),
       }));
       assert.equal(dom.pwned, undefined);
@@ -59,7 +70,7 @@ export function securityTests(test, browser) {
       assert.ok(dom.titles.includes(XSS.script), "path in a title attribute, as text");
       assert.ok(dom.titles.includes(`of ${XSS.img} (set agentSessions.modelPrices`), "an unpriced model's name in the cost tooltip, as text");
       await page.click(".row[data-id=x3] .preview");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "x3"), "detail x3");
+      await detailsShown(page, "x3", "detail x3");
       assert.equal(await page.locator(".detail-pane .warning").count(), 1, "javascript: image refused");
       assert.equal(await page.locator("img").count(), 0);
       assert.equal(await page.locator(".file-list span.file", { hasText: "javascript:" }).count(), 1);
@@ -68,18 +79,17 @@ export function securityTests(test, browser) {
   });
 
   test("a hostile session through the real core: markup inert and literal, bidi/ANSI/NUL marked everywhere, a 1 MB line and label stay responsive", async () => {
-    const { createRealHost, writeHostileSession, HOSTILE, MARKS, RAW_HIDDEN } = realCore();
+    const { writeHostileSession, HOSTILE, MARKS, RAW_HIDDEN } = realCore();
     const dir = tempDir("ase-webview-hostile-");
     const { file, ids } = writeHostileSession(dir);
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
-      await page.click("vscode-single-select.filter");
-      await page.locator("vscode-single-select.filter li.option", { hasText: "All entries" }).click();
+      await pickFilter(page, "All entries");
       await until(() => page.locator(`.row[data-id='${ids.custom}']`).count(), "the custom entry's row");
       // Every row's details, each shown within the harness's wait: the 1 MB entry too.
       for (const id of [ids.first, ids.tool, ids.custom, ids.big, ids.leaf, ids.first, ids.side]) {
         await page.click(`.row[data-id='${id}'] .preview`);
-        await until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, id), `details of ${id}`);
+        await detailsShown(page, id, `details of ${id}`);
         await page.hover(`.row[data-id='${id}'] .preview`);
       }
       // The selected side branch's leaf carries the hostile label: its bar is titled with it.
@@ -88,13 +98,7 @@ export function securityTests(test, browser) {
       // A notice built in the page keeps its lone surrogate (the transport would not).
       await page.evaluate(() => window.postMessage({ type: "notice", level: "warning", text: `notice lone\uD800x <b onmouseover="window.__pwned=9">b</b> \u202E` }, "*"));
       await page.waitForSelector(".notice");
-      const dom = await page.evaluate(() => ({
-        pwned: window.__pwned,
-        scripts: document.querySelectorAll("script").length,
-        imgs: document.querySelectorAll("img").length,
-        bolds: document.querySelectorAll("b").length,
-        handlers: document.querySelectorAll("[onerror],[onload],[onmouseover],[onclick]").length,
-        text: document.body.innerText,
+      const dom = await markupIn(page, () => ({
         attrs: [...document.querySelectorAll("*")].flatMap((e) => ["title", "aria-label", "alt"].map((a) => e.getAttribute(a) ?? "")).join("\n"),
         title: document.querySelector(".session-title").textContent,
         subtitle: document.querySelector(".session-sub").textContent,
@@ -123,7 +127,7 @@ export function securityTests(test, browser) {
       await until(() => page.textContent(".file-list").then((t) => t.includes(`src/${MARKS.rlo}txt.jsa${MARKS.nul}b`)), "the hostile file path, marked");
       // The tool call's name and the custom type, in the details' block titles and rows.
       await page.click(`.row[data-id='${ids.tool}'] .preview`);
-      await until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, ids.tool), "tool result details");
+      await detailsShown(page, ids.tool, "tool result details");
       assert.ok((await page.textContent(".detail-pane")).includes(`read${HOSTILE.script}${MARKS.rlo}`));
       // The 1 MB message: cut for display, then shown whole on request; the page still answers.
       await page.click(`.row[data-id='${ids.big}'] .preview`);
@@ -132,7 +136,7 @@ export function securityTests(test, browser) {
       await more.first().click();
       await until(() => page.$$eval(".detail-pane pre", (ps, n) => ps.some((p) => p.textContent.length > n), 1024 * 1024), "the whole megabyte line shown", 20_000);
       await page.click(`.row[data-id='${ids.leaf}'] .preview`);
-      await until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, ids.leaf), "a selection after the megabyte line", 10_000);
+      await detailsShown(page, ids.leaf, "a selection after the megabyte line", 10_000);
       await page.keyboard.press("ArrowUp");
       await until(() => page.$eval(".row.selected", (r) => r.dataset.id !== "00000009").catch(() => false), "the keyboard still moves the selection", 10_000);
       assert.deepEqual(seen.errors, []);

@@ -1,9 +1,9 @@
-// Webview tests: Screenshots in the four kinds of VS Code theme.
+// Webview screenshots in the four kinds of VS Code theme (test-artifacts/webview).
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
-import { ARTIFACTS, explore, until } from "./harness.mjs";
+import { ARTIFACTS, detailsShown, explore, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
@@ -14,7 +14,7 @@ export function themeScreenshotTests(test, browser) {
       const host = new TreeHost(realisticSession());
       await explore(browser(), host, { theme, viewport: { width: 1280, height: 800 } }, async ({ page, seen }) => {
         await page.click(".row[data-id=a7] .preview");
-        await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "a7"), "details");
+        await detailsShown(page, "a7", "details");
         await page.waitForSelector(".file-list li");
         await page.locator(".search vscode-textfield input").fill("batch");
         await until(() => page.locator(".row.match").count(), "matches");

@@ -1,4 +1,4 @@
-// Webview tests: The per-branch token bars.
+// Webview tests of the per-branch token bars.
 import assert from "node:assert/strict";
 import { LargeHost, TreeHost } from "./fake-host.mjs";
 import { explore, posted, until } from "./harness.mjs";

@@ -1,9 +1,10 @@
-// Webview tests: The tree of rows: connectors, icons, chips and the active path, the filter, folding, the saved view state, and a broken parent link.
+// Webview tests of the tree of rows: connectors, icons, chips and the active path, the
+// filter, folding, the saved view state, and a broken parent link.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
-import { explore, posted, realCore, rowIds, tempDir, until } from "./harness.mjs";
+import { explore, pickFilter, posted, realHost, rowIds, tempDir, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
@@ -53,18 +54,14 @@ export function treeTests(test, browser) {
   test("filter select posts setFilter and shows the filtered rows", async () => {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
-      const pick = async (text) => {
-        await page.click("vscode-single-select.filter");
-        await page.locator("vscode-single-select.filter li.option", { hasText: text }).click();
-      };
       let mark = host.log.length;
-      await pick("User messages");
+      await pickFilter(page, "User messages");
       const sf = await posted(host, mark, (m) => m.type === "setFilter", "setFilter user");
       assert.deepEqual(sf, { type: "setFilter", filter: "user", requestId: sf.requestId });
       assert.ok(Number.isInteger(sf.requestId));
       await until(async () => (await rowIds(page)).join() === "u1,u2,u3,u4,u5,u6", "user rows");
       mark = host.log.length;
-      await pick("All entries");
+      await pickFilter(page, "All entries");
       await posted(host, mark, (m) => m.type === "setFilter" && m.filter === "all", "setFilter all");
       await until(async () => (await rowIds(page)).length === 23, "all rows");
       assert.ok((await rowIds(page)).includes("m1") && (await rowIds(page)).includes("l1"));
@@ -119,8 +116,7 @@ export function treeTests(test, browser) {
     const line = (uuid, parentUuid, type, content) => JSON.stringify({ parentUuid, isSidechain: false, userType: "external", cwd: "/home/dev/demo", sessionId: "cc000000-0000-4000-8000-00000000000b", version: "2.1.90", type, uuid, timestamp: "2026-03-01T10:00:00.000Z", message: { role: type, content, ...(type === "assistant" ? { id: `msg_${uuid}`, model: "claude-sonnet-4-5-20250929" } : {}) } });
     const file = join(dir, "broken.jsonl");
     writeFileSync(file, [line("u1", null, "user", "first"), line("a1", "u1", "assistant", [{ type: "text", text: "one" }]), line("u2", missing, "user", "after the break"), line("a2", "u2", "assistant", [{ type: "text", text: "two" }])].join("\n") + "\n");
-    const { createRealHost } = realCore();
-    const host = await createRealHost(file);
+    const host = await realHost(file);
     await explore(browser(), host, async ({ page, seen }) => {
       const chip = page.locator(".row[data-id=u2] .broken-chip");
       await until(() => chip.count(), "the marked row");

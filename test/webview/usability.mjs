@@ -5,18 +5,16 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
-import { ARTIFACTS, openExplorer, posted, rowIds, until } from "./harness.mjs";
+import { ARTIFACTS, detailsShown, explore, posted, rowIds, searchFor, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
 export function usabilityTests(test, browser) {
   test("details follow the keyboard: End shows the last row's details, and Compare/Fork act on it; details are in view", async () => {
     const host = new TreeHost(realisticSession());
-    const x = await openExplorer(browser(), host, { viewport: { width: 1200, height: 760 } });
-    const { page } = x;
-    try {
+    await explore(browser(), host, { viewport: { width: 1200, height: 760 } }, async ({ page, seen }) => {
       await page.click(".row[data-id=u1] .preview");
-      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id === "u1"), "details of u1");
+      await detailsShown(page, "u1", "details of u1");
       await page.focus("[role=tree]");
       await page.keyboard.press("End");
       const last = (await rowIds(page)).at(-1);
@@ -37,19 +35,15 @@ export function usabilityTests(test, browser) {
       const r = await page.$eval(".detail-pane .actions", (a) => ({ bottom: a.getBoundingClientRect().bottom, h: window.innerHeight, scrolled: document.querySelector(".side-pane").scrollTop }));
       assert.equal(r.scrolled, 0);
       assert.ok(r.bottom <= r.h, `the actions end at ${r.bottom} px of ${r.h}`);
-      assert.deepEqual(x.seen.errors, []);
-    } finally {
-      await x.close();
-    }
+      assert.deepEqual(seen.errors, []);
+    });
   });
 
   test("split editor widths 1200, 700, 520, 333 px: bar names shown, rows readable, chart text at least 11 px", async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const width of [1200, 700, 520, 333]) {
       const host = new TreeHost(realisticSession());
-      const x = await openExplorer(browser(), host, { viewport: { width, height: 760 } });
-      const { page } = x;
-      try {
+      await explore(browser(), host, { viewport: { width, height: 760 } }, async ({ page, seen }) => {
         await page.waitForSelector(".timeline-svg text", { state: "attached" });
         await page.waitForSelector(".token-bar .bar-title", { state: "attached" });
         const m = await page.evaluate(() => {
@@ -84,19 +78,15 @@ export function usabilityTests(test, browser) {
           await until(async () => (await drawnAt()) !== wide, "the chart redrawn at the new width");
           assert.ok(Math.abs((await page.$eval(".timeline-svg", (svg) => svg.getScreenCTM().a)) - 1) < 0.01, "drawn at 1:1");
         }
-        assert.deepEqual(x.seen.errors, []);
-      } finally {
-        await x.close();
-      }
+        assert.deepEqual(seen.errors, []);
+      });
     }
   });
 
   for (const theme of ["high-contrast", "high-contrast-light", "light", "dark"]) {
     test(`theme ${theme}: the estimated line is drawn in a solid colour, no line has alpha, tool results are not the window's red`, async () => {
       const host = new TreeHost(realisticSession());
-      const x = await openExplorer(browser(), host, { theme });
-      const { page } = x;
-      try {
+      await explore(browser(), host, { theme }, async ({ page, seen }) => {
         await page.waitForSelector(".timeline-svg .timeline-line.estimated");
         const c = await page.evaluate(() => {
           const rgba = (s) => {
@@ -129,18 +119,14 @@ export function usabilityTests(test, browser) {
         }
         assert.ok(!c.toolResult.includes(c.windowMark), `tool results (${c.toolResult}) share the window's ${c.windowMark}`);
         if (theme !== "dark") await page.screenshot({ path: join(ARTIFACTS, `explorer-usability-${theme}.png`) });
-        assert.deepEqual(x.seen.errors, []);
-      } finally {
-        await x.close();
-      }
+        assert.deepEqual(seen.errors, []);
+      });
     });
   }
 
   test("compacted history reads plainly (a 'summarized' mark, no strike-through or italics); the token column and entry count are labelled", async () => {
     const host = new TreeHost(realisticSession());
-    const x = await openExplorer(browser(), host);
-    const { page } = x;
-    try {
+    await explore(browser(), host, async ({ page }) => {
       const look = (id) => page.$eval(`.row[data-id=${id}]`, (row) => {
         const p = getComputedStyle(row.querySelector(".preview"));
         return { line: p.textDecorationLine, style: p.fontStyle, chips: [...row.querySelectorAll(".chip")].map((c) => c.textContent), label: row.getAttribute("aria-label") };
@@ -159,39 +145,26 @@ export function usabilityTests(test, browser) {
       assert.match(head.tip, /estimat/i);
       assert.match(await page.$eval(".row[data-id=t1] .tokens", (t) => t.title), /estimat/i);
       assert.match(await page.$eval(".session-badges", (b) => b.textContent), /23 entries/);
-    } finally {
-      await x.close();
-    }
+    });
   });
 
   test("search: the term is marked inside each matching row's text, and the current match stands apart from the others", async () => {
     const host = new TreeHost(realisticSession());
-    const x = await openExplorer(browser(), host);
-    const { page } = x;
-    try {
-      const input = page.locator(".search vscode-textfield input");
-      await input.fill("BATCH");
-      await input.press("Enter");
+    await explore(browser(), host, async ({ page }) => {
+      await searchFor(page, "BATCH");
       await until(() => page.$eval(".row.current-match", (r) => r.dataset.id === "a5").catch(() => false), "a5 current");
       const marks = await page.$$eval(".row.match .preview mark", (ms) => ms.map((m) => [m.closest(".row").dataset.id, m.textContent]));
       assert.deepEqual(marks.filter(([id]) => id === "a5"), [["a5", "batch"]]);
       assert.ok(marks.some(([id, t]) => id === "a7" && t === "Batch"), JSON.stringify(marks));
       for (const theme of ["high-contrast", "light"]) {
-        const y = await openExplorer(browser(), new TreeHost(realisticSession()), { theme });
-        try {
-          const field = y.page.locator(".search vscode-textfield input");
-          await field.fill("batch");
-          await field.press("Enter");
-          await until(() => y.page.$eval(".row.current-match", (r) => r.dataset.id === "a5").catch(() => false), `${theme}: a5 current`);
-          const current = await y.page.$eval(".row.current-match .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
-          const other = await y.page.$eval(".row[data-id=a7] .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
+        await explore(browser(), new TreeHost(realisticSession()), { theme }, async ({ page: themed }) => {
+          await searchFor(themed, "batch");
+          await until(() => themed.$eval(".row.current-match", (r) => r.dataset.id === "a5").catch(() => false), `${theme}: a5 current`);
+          const current = await themed.$eval(".row.current-match .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
+          const other = await themed.$eval(".row[data-id=a7] .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
           assert.notEqual(current, other, `${theme}: the current match's mark stands apart`);
-        } finally {
-          await y.close();
-        }
+        });
       }
-    } finally {
-      await x.close();
-    }
+    });
   });
 }
