@@ -1,7 +1,6 @@
 // Webview tests of the context growth chart (webview/timeline-chart.ts): which steps are
 // marks, the drawing, its scale, session text in it, and a 20,000-step branch.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
 import { explore, importTs, posted, until } from "./harness.mjs";
 import { realisticSession, XSS, xssSession } from "./sessions.mjs";

@@ -16,7 +16,7 @@ export function detailsTests(test, browser) {
       await page.click(".row[data-id=a1] .preview");
       await posted(host, mark, (m) => m.type === "details" && m.id === "a1", "details a1");
       await posted(host, mark, (m) => m.type === "select" && m.id === "a1", "select a1");
-      await detailsShown(page, "a1", "detail a1");
+      await detailsShown(page, "a1");
       const text = await page.$eval(".detail-pane", (d) => d.textContent);
       for (const s of ["I'll read the CLI entry point first.", "Thinking", "Tool call: read", `"path": "src/cli/commands/list.ts"`, "claude-sonnet-4-5", "Metadata"]) assert.ok(text.includes(s), s);
       await until(() => page.locator(".file-list li").count().then((n) => n === 3), "files listed");
@@ -29,7 +29,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=c1]");
-      await detailsShown(page, "c1", "detail c1");
+      await detailsShown(page, "c1");
       const info = await page.$eval(".compaction-info", (c) => c.textContent);
       for (const s of ["142k tokens before, kept from u2", "## Goal", "Read files (2)", "src/cli/main.ts", "Modified files (1)"]) assert.ok(info.includes(s), s);
     });
@@ -39,7 +39,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=a8]");
-      await detailsShown(page, "a8", "detail a8");
+      await detailsShown(page, "a8");
       const mark = host.log.length;
       const actions = ["fork", "continue", "label", "previewContext", "compareContext", "compact"];
       for (const a of actions) await page.click(`.actions vscode-button[data-action=${a}]`);
@@ -48,7 +48,7 @@ export function detailsTests(test, browser) {
       // "What this compaction changed" is offered on compactions only.
       assert.equal(await page.locator(".actions vscode-button[data-action=compactionChange]").count(), 0);
       await page.click(".row[data-id=c1]");
-      await detailsShown(page, "c1", "detail c1");
+      await detailsShown(page, "c1");
       const at = host.log.length;
       await page.click(".actions vscode-button[data-action=compactionChange]");
       await until(() => host.log.slice(at).some((m) => m.type === "action"), "the compaction action");
@@ -62,7 +62,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost({ ...base, session: { ...base.session, agent: "Seed 000", format: "seed-000", version: undefined, readOnly: true, unavailable: { continue: why, label: why, compact: why } } });
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=a8]");
-      await detailsShown(page, "a8", "detail a8");
+      await detailsShown(page, "a8");
       const buttons = await page.$$eval(".actions vscode-button", (bs) => bs.map((b) => ({ action: b.dataset.action, disabled: b.hasAttribute("disabled"), title: b.getAttribute("title") ?? "" })));
       for (const b of buttons) {
         const off = ["continue", "label", "compact"].includes(b.action);
@@ -114,7 +114,7 @@ export function detailsTests(test, browser) {
     const host = new TreeHost(realisticSession());
     await explore(browser(), host, async ({ page }) => {
       await page.click(".row[data-id=u3]");
-      await detailsShown(page, "u3", "detail u3");
+      await detailsShown(page, "u3");
       const srcs = await page.$$eval("img", (imgs) => imgs.map((i) => i.getAttribute("src")));
       assert.equal(srcs.length, 1);
       assert.ok(srcs[0].startsWith("data:image/png;base64,"));

@@ -1,6 +1,5 @@
 // Webview tests of the header's cost chip and the bars' cost tooltips.
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { TreeHost } from "./fake-host.mjs";
 import { explore, until } from "./harness.mjs";
 import { realisticSession } from "./sessions.mjs";

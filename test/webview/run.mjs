@@ -18,10 +18,9 @@ import { loadingTests } from "./loading.test.mjs";
 import { realSessionTests } from "./real-sessions.test.mjs";
 import { searchTests } from "./search.test.mjs";
 import { securityTests } from "./security.test.mjs";
-import { themeScreenshotTests } from "./theme-screenshots.test.mjs";
+import { themesLayoutTests } from "./themes-layout.test.mjs";
 import { tokenBarTests } from "./token-bars.test.mjs";
 import { treeTests } from "./tree.test.mjs";
-import { usabilityTests } from "./usability.mjs";
 
 loadingTests(test, () => browser);
 treeTests(test, () => browser);
@@ -36,8 +35,7 @@ searchTests(test, () => browser);
 largeSessionTests(test, () => browser);
 securityTests(test, () => browser);
 realSessionTests(test, () => browser);
-themeScreenshotTests(test, () => browser);
-usabilityTests(test, () => browser);
+themesLayoutTests(test, () => browser);
 
 await run({
   before: async () => {

@@ -110,4 +110,24 @@ export function searchTests(test, browser) {
       assert.deepEqual(seen.errors, []);
     });
   });
+
+  test("search: the term is marked inside each matching row's text, and the current match stands apart from the others", async () => {
+    const host = new TreeHost(realisticSession());
+    await explore(browser(), host, async ({ page }) => {
+      await searchFor(page, "BATCH");
+      await until(() => page.$eval(".row.current-match", (r) => r.dataset.id === "a5").catch(() => false), "a5 current");
+      const marks = await page.$$eval(".row.match .preview mark", (ms) => ms.map((m) => [m.closest(".row").dataset.id, m.textContent]));
+      assert.deepEqual(marks.filter(([id]) => id === "a5"), [["a5", "batch"]]);
+      assert.ok(marks.some(([id, t]) => id === "a7" && t === "Batch"), JSON.stringify(marks));
+      for (const theme of ["high-contrast", "light"]) {
+        await explore(browser(), new TreeHost(realisticSession()), { theme }, async ({ page: themed }) => {
+          await searchFor(themed, "batch");
+          await until(() => themed.$eval(".row.current-match", (r) => r.dataset.id === "a5").catch(() => false), `${theme}: a5 current`);
+          const current = await themed.$eval(".row.current-match .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
+          const other = await themed.$eval(".row[data-id=a7] .preview mark", (m) => getComputedStyle(m).outlineStyle + getComputedStyle(m).backgroundColor);
+          assert.notEqual(current, other, `${theme}: the current match's mark stands apart`);
+        });
+      }
+    });
+  });
 }

@@ -46,7 +46,7 @@ export function securityTests(test, browser) {
       await pickFilter(page, "All entries");
       for (const id of ["x1", "x2", "x3", "x4", "x5", "x6"]) {
         await page.click(`.row[data-id=${id}] .preview`);
-        await detailsShown(page, id, `detail ${id}`);
+        await detailsShown(page, id);
         await page.hover(`.row[data-id=${id}] .preview`);
         await page.hover(".detail-pane");
       }
@@ -70,7 +70,7 @@ export function securityTests(test, browser) {
       assert.ok(dom.titles.includes(XSS.script), "path in a title attribute, as text");
       assert.ok(dom.titles.includes(`of ${XSS.img} (set agentSessions.modelPrices`), "an unpriced model's name in the cost tooltip, as text");
       await page.click(".row[data-id=x3] .preview");
-      await detailsShown(page, "x3", "detail x3");
+      await detailsShown(page, "x3");
       assert.equal(await page.locator(".detail-pane .warning").count(), 1, "javascript: image refused");
       assert.equal(await page.locator("img").count(), 0);
       assert.equal(await page.locator(".file-list span.file", { hasText: "javascript:" }).count(), 1);

@@ -129,4 +129,28 @@ export function treeTests(test, browser) {
       assert.deepEqual(seen.errors, []);
     });
   });
+
+  test("compacted history reads plainly (a 'summarized' mark, no strike-through or italics); the token column and entry count are labelled", async () => {
+    const host = new TreeHost(realisticSession());
+    await explore(browser(), host, async ({ page }) => {
+      const look = (id) => page.$eval(`.row[data-id=${id}]`, (row) => {
+        const p = getComputedStyle(row.querySelector(".preview"));
+        return { line: p.textDecorationLine, style: p.fontStyle, chips: [...row.querySelectorAll(".chip")].map((c) => c.textContent), label: row.getAttribute("aria-label") };
+      });
+      for (const id of ["u1", "a1", "a3"]) {
+        const r = await look(id);
+        assert.ok(!r.line.includes("line-through"), `${id}: ${r.line}`);
+        assert.notEqual(r.style, "italic", id);
+        assert.match(r.label, /summarized by a compaction/);
+      }
+      // The badge names the run once, on its first row.
+      assert.deepEqual((await look("u1")).chips, ["summarized"]);
+      assert.deepEqual((await look("a1")).chips, []);
+      const head = await page.$eval(".tree-head", (h) => ({ text: h.textContent, tip: h.querySelector(".tree-head-tokens").title }));
+      assert.match(head.text, /tokens/);
+      assert.match(head.tip, /estimat/i);
+      assert.match(await page.$eval(".row[data-id=t1] .tokens", (t) => t.title), /estimat/i);
+      assert.match(await page.$eval(".session-badges", (b) => b.textContent), /23 entries/);
+    });
+  });
 }
