@@ -1,5 +1,7 @@
 // Page set-up for the webview tests: the real bundle and stylesheet in the host's HTML
-// template under the host's CSP, a stub acquireVsCodeApi, and a fake host.
+// template under the host's CSP, a stub acquireVsCodeApi, and a fake host. A test body is
+// its steps and asserts inside `explore(browser(), host, [opts,] async ({ page, seen }) => ...)`,
+// which closes the page and keeps a screenshot of a failure; runner.mjs runs the tests.
 import { build } from "esbuild";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
