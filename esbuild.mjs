@@ -104,7 +104,7 @@ if (args.has("--tests")) {
   builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha", "@mariozechner/pi-coding-agent"], sourcemap: "inline" });
 }
 if (args.has("--webview-tests")) {
-  // A webview test host backed by the real core, loaded by test/webview/run.mjs.
+  // A webview test host backed by the real core, loaded by test/webview/harness.mjs (realCore).
   builds.push({ ...node, entryPoints: ["test/webview/real-host.ts"], outfile: "out/test-webview/real-host.js" });
 }
 if (args.has("--ext-tests")) {

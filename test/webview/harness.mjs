@@ -1,15 +1,22 @@
 // Page set-up for the webview tests: the real bundle and stylesheet in the host's HTML
-// template under the host's CSP, a stub acquireVsCodeApi, and a fake host.
+// template under the host's CSP, a stub acquireVsCodeApi, and a fake host. A test body is
+// its steps and asserts inside `explore(browser(), host, [opts,] async ({ page, seen }) => ...)`,
+// which closes the page and keeps a screenshot of a failure; runner.mjs runs the tests.
 import { build } from "esbuild";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { THEMES } from "./themes.mjs";
 import { connect } from "./fake-host.mjs";
 import { WAIT_SCALE } from "../../scripts/e2e/waits.mjs";
+import { NotRun, afterThisTest, currentTest } from "./runner.mjs";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const ARTIFACTS = join(ROOT, "test-artifacts/webview");
+/** Where explore() saves the page of a test that failed; emptied at the start of a run. */
+export const FAILURES = join(ARTIFACTS, "failures");
 
 /** Bundles a TS module of the webview for Node so pure parts can be tested directly. */
 export async function importTs(entry) {
@@ -89,6 +96,75 @@ export async function openExplorer(browser, host, { theme = "dark", state = null
   await page.goto(pathToFileURL(pagePath ?? pageFile).href);
   if (waitForRows) await page.waitForSelector(".row[data-id]", { timeout: 10_000 });
   return { page, context, seen, close: () => context.close() };
+}
+
+/**
+ * Opens the explorer on `host`, runs `body({ page, seen, context, host })`, and closes the
+ * page whatever happens. When body throws, the page as it was is saved to
+ * test-artifacts/webview/failures/<test name>.png first. `opts` are openExplorer's.
+ */
+export async function explore(browser, host, opts, body) {
+  if (typeof opts === "function") [opts, body] = [{}, opts];
+  const x = await openExplorer(browser, host, opts);
+  try {
+    return await body({ page: x.page, seen: x.seen, context: x.context, host });
+  } catch (err) {
+    const file = join(FAILURES, `${(currentTest() ?? "test").replace(/[^\w.-]+/g, "-").slice(0, 80)}.png`);
+    mkdirSync(FAILURES, { recursive: true });
+    await x.page.screenshot({ path: file }).then(
+      () => console.log(`      (the page when it failed: ${file})`),
+      () => undefined,
+    );
+    throw err;
+  } finally {
+    await x.close();
+  }
+}
+
+/** The real core behind a fake transport (out/test-webview/real-host.js, built by esbuild.mjs). */
+export function realCore() {
+  return createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+}
+
+/** A host serving `file` through the real core. */
+export function realHost(file) {
+  return realCore().createRealHost(file);
+}
+
+/** The pi fixtures (ASE_FIXTURES, else ../shared/fixtures/pi). */
+export const FIXTURES = process.env.ASE_FIXTURES ?? join(ROOT, "..", "shared", "fixtures", "pi");
+
+/** A real fixture's path; missing, the test is not run (and fails in CI, where it must be). */
+export function realFixture(file) {
+  if (existsSync(file)) return file;
+  if (process.env.CI) throw new Error(`real fixture missing: ${file}`);
+  throw new NotRun(`real fixture not found at ${file}`);
+}
+
+/** A new temp dir, removed after the running test. */
+export function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterThisTest(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Waits until the detail pane shows entry `id` (within `until`'s budget unless given). */
+export function detailsShown(page, id, what = `detail ${id}`, timeout) {
+  return until(() => page.$eval(".detail-pane", (d, id) => d.dataset.id === id, id), what, timeout);
+}
+
+/** Picks an option of the filter select by its text. */
+export async function pickFilter(page, text) {
+  await page.click("vscode-single-select.filter");
+  await page.locator("vscode-single-select.filter li.option", { hasText: text }).click();
+}
+
+/** Types a query into the search field and presses Enter. */
+export async function searchFor(page, query) {
+  const input = page.locator(".search vscode-textfield input");
+  await input.fill(query);
+  await input.press("Enter");
+  return input;
 }
 
 /**
