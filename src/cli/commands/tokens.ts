@@ -10,7 +10,7 @@ import { leafTokenSummary } from "../../core/tokens/format-tokens";
 import type { AccuracyReport } from "../../core/formats/pi/tokens/accuracy";
 import type { Fit } from "../../core/formats/pi/tokens/calibration";
 import { tokenCacheFile } from "../../core/tokens/token-cache";
-import { COUNT_ORDER, type KindCounts, type TokenKind } from "../../core/formats/pi/tokens/token-kinds";
+import { COUNT_ORDER, type KindCounts, type TokenKind } from "../../core/tokens/kind-counts";
 import { type TokenReport, tokenReport } from "../../core/formats/pi/tokens/token-report";
 import { type AnthropicCount, countWithAnthropic } from "../../core/formats/pi/tokens/anthropic-count";
 import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";

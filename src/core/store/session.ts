@@ -1,7 +1,9 @@
 import { closeSync, readSync, statSync } from "node:fs";
 import { edgeHashes, readAt } from "./file-stamp";
 import { stat } from "node:fs/promises";
+import { formatById } from "../formats/format-table";
 import type { IndexHooks } from "../formats/index-hooks";
+import type { SessionFormat } from "../formats/session-format";
 import type { FileStamp, SessionReader } from "../formats/session-reader";
 import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
@@ -118,6 +120,14 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
 
   get formatId(): string {
     return this.builder.hooks.formatId;
+  }
+
+  private formatFound: SessionFormat | undefined;
+
+  /** The format it was read as, looked up once by the id its line hooks carry. */
+  get format(): SessionFormat {
+    this.formatFound ??= formatById(this.formatId);
+    return this.formatFound;
   }
 
   /** The header line, for formats that have one. */
