@@ -1,5 +1,7 @@
 import type { SessionScanner } from "../store/discover";
 import type { CostHooks } from "../tokens/session-cost";
+import type { EntryTokens, MeasureOptions, MeasureStats } from "../tokens/entry-tokens";
+import type { LeafTokenOptions } from "../tokens/leaf-token-options";
 import type { TokenKind } from "../tokens/token-vocabulary";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
@@ -51,6 +53,48 @@ export interface FileActivity {
   fromSummary: Array<"read" | "modified">;
   /** Entry where it was first touched. */
   firstEntryId: string;
+}
+
+/** How a preview shows the request: the agent's own message list ("pi" for pi's), the Anthropic body, or XML. */
+export type ContextFormat = "pi" | "anthropic" | "xml";
+
+/** The exact request for a leaf, and what its tokens are made of. */
+export interface PreviewText {
+  /** The exact request (the agent's message list, Anthropic body or XML rendering). */
+  request: unknown;
+  tokens: { context: number; recorded: number; estimated: number; byPart: Array<{ entryId: string; kind: string; tokens: number }> };
+}
+
+/** What the neutral preview hands a format that renders its own (src/core/context/preview.ts). */
+export interface PreviewOptions {
+  system?: string;
+  /** The session as the header names it (its title and path). */
+  of: string;
+  /** Lines the header adds (what the agent sends beside the messages). */
+  notes: readonly string[];
+}
+
+/** A leaf's context bar: its size by the agent's rule, split by what it is made of. */
+export interface LeafBar {
+  total: number;
+  byKind: Partial<Record<TokenKind, number>>;
+  contextWindow: number;
+  threshold: number;
+  /** Where the total comes from: recorded usage, the tokenizer, or estimates. */
+  source: "recorded" | "exact" | "estimate";
+}
+
+/**
+ * A format's own per-entry token table (pi: its chars/4 figures from the index at once,
+ * entry bodies measured and counted exactly in the background) and the bars drawn from it.
+ */
+export interface EntryTokenTable {
+  /** Figures from the index alone, no I/O; positions before `from` are left empty. */
+  instant(session: SessionReader, from?: number): EntryTokens[];
+  /** Reads entry bodies and fills in measured figures (exact ones too, given a counter). */
+  measure(session: SessionReader, table: EntryTokens[], opts?: MeasureOptions): Promise<MeasureStats>;
+  /** A leaf's bar: the context size by the agent's rule, split by kind from the table. */
+  bar(session: SessionReader, table: readonly EntryTokens[], leaf: number, opts: LeafTokenOptions): LeafBar;
 }
 
 /** A message in the Anthropic Messages API's shape (role + string or content blocks). */
@@ -210,6 +254,17 @@ export interface SessionFormat extends CostHooks {
    * have that shape leave it out.
    */
   anthropic?(ctx: FormatContext): AnthropicMessage[];
+  /**
+   * The preview of a leaf's request, as JSONC, for a format whose request holds more than
+   * its messages (pi: thinking level, model, its own context size rule). Left out: the
+   * neutral preview of `context`.
+   */
+  preview?(session: SessionReader, leafId: string | undefined, as: ContextFormat, opts: PreviewOptions): PreviewText & { text: string };
+  /**
+   * A per-entry token table of the format's own, counted exactly in the background. Left
+   * out: bars from recorded usage and estimates of the context (src/core/tokens/format-tokens.ts).
+   */
+  readonly tokenTable?: EntryTokenTable;
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
   /**
