@@ -3,6 +3,7 @@ import type { CostHooks } from "../tokens/session-cost";
 import type { EntryTokens, MeasureOptions, MeasureStats } from "../tokens/entry-tokens";
 import type { LeafTokenOptions } from "../tokens/leaf-token-options";
 import type { TokenKind } from "../tokens/token-vocabulary";
+import type { SystemPrompt } from "../context/system-prompt";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
@@ -95,6 +96,33 @@ export interface EntryTokenTable {
   measure(session: SessionReader, table: EntryTokens[], opts?: MeasureOptions): Promise<MeasureStats>;
   /** A leaf's bar: the context size by the agent's rule, split by kind from the table. */
   bar(session: SessionReader, table: readonly EntryTokens[], leaf: number, opts: LeafTokenOptions): LeafBar;
+}
+
+/** What `ase tokens` asks of a format's own token report. */
+export interface TokenReportRequest extends LeafTokenOptions {
+  leaf: number;
+  /** Count with the tokenizer too (slow the first time, cached after). */
+  exact?: boolean;
+  /** Grade the estimates against the recorded usage instead. */
+  accuracy?: boolean;
+  json?: boolean;
+  /** A known system prompt (rebuilt or named), counted in the budget. */
+  system?: SystemPrompt;
+  budgetTotal?: number;
+  /** Percentages by budget part (`budgetParts`), summing to 100. */
+  allocation?: Readonly<Record<string, number>>;
+  /** The per-entry count cache file; undefined: no cache. */
+  cachePath?: string;
+  /** Also count the context with the Messages API's count-tokens endpoint. */
+  anthropicCount?: { apiKey: string; baseURL?: string; cachePath?: string };
+}
+
+/** A format's own token report (pi: tokenizer, calibration, budget, accuracy), printed by `ase tokens`. */
+export interface FormatTokenReport {
+  /** The parts its budget divides, in the order `--allocation` gives percentages. */
+  readonly budgetParts: readonly string[];
+  /** The report as printed (JSON or text), or why it cannot be made (one line: bad input). */
+  run(session: SessionReader, req: TokenReportRequest): Promise<{ out: string } | { refused: string }>;
 }
 
 /** A message in the Anthropic Messages API's shape (role + string or content blocks). */
@@ -265,6 +293,20 @@ export interface SessionFormat extends CostHooks {
    * out: bars from recorded usage and estimates of the context (src/core/tokens/format-tokens.ts).
    */
   readonly tokenTable?: EntryTokenTable;
+  /**
+   * The agent's system prompt rebuilt from the files it reads (the session files do not
+   * hold it), labelled reconstructed; `--system auto`. Left out: only a file the user names.
+   */
+  reconstructSystemPrompt?(session: SessionReader, env: NodeJS.ProcessEnv): SystemPrompt;
+  /**
+   * The context `ase context` prints for a leaf (-1: the empty context), for a format whose
+   * request holds more than its messages (pi: leaf id, thinking level and model, its own
+   * Anthropic and XML renderings), with notes for stderr. Left out: `context` rendered by
+   * src/core/context/format-context.ts, and "pi" is not offered.
+   */
+  contextRequest?(session: SessionReader, leaf: number, as: "native" | "pi" | "anthropic" | "xml", opts: { system?: string; maxTokens?: number }): { request: unknown; notes: string[] };
+  /** A token report of the format's own; left out: `ase tokens` prints recorded usage and estimates. */
+  readonly tokenReport?: FormatTokenReport;
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
   /**

@@ -9,9 +9,12 @@ import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
 import { piPreview } from "./context/pi-preview";
+import { piContextRequest } from "./context/pi-request";
+import { reconstructSystemPrompt } from "./context/system-prompt";
 import { isPiHeader, piIndexHooks } from "./index-hooks";
 import { asPi, Session } from "./pi-session";
 import { piTokenTable } from "./tokens/pi-table";
+import { piTokenReport } from "./tokens/pi-token-report";
 import { piSearchHooks } from "./search-text";
 
 /** What a context message counts as on the bars. */
@@ -45,6 +48,9 @@ export const piFormat: SessionFormat = {
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
   },
   tokenTable: piTokenTable,
+  tokenReport: piTokenReport,
+  reconstructSystemPrompt: (session, env) => reconstructSystemPrompt({ cwd: piFormat.info(session).cwd, env }),
+  contextRequest: (session, leaf, as, opts) => piContextRequest(asPi(session), leaf, as, opts),
   preview: (session, leafId, as, opts) => piPreview(asPi(session), leafId, as, opts),
   files: (session, positions) => fileActivity(asPi(session), positions),
   discovery: {
