@@ -14,6 +14,8 @@ import { treeRows } from "../src/core/tree/tree-rows";
 import { instantTokens } from "../src/core/formats/pi/tokens/entry-tokens";
 import { formatBars } from "../src/explorer/format-bars";
 import { benchVersusPi } from "./versus-pi";
+// Sessions loaded by pi's class directly find their format in the registry's table.
+import "../src/core/formats/registry";
 
 /**
  * `npm run bench`: speed and memory against the limits measured on this machine

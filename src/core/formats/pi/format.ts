@@ -5,7 +5,6 @@ import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../session-format";
-import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
 import { piPreview } from "./context/pi-preview";

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { FormatTokenReport, TokenReportRequest } from "../../session-format";
 import type { SystemPrompt } from "../../../context/system-prompt";
 import { COUNT_ORDER, type KindCounts, type TokenKind } from "../../../tokens/kind-counts";
