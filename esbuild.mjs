@@ -101,7 +101,8 @@ if (existsSync("webview/main.ts")) {
 if (args.has("--tests")) {
   rmSync("out/test", { recursive: true, force: true });
   // pi (a devDependency, the oracle of test/oracle) is an ES module loaded at run time.
-  builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha", "@mariozechner/pi-coding-agent"], sourcemap: "inline" });
+  // Every test bundle holds the registry: sessions built by hand find their format (test/helpers/formats-registered.ts).
+  builds.push({ ...node, entryPoints: files("test", ".test.ts"), outdir: "out/test", outbase: "test", external: ["vscode", "mocha", "@mariozechner/pi-coding-agent"], sourcemap: "inline", inject: ["test/helpers/formats-registered.ts"] });
 }
 if (args.has("--webview-tests")) {
   // A webview test host backed by the real core, loaded by test/webview/harness.mjs (realCore).

@@ -12,8 +12,10 @@ import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
 import { treeRows } from "../src/core/formats/tree-rows";
 import { instantTokens } from "../src/core/formats/pi/tokens/entry-tokens";
-import { tokenBars } from "../src/explorer/token-bars";
+import { formatBars } from "../src/explorer/format-bars";
 import { benchVersusPi } from "./versus-pi";
+// Sessions loaded by pi's class directly find their format in the registry's table.
+import "../src/core/formats/registry";
 
 /**
  * `npm run bench`: speed and memory against the limits measured on this machine
@@ -161,7 +163,7 @@ async function benchFirstRows(file: string): Promise<void> {
   const rows = treeRows(s, { filter: "default" });
   const page = rows.slice(0, 128).map((r) => ({ id: s.metas[r.index].id, prefix: r.prefix, preview: s.metas[r.index].preview, tokens: s.metas[r.index].estimate }));
   const firstPage = performance.now();
-  const bars = tokenBars(s, instantTokens(s), undefined);
+  const bars = formatBars(s, undefined, {}, instantTokens(s));
   const done = performance.now();
   const what = s.complete ? "load" : `first ${(s.size / MB).toFixed(0)} MB (${s.metas.length} entries) loaded`;
   console.log(`  ${sizeMb} MB: ${what} ${(loaded - t0).toFixed(0)} ms, ${rows.length} rows built + first page of ${page.length} ${(firstPage - loaded).toFixed(0)} ms, ${bars.length} token bars ${(done - firstPage).toFixed(0)} ms`);
@@ -170,7 +172,7 @@ async function benchFirstRows(file: string): Promise<void> {
     const r0 = performance.now();
     await s.refresh();
     const all = treeRows(s, { filter: "default" });
-    const allBars = tokenBars(s, instantTokens(s), undefined);
+    const allBars = formatBars(s, undefined, {}, instantTokens(s));
     const r1 = performance.now();
     console.log(`  ${sizeMb} MB: the rest read on ${s.threads} thread(s), ${all.length} rows and ${allBars.length} bars rebuilt: ${(r1 - r0).toFixed(0)} ms more (${(r1 - t0).toFixed(0)} ms in all)`);
   }

@@ -11,7 +11,7 @@ import { charsToTokens, estimateTextTokens } from "../src/core/tokens/estimate";
 import { clearMergeCache } from "gpt-tokenizer/encoding/o200k_base";
 import { instantLeafBar } from "../src/core/formats/pi/tokens/leaf-tokens";
 import { TokenCache } from "../src/core/tokens/token-cache";
-import { entryPieces } from "../src/core/formats/pi/tokens/token-kinds";
+import { entryPieces } from "../src/core/formats/pi/tokens/pi-pieces";
 
 const FIXTURES = resolve(process.env.ASE_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "pi"));
 const NAMES = ["before-compaction", "large-session"];

@@ -1,7 +1,5 @@
-import { offers, whyNotOffered, type WriteAction } from "../core/session/capabilities";
-import { formatOf, openSession } from "../core/formats/registry";
+import { openSession } from "../core/formats/registry";
 import type { SessionReader } from "../core/session/session-reader";
-import { Session } from "../core/formats/pi/pi-session";
 import { CliError } from "./cli-error";
 import { safeText } from "./format";
 
@@ -14,22 +12,12 @@ export async function loadSession(path: string): Promise<SessionReader> {
   }
 }
 
-/** Loads a session for a command that only pi sessions have so far; any other format is refused by name. */
-export async function loadPiSession(path: string, what: string, action?: WriteAction): Promise<Session> {
-  return piOnly(await loadSession(path), what, action);
-}
-
-/** A loaded session as pi's, or the refusal naming its format (and, for a write it does not offer, the format's reason). */
-export function piOnly(session: SessionReader, what: string, action?: WriteAction): Session {
-  if (session instanceof Session) return session;
-  const f = formatOf(session);
-  const why = action && !offers(f, action) ? ` (${whyNotOffered(f, action)})` : "";
-  throw new CliError(`${session.path}: a ${f.agent} session; ${what} is offered for pi sessions only${why}; nothing written`);
-}
+/** `ase compact` and `ase branch` read these from here until they go through the format's writer (issue 26, h-compact). */
+export { loadPiSession, piOnly } from "./pi-only";
 
 /** The position of an entry given by a flag, or the format's default leaf. */
 export function requireEntry(session: SessionReader, id: string | undefined, flag: string): number {
-  if (id === undefined) return formatOf(session).defaultLeaf(session);
+  if (id === undefined) return session.format.defaultLeaf(session);
   const i = session.tree.indexOf(id);
   if (i === undefined) throw new CliError(`${session.path}: no entry with id "${id}" (given by --${flag})`);
   return i;

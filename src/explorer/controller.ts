@@ -1,8 +1,6 @@
-import { Session } from "../core/formats/pi/pi-session";
-import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/session/session-reader";
-import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
-import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
+import type { EntryTokens } from "../core/tokens/entry-tokens";
+import type { LeafTokenOptions } from "../core/tokens/leaf-token-options";
 import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
 import { CostLedger } from "../core/tokens/cost-ledger";
 import type { PriceOverrides } from "../core/tokens/prices";
@@ -29,7 +27,6 @@ import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
 import { inlineSubagentFigures, subagentFigures } from "./subagent-figures";
-import { tokenBars } from "./token-bars";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
 export type ExplorerRequest = Extract<WebviewToHost, { requestId: number }>;
@@ -88,7 +85,7 @@ export class ExplorerController {
     this.s = session;
     this.table = tableFor(session);
     this.view = new RowView(session);
-    this.files = new FileOffers({ cwd: () => formatOf(this.s).info(this.s).cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
+    this.files = new FileOffers({ cwd: () => this.s.format.info(this.s).cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
     this.counting = opts.countExact
       ? new ExactCounting(
           opts.countExact,
@@ -102,10 +99,10 @@ export class ExplorerController {
     this.startCounting();
   }
 
-  /** Exact counts run over pi's per-entry table; other formats draw estimates and recorded usage. */
+  /** Exact counts run over a format's own per-entry table (pi's); other formats draw estimates and recorded usage. */
   private startCounting(): void {
     const s = this.s;
-    if (s.complete && s instanceof Session) this.counting?.start(s, this.table);
+    if (s.complete && s.format.tokenTable) this.counting?.start(s, this.table);
   }
 
   get session(): SessionReader {
@@ -175,7 +172,7 @@ export class ExplorerController {
       c.ledger.update();
       return c.ledger;
     }
-    const ledger = new CostLedger(this.s, formatOf(this.s), { prices });
+    const ledger = new CostLedger(this.s, this.s.format, { prices });
     this.costs = { session: this.s, prices, ledger };
     return ledger;
   }
@@ -189,7 +186,7 @@ export class ExplorerController {
     const ledger = this.ledger();
     const own = ledger.stepCost(i);
     if (own) return own;
-    const f = formatOf(this.s);
+    const f = this.s.format;
     const r = f.responseId?.(this.s, i);
     if (r === undefined) return undefined;
     const parent = this.s.tree.parent;
@@ -231,7 +228,8 @@ export class ExplorerController {
     const s = this.s;
     if (opts.followDefault && s.metas.length <= (this.told ?? 0)) return undefined;
     const known = this.table.length;
-    if (s instanceof Session && s.metas.length > known) pushAll(this.table, instantTokens(s, known), known);
+    const own = s.format.tokenTable;
+    if (own && s.metas.length > known) pushAll(this.table, own.instant(s, known), known);
     if (opts.followDefault) this.view.selectedLeaf = undefined;
     this.view.recompute();
     this.startCounting();
@@ -245,7 +243,7 @@ export class ExplorerController {
   /** Token bars: the default leaf, the selected branch and the most recent others, each with its branch's cost. */
   bars(): TokenBar[] {
     const opts = this.opts.tokenOptions?.() ?? {};
-    const bars = this.s instanceof Session ? tokenBars(this.s, this.table, this.view.selectedLeaf, opts) : formatBars(this.s, this.view.selectedLeaf, opts);
+    const bars = formatBars(this.s, this.view.selectedLeaf, opts, this.table);
     const ledger = this.ledger();
     for (const bar of bars) {
       const leaf = this.s.tree.indexOf(bar.leafId);
@@ -286,7 +284,7 @@ export class ExplorerController {
         const keep = msg.keepLeaf === undefined ? undefined : this.s.tree.indexOf(msg.keepLeaf);
         const { entry, rowIndex } = view.select(msg.id, keep);
         this.selected = msg.id;
-        const format = formatOf(this.s);
+        const format = this.s.format;
         const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex };
       }
@@ -294,7 +292,7 @@ export class ExplorerController {
         this.entryIndex(msg.id);
         const { entry, rowIndex, unfolded } = view.reveal(msg.id);
         this.selected = msg.id;
-        const format = formatOf(this.s);
+        const format = this.s.format;
         const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex, rowCount: view.rowCount, filter: view.filter, unfolded };
       }
@@ -323,7 +321,7 @@ export class ExplorerController {
     if (!d.subagents?.some((a) => a.found)) return d;
     const prices = this.opts.prices?.();
     // The transcripts' paths, from the format's view of the entry (the webview's copy leaves them out): looked up once.
-    const paths = new Map((formatOf(this.s).details?.(this.s, this.entryIndex(d.id)).subagents ?? []).map((a) => [a.agentId, a.path]));
+    const paths = new Map((this.s.format.details?.(this.s, this.entryIndex(d.id)).subagents ?? []).map((a) => [a.agentId, a.path]));
     const subagents = await Promise.all(
       d.subagents.map(async (a) => {
         const inline = a.inlineEntryId === undefined ? undefined : this.s.tree.indexOf(a.inlineEntryId);
@@ -376,8 +374,7 @@ export class ExplorerController {
   private subagentRef(id: string, agentId: string) {
     const i = this.s.tree.indexOf(id);
     if (i === undefined) return undefined;
-    const f = formatOf(this.s);
-    return f.details?.(this.s, i).subagents?.find((a) => a.agentId === agentId);
+    return this.s.format.details?.(this.s, i).subagents?.find((a) => a.agentId === agentId);
   }
 
   private entryIndex(id: string): number {
@@ -387,9 +384,9 @@ export class ExplorerController {
   }
 }
 
-/** pi's per-entry token table (estimates now, exact counts later); other formats need none. */
+/** The format's own per-entry token table (estimates now, exact counts later); formats without one need none. */
 function tableFor(session: SessionReader): EntryTokens[] {
-  return session instanceof Session ? instantTokens(session) : [];
+  return session.format.tokenTable?.instant(session) ?? [];
 }
 
 /** An id the webview sent, quoted for a message: one line, cut, hidden characters marked. */

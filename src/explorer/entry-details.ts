@@ -1,4 +1,3 @@
-import { formatOf } from "../core/formats/registry";
 import { type EntryBlock, jsonView } from "../core/session/entry-view";
 import type { SessionReader } from "../core/session/session-reader";
 import { summarizeToolCall, toolEdits } from "../core/session/tool-summary";
@@ -63,7 +62,7 @@ function displayBlock(b: EntryBlock, full: boolean, ctx: BlockContext): DetailBl
 const CALL_SEARCH_DEPTH = 20;
 
 function blockContext(session: SessionReader, i: number, own: readonly EntryBlock[]): BlockContext {
-  const format = formatOf(session);
+  const format = session.format;
   let cwd: string | undefined;
   return {
     cwd: () => (cwd ??= format.info(session).cwd),
@@ -86,7 +85,7 @@ function blockContext(session: SessionReader, i: number, own: readonly EntryBloc
  * record as JSON when the format has none), long text cut unless `fullBlock` names it.
  */
 export function entryDetails(session: SessionReader, i: number, fullBlock?: number): EntryDetails {
-  const format = formatOf(session);
+  const format = session.format;
   const meta = session.metas[i];
   const record = session.entryAt(i);
   const d = format.describe(session, i);

@@ -1,12 +1,22 @@
-import type { Session } from "../core/formats/pi/pi-session";
-import type { EntryTokens } from "../core/formats/pi/tokens/entry-tokens";
+import type { SessionReader } from "../core/session/session-reader";
+import type { EntryTokens } from "../core/tokens/entry-tokens";
+
+interface ExactCounter {
+  /*
+   * A method, so a host's counter typed on one format's session still fits (TypeScript
+   * checks a method's parameters both ways): it only ever gets sessions of a format
+   * with a token table of its own (SessionFormat.tokenTable).
+   */
+  count(session: SessionReader, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal): Promise<void>;
+}
 
 /**
  * Counts the table's entries exactly in the background (the host's tokenizer, cache,
- * settings and progress), filling in `measured` figures; resolves when done.
- * `indices` names the entries to count, or undefined for all of them.
+ * settings and progress, through the format's `tokenTable.measure`), filling in
+ * `measured` figures; resolves when done. `indices` names the entries to count, or
+ * undefined for all of them.
  */
-export type CountExact = (session: Session, table: EntryTokens[], indices: number[] | undefined, signal: AbortSignal) => Promise<void>;
+export type CountExact = ExactCounter["count"];
 
 /**
  * One background run of exact counts at a time. Counts run after first paint and
@@ -19,11 +29,11 @@ export class ExactCounting {
   constructor(
     private readonly count: CountExact,
     /** A run finished for this session (the caller checks it still shows it). */
-    private readonly finished: (session: Session) => void,
+    private readonly finished: (session: SessionReader) => void,
     private readonly failed: (message: string) => void,
   ) {}
 
-  start(session: Session, table: EntryTokens[]): void {
+  start(session: SessionReader, table: EntryTokens[]): void {
     const pending: number[] = [];
     for (let i = 0; i < table.length; i++) if (!table[i].measured) pending.push(i);
     if (!pending.length) return;

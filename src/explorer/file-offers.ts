@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { FileActivity } from "../core/formats/pi/file-ops";
+import type { FileActivity } from "../core/session/session-format";
 import type { FileActivityView } from "../protocol";
 
 /** What the host may do with a path the webview asks to open. */

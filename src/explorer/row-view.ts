@@ -1,5 +1,4 @@
 import { offers, whyNotOffered } from "../core/session/capabilities";
-import { formatOf } from "../core/formats/registry";
 import type { SessionFormat } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import { JsonlSession } from "../core/session/jsonl-session";
@@ -32,14 +31,14 @@ export class RowView {
   private cwd: string | undefined;
 
   constructor(private session: SessionReader) {
-    this.format = formatOf(session);
+    this.format = session.format;
     this.recompute();
   }
 
   setSession(session: SessionReader): void {
     if (session !== this.session) this.cwd = undefined;
     this.session = session;
-    this.format = formatOf(session);
+    this.format = session.format;
     if (this.selectedLeaf !== undefined && this.selectedLeaf >= session.metas.length) this.selectedLeaf = undefined;
     this.recompute();
   }
@@ -228,7 +227,7 @@ const WRITES_FILE = ["continue", "label", "compact"] as const;
 
 /** Why each action is not offered on this session (the format cannot, the file is too old, the workspace is untrusted). */
 export function unavailableActions(s: SessionReader, trusted: boolean): Partial<Record<EntryAction, string>> {
-  const f = formatOf(s);
+  const f = s.format;
   const out: Partial<Record<EntryAction, string>> = {};
   if (!offers(f, "fork")) out.fork = whyNotOffered(f, "fork");
   const refused = f.writer?.refuses?.(s);
@@ -242,7 +241,7 @@ export function unavailableActions(s: SessionReader, trusted: boolean): Partial<
 
 /** The session header the panel shows. */
 export function sessionInfoView(s: SessionReader, trusted: boolean): SessionInfoView {
-  const f = formatOf(s);
+  const f = s.format;
   const info = f.info(s);
   const unavailable = unavailableActions(s, trusted);
   const leaf = f.defaultLeaf(s);

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { formatOf, openSession } from "../core/formats/registry";
+import { openSession } from "../core/formats/registry";
 import { leafTokenSummary } from "../core/tokens/format-tokens";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { costHooks, costSteps, sessionCost } from "../core/tokens/session-cost";
@@ -22,7 +22,7 @@ export async function subagentFigures(path: string, prices: PriceOverrides | und
   const hit = cache.get(path);
   if (hit && hit.stamp === stamp && hit.prices === prices) return hit.figures;
   const s = await openSession(path);
-  const f = formatOf(s);
+  const f = s.format;
   const leaf = f.defaultLeaf(s);
   const t = leafTokenSummary(s, f, leaf);
   const c = sessionCost(s, f, { prices });
@@ -45,7 +45,7 @@ export function inlineSubagentFigures(session: SessionReader, root: number, pric
   }
   let leaf = root;
   for (const k of lines) if (session.tree.childCount(k) === 0 && k > leaf) leaf = k;
-  const f = formatOf(session);
+  const f = session.format;
   const t = leafTokenSummary(session, f, leaf);
   let usd = 0;
   let steps = 0;

@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthropic";
 import { renderXml } from "../../src/core/formats/pi/context/render-xml";
-import { fileActivity, piFileLists } from "../../src/core/formats/pi/file-ops";
+import { fileActivity } from "../../src/core/formats/pi/file-ops";
+import { fileLists } from "../../src/core/session/file-tally";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
@@ -82,7 +83,7 @@ describe("file operations", () => {
     assert.deepEqual(acts.map((a) => a.path), ["old.md", "old.ts", "a.ts", "b.ts"]);
     const a = acts.find((x) => x.path === "a.ts");
     assert.deepEqual([a?.read, a?.written, a?.edited, a?.firstEntryId], [2, 1, 0, "00000002"]);
-    assert.deepEqual(piFileLists(acts), { readFiles: ["old.md"], modifiedFiles: ["a.ts", "b.ts", "old.ts"] });
+    assert.deepEqual(fileLists(acts), { readFiles: ["old.md"], modifiedFiles: ["a.ts", "b.ts", "old.ts"] });
     // A subtree below the first tool calls sees only the write/read of a.ts.
     const sub = fileActivity(s, s.tree.subtree(s.requireIndex("00000005")));
     assert.deepEqual(sub.map((x) => [x.path, x.read, x.written]), [["a.ts", 1, 1]]);

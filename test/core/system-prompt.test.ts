@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { piAgentDir, projectContextFiles, reconstructSystemPrompt, resolveSystemPrompt } from "../../src/core/formats/pi/context/system-prompt";
+import { piAgentDir, projectContextFiles, reconstructSystemPrompt } from "../../src/core/formats/pi/context/system-prompt";
+import { systemPromptFile } from "../../src/core/context/system-prompt";
 import { main } from "../../src/cli/main";
 import { header, tempDir, user, writeSession } from "../helpers/session-builder";
 
@@ -48,8 +49,8 @@ describe("system prompt reconstruction (pi's files)", () => {
     assert.ok(piAgentDir({}).endsWith(join(".pi", "agent")));
     const f = join(tempDir(), "sys.txt");
     writeFileSync(f, "mine");
-    assert.deepEqual([resolveSystemPrompt(f, "/").text, resolveSystemPrompt(f, "/").reconstructed], ["mine", false]);
-    assert.throws(() => resolveSystemPrompt("/no/such/file", "/"), /^Error: --system \/no\/such\/file: cannot read: no such file$/);
+    assert.deepEqual([systemPromptFile(f).text, systemPromptFile(f).reconstructed], ["mine", false]);
+    assert.throws(() => systemPromptFile("/no/such/file"), /^Error: --system \/no\/such\/file: cannot read: no such file$/);
   });
 
   it("ase context --system auto puts the reconstructed prompt in the output and says so on stderr", async () => {
@@ -63,5 +64,27 @@ describe("system prompt reconstruction (pi's files)", () => {
     assert.equal(code, 0);
     assert.ok((JSON.parse(out.join("")) as { systemPrompt: string }).systemPrompt.includes("PROJECT-RULES"));
     assert.match(err.join(""), /RECONSTRUCTED/);
+  });
+
+  it("--system auto on a format with no rebuilt prompt of its own is refused by name (not pi's prompt, labelled pi's); a file still works", async () => {
+    const root = tempDir();
+    // The project holds what pi's rule would read: nothing of it may show up for another agent.
+    put(join(root, "AGENTS.md"), "PROJECT-RULES");
+    const file = join(root, "s.jsonl");
+    writeFileSync(file, `${JSON.stringify({ id: "m1", parentId: null, timestamp: 1770714001200, type: "user", content: "hi", metadata: { cwd: root } })}\n`);
+    const run = async (system: string) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(["context", file, "--system", system], { out: (t) => out.push(t), err: (t) => err.push(t), env: { PI_CODING_AGENT_DIR: join(root, "agent") }, cwd: root });
+      return { code, out: out.join(""), err: err.join("") };
+    };
+    const auto = await run("auto");
+    assert.equal(auto.code, 2, auto.err);
+    assert.equal(auto.out, "");
+    assert.match(auto.err, /--system auto: Seed 000 sessions have no rebuilt system prompt; give a file \(--system FILE\)\n$/);
+    assert.doesNotMatch(auto.err, /PROJECT-RULES|RECONSTRUCTED/);
+    put(join(root, "sys.txt"), "MINE");
+    const named = await run(join(root, "sys.txt"));
+    assert.equal(named.code, 0, named.err);
   });
 });

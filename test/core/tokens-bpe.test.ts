@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { countExact, gptTokenizerCounter } from "../../src/core/tokens/bpe-counter";
 import { chunkAtWhitespace } from "../../src/core/tokens/text-chunks";
-import { entryPieces } from "../../src/core/formats/pi/tokens/token-kinds";
+import { entryPieces } from "../../src/core/formats/pi/tokens/pi-pieces";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 
 describe("the BPE tokenizer we ship", () => {

@@ -10,8 +10,8 @@ import { instantLeafBar, leafTokens } from "../../src/core/formats/pi/tokens/lea
 import { estimateTextTokens } from "../../src/core/tokens/estimate";
 import { estimateMessageTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
 import { TokenCache } from "../../src/core/tokens/token-cache";
-import { sumCounts } from "../../src/core/formats/pi/tokens/token-kinds";
-import { COUNT_ORDER } from "../../src/core/formats/pi/tokens/token-kinds";
+import { sumCounts } from "../../src/core/tokens/kind-counts";
+import { COUNT_ORDER } from "../../src/core/tokens/kind-counts";
 import { tokenReport } from "../../src/core/formats/pi/tokens/token-report";
 import type { AgentMessage } from "../../src/core/formats/pi/model/messages";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";

@@ -3,10 +3,7 @@ import { claudeCodeIndexHooks } from "../../src/core/formats/claude-code/index-h
 import { MemorySession } from "../../src/core/session/memory-session";
 import { openSession } from "../../src/core/formats/registry";
 import { buildPreview } from "../../src/core/context/preview";
-import type { Session } from "../../src/core/formats/pi/pi-session";
-import { instantTokens } from "../../src/core/formats/pi/tokens/entry-tokens";
 import { formatBars } from "../../src/explorer/format-bars";
-import { tokenBars } from "../../src/explorer/token-bars";
 import type { TokenBar } from "../../src/protocol";
 import { fragment, text, user as ccUser } from "../formats/claude-code/lines";
 import { assistant, header, user, writeSession } from "../helpers/session-builder";
@@ -31,8 +28,8 @@ describe("context bars: the system prompt and tools are their own segment", () =
   it("pi: the bar's segments add up to pi's context size, the overhead as 'system'; the preview names it", async () => {
     const used = { usage: { input: 4_000, output: 50, cacheRead: 0, cacheWrite: 0, totalTokens: 4_050 } };
     const file = writeSession([header(), user("p0000001", null, "list the files"), assistant("p0000002", "p0000001", "Here they are.", used)]);
-    const s = (await openSession(file)) as Session;
-    const [bar] = tokenBars(s, instantTokens(s), undefined);
+    const s = (await openSession(file));
+    const [bar] = formatBars(s, undefined);
     assert.equal(bar.source, "recorded");
     assert.ok((bar.byKind.system ?? 0) > 3_900, JSON.stringify(bar.byKind));
     assert.ok(Math.abs(sum(bar) - bar.total) <= 2, `adds up: ${sum(bar)} vs ${bar.total}`);
@@ -41,8 +38,8 @@ describe("context bars: the system prompt and tools are their own segment", () =
   });
 
   it("no recorded usage: no 'system' segment (nothing measures it)", async () => {
-    const s = (await openSession(writeSession([header(), user("q0000001", null, "hi"), assistant("q0000002", "q0000001", "hello", { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 } })]))) as Session;
-    const [bar] = tokenBars(s, instantTokens(s), undefined);
+    const s = (await openSession(writeSession([header(), user("q0000001", null, "hi"), assistant("q0000002", "q0000001", "hello", { usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 } })])));
+    const [bar] = formatBars(s, undefined);
     assert.equal(bar.byKind.system, undefined);
   });
 });

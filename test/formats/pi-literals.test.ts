@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { sourceFiles } from "../helpers/source-files";
 import { join, relative, sep } from "node:path";
 
 /**
@@ -15,15 +16,7 @@ const PI_ONLY = ["compaction", "branch_summary", "custom_message", "session_info
 /** pi's type names that are also plain words: banned where they are compared with an entry's type. */
 const TYPE_COMPARED = /\.type\s*[!=]==?\s*"(message|compaction|label|session|custom)"|"(message|compaction|label|session|custom)"\s*[!=]==?\s*[\w.]+\.type\b/;
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
+const sources = (dir: string) => sourceFiles(ROOT, dir);
 
 describe("format seam: no pi entry type outside pi's folder", () => {
   it("src/ (but src/core/formats/pi/) and webview/ name none of pi's entry types or roles", () => {

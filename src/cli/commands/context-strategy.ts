@@ -1,4 +1,3 @@
-import { formatOf } from "../../core/formats/registry";
 import type { FormatContext } from "../../core/session/session-format";
 import type { SessionReader } from "../../core/session/session-reader";
 import { CliError, type CliIO } from "../cli-error";
@@ -30,7 +29,7 @@ function modelOnPath(session: SessionReader, ctx: FormatContext): string | undef
  * summary written by the LLM when the strategy summarizes. Nothing is ever written.
  */
 export async function strategyContext(session: SessionReader, leaf: number, flags: StrategyFlags, io: CliIO): Promise<unknown> {
-  const format = formatOf(session);
+  const format = session.format;
   const strategies = format.strategies;
   if (!strategies) throw new CliError(`${session.path}: a ${format.agent} session has no context strategies${format.id === "pi" ? " (pi shrinks a context by compaction: ase compact)" : ""}`);
   if (!strategies.names.includes(flags.strategy)) throw new CliError(`--strategy must be ${strategies.names.join(", ")} for a ${format.agent} session; got "${flags.strategy}"`);

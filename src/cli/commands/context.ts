@@ -1,11 +1,6 @@
-import { buildContext } from "../../core/formats/pi/context/build-context";
 import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
-import { Session } from "../../core/formats/pi/pi-session";
-import { formatOf } from "../../core/formats/registry";
+import { resolveSystemPrompt } from "../../core/context/resolve-system";
 import type { SessionReader } from "../../core/session/session-reader";
-import { renderAnthropic } from "../../core/formats/pi/context/render-anthropic";
-import { renderXml } from "../../core/formats/pi/context/render-xml";
-import { resolveSystemPrompt } from "../../core/formats/pi/context/system-prompt";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
@@ -16,17 +11,17 @@ const usage = `ase context <file> [--leaf ID] [--format native|pi|anthropic|xml|
 
 /** The entries the agent loads for a leaf, `[{uuid, type}]` root first: the format's chain, else the tree's path. */
 function entryChain(session: SessionReader, leaf: number): Array<{ uuid: string; type: string }> {
-  const f = formatOf(session);
+  const f = session.format;
   const positions = leaf < 0 ? [] : f.chain ? f.chain(session, leaf) : session.tree.path(leaf);
   return positions.map((i) => ({ uuid: session.table.idAt(i), type: session.table.typeAt(i) }));
 }
 
-/** `auto` rebuilds pi's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
-function readSystem(spec: string | undefined, cwd: string, io: CliIO): string | undefined {
+/** `auto` rebuilds the agent's prompt from its files (labelled reconstructed on stderr); anything else is read as a file. */
+function readSystem(spec: string | undefined, session: SessionReader, io: CliIO): string | undefined {
   if (spec === undefined) return undefined;
   try {
-    const sp = resolveSystemPrompt(spec, cwd, io.env);
-    if (sp.reconstructed) for (const n of ["system prompt RECONSTRUCTED (pi does not store it)", ...sp.notes]) io.err(`note: ${safeText(n)}\n`);
+    const sp = resolveSystemPrompt(spec, session, io.env);
+    if (sp.reconstructed) for (const n of [`system prompt RECONSTRUCTED (${session.format.agent} does not store it)`, ...sp.notes]) io.err(`note: ${safeText(n)}\n`);
     return sp.text;
   } catch (err) {
     throw new CliError((err as Error).message);
@@ -78,27 +73,18 @@ export const contextCommand: CliCommand = {
       io.out(`${JSON.stringify(await strategyContext(loaded, leaf, flags, io), null, 2)}\n`);
       return;
     }
-    if (!(loaded instanceof Session)) {
-      if (format === "pi") throw new CliError(`${loaded.path}: a ${formatOf(loaded).agent} session; --format pi is for pi sessions (use native)`);
-      const system = readSystem(values.system, formatOf(loaded).info(loaded).cwd, io);
+    const f = loaded.format;
+    if (!f.contextRequest) {
+      if (format === "pi") throw new CliError(`${loaded.path}: a ${f.agent} session; --format pi is for pi sessions (use native)`);
+      const system = readSystem(values.system, loaded, io);
       reportProblems(loaded, io.err);
       io.out(`${JSON.stringify(renderFormatContext(loaded, leaf, format as OtherContextFormat, { system, maxTokens }), null, 2)}\n`);
       return;
     }
-    const session = loaded;
-    const system = readSystem(values.system, session.header.cwd, io);
-    reportProblems(session, io.err);
-    const ctx = buildContext(session, leaf >= 0 ? session.metas[leaf].id : null);
-    let out: unknown;
-    if (format === "pi" || format === "native") {
-      out = { leafId: ctx.leafId, thinkingLevel: ctx.thinkingLevel, model: ctx.model, ...(system ? { systemPrompt: system } : {}), messages: ctx.parts.map((p) => p.llm) };
-    } else if (format === "anthropic") {
-      const { body, notes } = renderAnthropic(ctx, { system });
-      for (const n of notes) io.err(`note: ${safeText(n)}\n`);
-      out = body;
-    } else {
-      out = { leafId: ctx.leafId, ...renderXml(ctx, { system, maxTokens }) };
-    }
-    io.out(`${JSON.stringify(out, null, 2)}\n`);
+    const system = readSystem(values.system, loaded, io);
+    reportProblems(loaded, io.err);
+    const { request, notes } = f.contextRequest(loaded, leaf, format as "native" | "pi" | "anthropic" | "xml", { system, maxTokens });
+    for (const n of notes) io.err(`note: ${safeText(n)}\n`);
+    io.out(`${JSON.stringify(request, null, 2)}\n`);
   },
 };

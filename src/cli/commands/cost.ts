@@ -1,4 +1,3 @@
-import { formatOf } from "../../core/formats/registry";
 import { reconcile } from "../../core/tokens/reconcile";
 import { sessionCost } from "../../core/tokens/session-cost";
 import { COST_GROUPINGS, type CostGrouping, sessionCostText } from "../../core/tokens/session-cost-text";
@@ -22,7 +21,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const path = onePositional(positionals, "session file", fileUsage);
   const prices = readPrices(values.prices, io);
   const session = await loadSession(path);
-  const format = formatOf(session);
+  const format = session.format;
   reportProblems(session, io.err);
   const cost = sessionCost(session, format, { prices });
   const reconciliation = values.reconcile && values.json ? reconcile(cost.steps, prices) : undefined;

@@ -1,6 +1,5 @@
 import { shownField } from "../../core/util/visible-text";
-import { piFileLists } from "../../core/formats/pi/file-ops";
-import { formatOf } from "../../core/formats/registry";
+import { fileLists } from "../../core/session/file-tally";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { loadSession, reportProblems, requireEntry } from "../load";
@@ -18,13 +17,13 @@ export const filesCommand: CliCommand = {
     const positions = values.subtree
       ? session.tree.subtree(requireEntry(session, values.subtree, "subtree"))
       : session.tree.path(requireEntry(session, values.leaf, "leaf"));
-    const format = formatOf(session);
+    const format = session.format;
     if (!format.files) throw new CliError(`${session.path}: a ${format.agent} session records no file operations we can read`);
     const activity = format.files(session, positions);
     // As every reading command does: a skipped line is said, never silently dropped.
     reportProblems(session, io.err);
     if (values.json) {
-      io.out(`${JSON.stringify({ files: activity, ...piFileLists(activity) }, null, 2)}\n`);
+      io.out(`${JSON.stringify({ files: activity, ...fileLists(activity) }, null, 2)}\n`);
       return;
     }
     if (!activity.length) io.out("no file operations\n");

@@ -1,5 +1,4 @@
 import { whyNotOffered } from "../../core/session/capabilities";
-import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { loadSession, requireEntry } from "../load";
@@ -16,7 +15,7 @@ export const forkCommand: CliCommand = {
     if (!values.at) throw new CliError(`missing --at ID (usage: ${usage})`);
     const session = await loadSession(onePositional(positionals, "session file", usage));
     requireEntry(session, values.at, "at");
-    const format = formatOf(session);
+    const format = session.format;
     if (!format.writer?.capabilities.fork) throw new CliError(`${session.path}: a ${format.agent} session cannot be forked: ${whyNotOffered(format, "fork")}`);
     try {
       const res = format.writer.fork(session, values.at);

@@ -1,5 +1,4 @@
 import { shownField } from "../../core/util/visible-text";
-import { formatOf } from "../../core/formats/registry";
 import { type ContextTimeline, contextTimeline } from "../../core/tokens/timeline";
 import { CliError, type CliIO } from "../cli-error";
 import { humanTokens } from "../format";
@@ -58,5 +57,5 @@ export async function runTimeline(path: string, values: Record<string, unknown>,
   const leaf = requireEntry(session, values.leaf as string | undefined, "leaf");
   reportProblems(session, io.err);
   const t = contextTimeline(session, leaf, { windows: window !== undefined ? { "": window } : undefined });
-  io.out(values.json ? `${JSON.stringify(timelineJson(t), null, 2)}\n` : timelineText(t, session.path, formatOf(session).agent));
+  io.out(values.json ? `${JSON.stringify(timelineJson(t), null, 2)}\n` : timelineText(t, session.path, session.format.agent));
 }

@@ -1,6 +1,5 @@
 import { shownField } from "../../core/util/visible-text";
 import type { EntryKind } from "../../core/session/entry-kinds";
-import { formatOf } from "../../core/formats/registry";
 import { treeRows } from "../../core/formats/tree-rows";
 import { parseFlags, onePositional } from "../args";
 import type { CliCommand } from "../cli-error";
@@ -29,7 +28,7 @@ export const treeCommand: CliCommand = {
     const leaf = requireEntry(session, values.leaf, "leaf");
     const rows = treeRows(session, { all: values.all, leaf });
     const labels = session.tree.labels;
-    const format = formatOf(session);
+    const format = session.format;
     const version = format.info(session).version;
     const metas = session.metas;
     if (values.json) {

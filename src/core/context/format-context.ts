@@ -1,4 +1,3 @@
-import { formatOf } from "../formats/registry";
 import type { AnthropicMessage, FormatContext } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { renderXmlMessages } from "./xml-anthropic";
@@ -11,7 +10,7 @@ export type OtherContextFormat = "native" | "anthropic" | "xml";
  * tagged chunks per content block.
  */
 export function renderFormatContext(session: SessionReader, leaf: number, format: OtherContextFormat, opts: { system?: string; maxTokens?: number; ctx?: FormatContext } = {}): unknown {
-  const f = formatOf(session);
+  const f = session.format;
   const ctx = opts.ctx ?? f.context(session, leaf);
   if (format === "native") return { messages: ctx.messages.map((m) => m.message) };
   const messages = f.anthropic ? f.anthropic(ctx) : ctx.messages.map((m) => m.message as AnthropicMessage);

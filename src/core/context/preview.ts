@@ -1,7 +1,4 @@
-import { Session } from "../formats/pi/pi-session";
-import { piPreview } from "../formats/pi/context/pi-preview";
-import { formatOf } from "../formats/registry";
-import type { FormatContext, SessionFormat } from "../session/session-format";
+import type { ContextFormat, FormatContext, PreviewText, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../tokens/format-tokens";
 import { clipText, visibleText } from "../util/visible-text";
@@ -9,15 +6,7 @@ import { sessionTitle, titledPath } from "../util/session-title";
 import { loadedTitleFacts } from "../formats/title-facts";
 import { renderFormatContext } from "./format-context";
 
-/** How a preview shows the request: pi's message list (the agent's own messages for other formats), the Anthropic body, or XML. */
-export type ContextFormat = "pi" | "anthropic" | "xml";
-
-/** The exact request for a leaf, and what its tokens are made of. */
-export interface PreviewText {
-  /** The exact request (the agent's message list, Anthropic body or XML rendering). */
-  request: unknown;
-  tokens: { context: number; recorded: number; estimated: number; byPart: Array<{ entryId: string; kind: string; tokens: number }> };
-}
+export type { ContextFormat, PreviewText };
 
 /**
  * The exact request for a leaf of any format, as JSONC: a token breakdown in comments,
@@ -26,18 +15,18 @@ export interface PreviewText {
 export function buildPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, system?: string, strategy?: string): PreviewText & { text: string } {
   // The session by its title, the path at the end: a path alone is a time and an id.
   const of = titledPath(sessionTitle(loadedTitleFacts(session), session.path), session.path);
-  if (session instanceof Session) {
-    // What pi sends beside the messages, measured as for every format (the recorded input less the messages).
-    const f = formatOf(session);
+  const f = session.format;
+  if (f.preview) {
+    // What the agent sends beside the messages, measured as for every format (the recorded input less the messages).
     const t = leafTokenSummary(session, f, leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId));
-    return piPreview(session, leafId, format, system, of, [t.overhead ? overheadLine(t.overhead) : `Not in the file: ${UNRECORDED_PARTS} (no recorded usage to estimate them from).`]);
+    return f.preview(session, leafId, format, { system, of, notes: [t.overhead ? overheadLine(t.overhead) : `Not in the file: ${UNRECORDED_PARTS} (no recorded usage to estimate them from).`] });
   }
   return otherPreview(session, leafId, format, of, system, strategy);
 }
 
-/** The preview of a session of another format: its own messages (pi's format shows them as native), the Anthropic body, or XML. */
+/** The preview of a session of a format without its own: its messages (the "pi" choice shows them as native), the Anthropic body, or XML. */
 function otherPreview(session: SessionReader, leafId: string | undefined, format: ContextFormat, of: string, system?: string, strategy?: string): PreviewText & { text: string } {
-  const f = formatOf(session);
+  const f = session.format;
   const leaf = leafId === undefined ? f.defaultLeaf(session) : session.requireIndex(leafId);
   const recorded = f.context(session, leaf);
   const shaped = strategy ? shrink(f, recorded, strategy) : undefined;

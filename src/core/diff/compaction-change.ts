@@ -1,4 +1,3 @@
-import { formatOf } from "../formats/registry";
 import type { SessionReader } from "../session/session-reader";
 import { MemorySession } from "../session/memory-session";
 import { type ContextDiff, type ContextSide, diffContexts } from "./diff-contexts";
@@ -21,7 +20,7 @@ export interface CompactionChange extends CompactionSides {
 
 /** The leaves before and after the compaction at i; an error naming the file when i is none. */
 export function compactionSides(session: SessionReader, i: number): CompactionSides {
-  const f = formatOf(session);
+  const f = session.format;
   const id = session.metas[i]?.id;
   const d = f.describe(session, i);
   if (d.kind !== "boundary") throw new Error(`${session.path}: entry "${id}" is not a compaction (it is ${d.label.toLowerCase()})`);
@@ -53,7 +52,7 @@ export function compactionChange(session: SessionReader, i: number): CompactionC
  */
 function beforeSide(session: SessionReader, i: number, before: number): ContextSide {
   if (before < 0) return { session, leaf: before };
-  const f = formatOf(session);
+  const f = session.format;
   const later = f.context(session, before).messages.some((m) => (session.tree.indexOf(m.entryId) ?? -1) >= i);
   if (!later) return { session, leaf: before };
   const lines: Array<Record<string, unknown>> = [];

@@ -1,4 +1,3 @@
-import { formatOf } from "../formats/registry";
 import type { ContextMessage, FormatContext, PartKind } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../tokens/format-tokens";
@@ -69,7 +68,7 @@ export interface ContextDiff {
 }
 
 function side(s: ContextSide): { ctx: FormatContext; facts: SideFacts } {
-  const f = formatOf(s.session);
+  const f = s.session.format;
   const ctx = f.context(s.session, s.leaf);
   const tokens = leafTokenSummary(s.session, f, s.leaf, { ctx });
   return { ctx, facts: { path: s.session.path, agent: f.agent, leafId: ctx.leafId, contextTokens: tokens.contextTokens, messages: ctx.messages.length, tokens } };

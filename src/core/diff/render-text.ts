@@ -1,4 +1,3 @@
-import { formatOf } from "../formats/registry";
 import type { FormatContext } from "../session/session-format";
 import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
 import type { ContextSide } from "./diff-contexts";
@@ -26,7 +25,7 @@ function clipped(text: string, max: number): string {
  * each side of a context diff in an editor.
  */
 export function renderContextText(side: ContextSide, opts: { title?: string; ctx?: FormatContext; maxChars?: number } = {}): string {
-  const f = formatOf(side.session);
+  const f = side.session.format;
   const ctx = opts.ctx ?? f.context(side.session, side.leaf);
   const t = leafTokenSummary(side.session, f, side.leaf, { ctx });
   const max = opts.maxChars ?? Math.max(2_000, Math.min(MAX_MESSAGE_CHARS, Math.floor(MAX_DOC_CHARS / Math.max(1, ctx.messages.length))));

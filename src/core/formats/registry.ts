@@ -5,6 +5,7 @@ import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
+import { formatById, registerFormats } from "./format-table";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 
@@ -20,20 +21,18 @@ export const FORMATS: readonly SessionFormat[] = [
   claudeCodeFormat,
 ];
 
+registerFormats(FORMATS);
+
 const FALLBACK = piFormat;
 
 /** Non-blank lines looked at. */
 const HEAD_LINES = 5;
 
-export function formatById(id: string): SessionFormat {
-  const f = FORMATS.find((x) => x.id === id);
-  if (!f) throw new Error(`no session format "${id}" (formats: ${FORMATS.map((x) => x.id).join(", ")})`);
-  return f;
-}
+export { formatById };
 
-/** The format a loaded session was read as. */
+/** The format a loaded session was read as (the session carries it: `session.format`). */
 export function formatOf(session: SessionReader): SessionFormat {
-  return formatById(session.formatId);
+  return session.format;
 }
 
 /** The first non-blank lines of a text, each parsed (undefined where it does not parse). */

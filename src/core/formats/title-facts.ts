@@ -1,5 +1,4 @@
 import type { TitleFacts } from "../util/session-title";
-import { formatOf } from "./registry";
 import type { SessionReader } from "../session/session-reader";
 
 /** How far the first prompt is looked for: a title never costs a pass over a huge file. */
@@ -7,7 +6,7 @@ const LOOK = 2000;
 
 /** A branch's last user prompt: the nearest user entry on the path root..leaf, by the format's own kinds. */
 export function lastPromptOn(session: SessionReader, leaf: number): string | undefined {
-  const f = formatOf(session);
+  const f = session.format;
   const path = session.tree.path(leaf);
   for (let k = path.length - 1; k >= 0; k--) {
     const i = path[k];
@@ -21,7 +20,7 @@ export function lastPromptOn(session: SessionReader, leaf: number): string | und
  * format's name for it, else the first user prompt in file order.
  */
 export function loadedTitleFacts(session: SessionReader): TitleFacts {
-  const f = formatOf(session);
+  const f = session.format;
   const name = f.info(session).name;
   if (name) return { name };
   for (let i = 0; i < Math.min(session.metas.length, LOOK); i++) {
@@ -35,7 +34,7 @@ export function loadedTitleFacts(session: SessionReader): TitleFacts {
  * label, a model change) is told by the prompt it follows, else by its type.
  */
 export function entryWords(session: SessionReader, i: number): string {
-  const d = formatOf(session).describe(session, i);
+  const d = session.format.describe(session, i);
   if ((d.kind === "user" || d.kind === "assistant") && session.metas[i].preview.trim()) return session.metas[i].preview;
   return lastPromptOn(session, i) ?? d.label;
 }
@@ -45,7 +44,7 @@ export function entryWords(session: SessionReader, i: number): string {
  * inheritedFrom); undefined when the file copied nothing or its format cannot tell.
  */
 export function forkPointWords(session: SessionReader): string | undefined {
-  const from = formatOf(session).inheritedFrom;
+  const from = session.format.inheritedFrom;
   if (!from) return undefined;
   for (let i = session.metas.length - 1; i >= 0; i--) if (from(session, i) !== undefined) return entryWords(session, i);
   return undefined;

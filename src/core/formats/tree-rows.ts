@@ -1,4 +1,3 @@
-import { formatOf } from "./registry";
 import type { SessionReader } from "../session/session-reader";
 import { pushAll } from "../util/push-all";
 
@@ -49,7 +48,7 @@ export interface TreeRowOptions {
 export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): TreeRow[] {
   const tree = session.tree;
   const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
-  const format = formatOf(session);
+  const format = session.format;
   // The format says which filter shows an entry ("user" rows show under every filter).
   const shown = (i: number) => {
     if (filter === "all") return true;

@@ -24,3 +24,11 @@ export class FileTally {
     return [...this.byPath.values()];
   }
 }
+
+/** The two lists a summary records: modified = written or edited; read = read and not modified; both sorted. */
+export function fileLists(activity: readonly FileActivity[]): { readFiles: string[]; modifiedFiles: string[] } {
+  const modified = activity.filter((a) => a.written || a.edited || a.fromSummary.includes("modified")).map((a) => a.path);
+  const mod = new Set(modified);
+  const read = activity.filter((a) => (a.read || a.fromSummary.includes("read")) && !mod.has(a.path)).map((a) => a.path);
+  return { readFiles: read.sort(), modifiedFiles: modified.sort() };
+}

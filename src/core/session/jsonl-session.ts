@@ -1,7 +1,9 @@
 import { closeSync, readSync, statSync } from "node:fs";
 import { edgeHashes, readAt, StaleSessionError } from "../store/file-stamp";
 import { stat } from "node:fs/promises";
+import { formatById } from "../formats/format-table";
 import type { IndexHooks } from "../store/index-hooks";
+import type { SessionFormat } from "./session-format";
 import type { FileStamp, SessionReader } from "./session-reader";
 import { SessionTree } from "../tree/session-tree";
 import { Lru } from "../util/lru";
@@ -31,7 +33,10 @@ export type RefreshOptions = Pick<LoadOptions, "signal" | "onProgress" | "second
 
 /** Kept here too: callers of a session meet it from its writes. */
 export { StaleSessionError };
+
 export type { FileStamp } from "./session-reader";
+
+
 
 /**
  * The start of the line that holds byte `at` (so every line before it ends before `at`);
@@ -111,6 +116,14 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
 
   get formatId(): string {
     return this.builder.hooks.formatId;
+  }
+
+  private formatFound: SessionFormat | undefined;
+
+  /** The format it was read as, looked up once by the id its line hooks carry. */
+  get format(): SessionFormat {
+    this.formatFound ??= formatById(this.formatId);
+    return this.formatFound;
   }
 
   /** The header line, for formats that have one. */

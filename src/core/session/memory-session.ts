@@ -1,7 +1,9 @@
 import type { LineProblem, EntryMeta } from "../store/entry-meta";
 import { EntryTable } from "../store/entry-table";
 import { SessionTree } from "../tree/session-tree";
+import { formatById } from "../formats/format-table";
 import type { IndexHooks } from "../store/index-hooks";
+import type { SessionFormat } from "./session-format";
 import type { SessionReader } from "./session-reader";
 
 /**
@@ -40,6 +42,14 @@ export class MemorySession implements SessionReader {
       this.records.push(r);
     });
     this.tree = new SessionTree(this.metas, this.table);
+  }
+
+  private formatFound: SessionFormat | undefined;
+
+  /** The format it is read as, looked up once by its id. */
+  get format(): SessionFormat {
+    this.formatFound ??= formatById(this.formatId);
+    return this.formatFound;
   }
 
   get problems(): LineProblem[] {

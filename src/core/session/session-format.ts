@@ -1,6 +1,9 @@
 import type { SessionScanner } from "../store/discover";
 import type { CostHooks } from "./cost-hooks";
+import type { EntryTokens, MeasureOptions, MeasureStats } from "../tokens/entry-tokens";
+import type { LeafTokenOptions } from "../tokens/leaf-token-options";
 import type { TokenKind } from "./token-vocabulary";
+import type { SystemPrompt } from "../context/system-prompt";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
@@ -23,7 +26,7 @@ export interface FirstLines {
   objects: unknown[];
 }
 
-/** What a context part counts as: the one token vocabulary (src/core/session/token-vocabulary.ts). */
+/** What a context part counts as: the one token vocabulary (src/core/tokens/token-vocabulary.ts). */
 export type PartKind = TokenKind;
 
 /** One message of a context, with the entry it came from. */
@@ -51,6 +54,75 @@ export interface FileActivity {
   fromSummary: Array<"read" | "modified">;
   /** Entry where it was first touched. */
   firstEntryId: string;
+}
+
+/** How a preview shows the request: the agent's own message list ("pi" for pi's), the Anthropic body, or XML. */
+export type ContextFormat = "pi" | "anthropic" | "xml";
+
+/** The exact request for a leaf, and what its tokens are made of. */
+export interface PreviewText {
+  /** The exact request (the agent's message list, Anthropic body or XML rendering). */
+  request: unknown;
+  tokens: { context: number; recorded: number; estimated: number; byPart: Array<{ entryId: string; kind: string; tokens: number }> };
+}
+
+/** What the neutral preview hands a format that renders its own (src/core/context/preview.ts). */
+export interface PreviewOptions {
+  system?: string;
+  /** The session as the header names it (its title and path). */
+  of: string;
+  /** Lines the header adds (what the agent sends beside the messages). */
+  notes: readonly string[];
+}
+
+/** A leaf's context bar: its size by the agent's rule, split by what it is made of. */
+export interface LeafBar {
+  total: number;
+  byKind: Partial<Record<TokenKind, number>>;
+  contextWindow: number;
+  threshold: number;
+  /** Where the total comes from: recorded usage, the tokenizer, or estimates. */
+  source: "recorded" | "exact" | "estimate";
+}
+
+/**
+ * A format's own per-entry token table (pi: its chars/4 figures from the index at once,
+ * entry bodies measured and counted exactly in the background) and the bars drawn from it.
+ */
+export interface EntryTokenTable {
+  /** Figures from the index alone, no I/O; positions before `from` are left empty. */
+  instant(session: SessionReader, from?: number): EntryTokens[];
+  /** Reads entry bodies and fills in measured figures (exact ones too, given a counter). */
+  measure(session: SessionReader, table: EntryTokens[], opts?: MeasureOptions): Promise<MeasureStats>;
+  /** A leaf's bar: the context size by the agent's rule, split by kind from the table. */
+  bar(session: SessionReader, table: readonly EntryTokens[], leaf: number, opts: LeafTokenOptions): LeafBar;
+}
+
+/** What `ase tokens` asks of a format's own token report. */
+export interface TokenReportRequest extends LeafTokenOptions {
+  leaf: number;
+  /** Count with the tokenizer too (slow the first time, cached after). */
+  exact?: boolean;
+  /** Grade the estimates against the recorded usage instead. */
+  accuracy?: boolean;
+  json?: boolean;
+  /** A known system prompt (rebuilt or named), counted in the budget. */
+  system?: SystemPrompt;
+  budgetTotal?: number;
+  /** Percentages by budget part (`budgetParts`), summing to 100. */
+  allocation?: Readonly<Record<string, number>>;
+  /** The per-entry count cache file; undefined: no cache. */
+  cachePath?: string;
+  /** Also count the context with the Messages API's count-tokens endpoint. */
+  anthropicCount?: { apiKey: string; baseURL?: string; cachePath?: string };
+}
+
+/** A format's own token report (pi: tokenizer, calibration, budget, accuracy), printed by `ase tokens`. */
+export interface FormatTokenReport {
+  /** The parts its budget divides, in the order `--allocation` gives percentages. */
+  readonly budgetParts: readonly string[];
+  /** The report as printed (JSON or text), or why it cannot be made (one line: bad input). */
+  run(session: SessionReader, req: TokenReportRequest): Promise<{ out: string } | { refused: string }>;
 }
 
 /** A message in the Anthropic Messages API's shape (role + string or content blocks). */
@@ -210,6 +282,31 @@ export interface SessionFormat extends CostHooks {
    * have that shape leave it out.
    */
   anthropic?(ctx: FormatContext): AnthropicMessage[];
+  /**
+   * The preview of a leaf's request, as JSONC, for a format whose request holds more than
+   * its messages (pi: thinking level, model, its own context size rule). Left out: the
+   * neutral preview of `context`.
+   */
+  preview?(session: SessionReader, leafId: string | undefined, as: ContextFormat, opts: PreviewOptions): PreviewText & { text: string };
+  /**
+   * A per-entry token table of the format's own, counted exactly in the background. Left
+   * out: bars from recorded usage and estimates of the context (src/core/tokens/format-tokens.ts).
+   */
+  readonly tokenTable?: EntryTokenTable;
+  /**
+   * The agent's system prompt rebuilt from the files it reads (the session files do not
+   * hold it), labelled reconstructed; `--system auto`. Left out: only a file the user names.
+   */
+  reconstructSystemPrompt?(session: SessionReader, env: NodeJS.ProcessEnv): SystemPrompt;
+  /**
+   * The context `ase context` prints for a leaf (-1: the empty context), for a format whose
+   * request holds more than its messages (pi: leaf id, thinking level and model, its own
+   * Anthropic and XML renderings), with notes for stderr. Left out: `context` rendered by
+   * src/core/context/format-context.ts, and "pi" is not offered.
+   */
+  contextRequest?(session: SessionReader, leaf: number, as: "native" | "pi" | "anthropic" | "xml", opts: { system?: string; maxTokens?: number }): { request: unknown; notes: string[] };
+  /** A token report of the format's own; left out: `ase tokens` prints recorded usage and estimates. */
+  readonly tokenReport?: FormatTokenReport;
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
   /**

@@ -1,6 +1,7 @@
 import type { EntryMeta, LineProblem } from "../store/entry-meta";
 import type { EntryTable } from "../store/entry-table";
 import type { SessionTree } from "../tree/session-tree";
+import type { SessionFormat } from "./session-format";
 
 export type { FileStamp } from "../store/file-stamp";
 
@@ -25,6 +26,8 @@ export interface SessionReader {
   /** The file it was read from (an in-memory session names where it would live). */
   readonly path: string;
   readonly formatId: string;
+  /** The format it was read as, found once: callers use it instead of looking it up again. */
+  readonly format: SessionFormat;
   readonly metas: readonly EntryMeta[];
   /** The index's columns, for passes over every entry. */
   readonly table: EntryTable;

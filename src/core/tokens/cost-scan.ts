@@ -1,4 +1,4 @@
-import { formatOf, openSession } from "../formats/registry";
+import { openSession } from "../formats/registry";
 import type { ProjectGroup } from "../store/discover";
 import { type CostTotal, CostTotaller, type TimeRange } from "./cost-total";
 import type { PriceOverrides } from "./prices";
@@ -53,7 +53,7 @@ export function costTargets(projects: readonly ProjectGroup[]): CostTarget[] {
 /** Loads a file of any format and costs it. */
 export async function loadAndCost(path: string, prices?: PriceOverrides, signal?: AbortSignal): Promise<SessionCost> {
   const s = await openSession(path, { signal });
-  return sessionCost(s, formatOf(s), { prices });
+  return sessionCost(s, s.format, { prices });
 }
 
 /**

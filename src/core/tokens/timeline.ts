@@ -1,5 +1,4 @@
 import type { ContextMessage, SessionFormat } from "../session/session-format";
-import { formatOf } from "../formats/registry";
 import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary, messageTokens } from "./format-tokens";
 
@@ -191,7 +190,7 @@ export async function contextTimelineAsync(session: SessionReader, leaf: number,
 
 /** The work of a timeline, pausing (yield) after each stretch's context is read. */
 function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptions): Generator<void, ContextTimeline> {
-  const format = formatOf(session);
+  const format = session.format;
   const valid = leaf >= 0 && leaf < session.metas.length;
   const limits = leafTokenSummary(session, format, valid ? leaf : -1, { windows: opts.windows, ctx: { leafId: null, messages: [] } });
   const head = { ...(limits.model ? { model: limits.model } : {}), window: limits.contextWindow, threshold: limits.threshold };

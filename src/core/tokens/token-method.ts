@@ -1,6 +1,5 @@
-import type { EntryTokens } from "../formats/pi/tokens/entry-tokens";
-import { emptyCounts, type KindCounts } from "../formats/pi/tokens/token-kinds";
-import { COUNT_ORDER } from "../formats/pi/tokens/token-kinds";
+import type { EntryTokens } from "./entry-tokens";
+import { COUNT_ORDER, emptyCounts, type KindCounts } from "./kind-counts";
 
 /**
  * Which per-entry figure an aggregate uses. "best" = calibrated, else exact, else the

@@ -43,10 +43,5 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
   return tally.list();
 }
 
-/** pi's lists: modified = written or edited; read = read and not modified; both sorted. */
-export function piFileLists(activity: FileActivity[]): { readFiles: string[]; modifiedFiles: string[] } {
-  const modified = activity.filter((a) => a.written || a.edited || a.fromSummary.includes("modified")).map((a) => a.path);
-  const mod = new Set(modified);
-  const read = activity.filter((a) => (a.read || a.fromSummary.includes("read")) && !mod.has(a.path)).map((a) => a.path);
-  return { readFiles: read.sort(), modifiedFiles: modified.sort() };
-}
+/** pi's compaction reads the neutral lists under their old name (h-compact's files, issue 26): the lead removes it at merge. */
+export { fileLists as piFileLists } from "../../session/file-tally";

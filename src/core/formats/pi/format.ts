@@ -5,17 +5,16 @@ import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../../session/session-format";
-import type { SessionReader } from "../../session/session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
+import { piPreview } from "./context/pi-preview";
+import { piContextRequest } from "./context/pi-request";
+import { reconstructSystemPrompt } from "./context/system-prompt";
 import { isPiHeader, piIndexHooks } from "./index-hooks";
-import { Session } from "./pi-session";
+import { asPi, Session } from "./pi-session";
+import { piTokenTable } from "./tokens/pi-table";
+import { piTokenReport } from "./tokens/pi-token-report";
 import { piSearchHooks } from "./search-text";
-
-function asPi(session: SessionReader): Session {
-  if (!(session instanceof Session)) throw new Error(`${session.path}: not read as a pi session`);
-  return session;
-}
 
 /** What a context message counts as on the bars. */
 function partKind(p: ContextPart): PartKind {
@@ -47,6 +46,11 @@ export const piFormat: SessionFormat = {
     const ctx = buildContext(session, leaf < 0 ? null : session.metas[leaf].id);
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };
   },
+  tokenTable: piTokenTable,
+  tokenReport: piTokenReport,
+  reconstructSystemPrompt: (session, env) => reconstructSystemPrompt({ cwd: piFormat.info(session).cwd, env }),
+  contextRequest: (session, leaf, as, opts) => piContextRequest(asPi(session), leaf, as, opts),
+  preview: (session, leafId, as, opts) => piPreview(asPi(session), leafId, as, opts),
   files: (session, positions) => fileActivity(asPi(session), positions),
   discovery: {
     scanner: piScanner,

@@ -1,5 +1,6 @@
 import type { AgentMessage } from "../model/messages";
-import { estimatePieces, messagePieces } from "../tokens/token-kinds";
+import { estimatePieces } from "../../../tokens/kind-counts";
+import { messagePieces } from "../tokens/pi-pieces";
 import type { ContextPart, SessionContext } from "./build-context";
 
 /**

@@ -1,4 +1,4 @@
-import type { PreviewText } from "../../../context/preview";
+import type { ContextFormat, PreviewOptions, PreviewText } from "../../../session/session-format";
 import type { Session } from "../pi-session";
 import { contextTokens } from "../tokens/context-tokens";
 import { estimateMessageTokens } from "../tokens/pi-estimate";
@@ -7,7 +7,7 @@ import { renderAnthropic } from "./render-anthropic";
 import { renderXml } from "./render-xml";
 
 /** The exact request pi sends for a leaf, as JSONC: a token breakdown in comments, then the JSON. */
-export function piPreview(session: Session, leafId: string | undefined, format: "pi" | "anthropic" | "xml", system?: string, of: string = session.path, notes: readonly string[] = []): PreviewText & { text: string } {
+export function piPreview(session: Session, leafId: string | undefined, format: ContextFormat, { system, of, notes }: PreviewOptions): PreviewText & { text: string } {
   const ctx = buildContext(session, leafId);
   const sizes = contextTokens(ctx);
   const byPart = ctx.agent.map((p) => ({ entryId: p.entryId, kind: p.kind === "message" ? p.agent.role : p.kind, tokens: estimateMessageTokens(p.agent) }));

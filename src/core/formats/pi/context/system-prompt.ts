@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { SystemPrompt, SystemPromptPart } from "../../../context/system-prompt";
 import { readTextFile } from "../../../util/safe-open";
 
 /**
@@ -28,23 +29,6 @@ import { readTextFile } from "../../../util/safe-open";
  * definitions (sent beside the prompt, not in it). Our framing of the context files is
  * our own short heading, not pi's wording.
  */
-export type SystemPromptSource = "context-file" | "system-file" | "append-file" | "user-file";
-
-export interface SystemPromptPart {
-  source: SystemPromptSource;
-  path: string;
-  text: string;
-}
-
-export interface SystemPrompt {
-  /** true: rebuilt from files (label it "reconstructed" wherever shown); false: a file the user named. */
-  reconstructed: boolean;
-  text: string;
-  parts: SystemPromptPart[];
-  /** What the text leaves out or assumes, for display beside it. */
-  notes: string[];
-}
-
 export interface ReconstructOptions {
   /** The session's working directory (from its header). */
   cwd: string;
@@ -148,24 +132,4 @@ export function reconstructSystemPrompt(opts: ReconstructOptions): SystemPrompt 
   }
   if (!parts.length) notes.push("no SYSTEM.md, APPEND_SYSTEM.md, AGENTS.md or CLAUDE.md found");
   return { reconstructed: true, text: chunks.join("\n\n"), parts, notes };
-}
-
-/** A system prompt the user names: used as is. Throws with the path when unreadable. */
-export function systemPromptFromFile(path: string): SystemPrompt {
-  const text = readTextFile(path);
-  return { reconstructed: false, text, parts: [{ source: "user-file", path, text }], notes: [] };
-}
-
-/**
- * The `--system` setting: "auto" reconstructs from the session's cwd, anything else is a
- * file path. Errors are one line naming the path (front ends show them as is).
- */
-export function resolveSystemPrompt(spec: string, cwd: string, env: NodeJS.ProcessEnv = process.env): SystemPrompt {
-  if (spec === "auto") return reconstructSystemPrompt({ cwd, env });
-  try {
-    return systemPromptFromFile(spec);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(`--system ${spec}: cannot read: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (err as Error).message}`);
-  }
 }

@@ -1,6 +1,6 @@
 import type { Session } from "../pi-session";
 import { byEstimate, byExact, byPi, type Figure, type Fit, fitFactor, type GrowthStep, growthSteps, predictGrowth } from "./calibration";
-import type { EntryTokens } from "./entry-tokens";
+import type { EntryTokens } from "../../../tokens/entry-tokens";
 
 /** How far one method lands from the recorded growth, on the held-out steps. */
 export interface MethodAccuracy {

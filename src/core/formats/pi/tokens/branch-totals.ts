@@ -1,8 +1,8 @@
 import type { Session } from "../pi-session";
-import type { EntryTokens } from "./entry-tokens";
+import type { EntryTokens } from "../../../tokens/entry-tokens";
 import { figureOf, roundCounts, type TokenMethod } from "../../../tokens/token-method";
-import { addCounts, emptyCounts, type KindCounts } from "./token-kinds";
-import { COUNT_ORDER } from "./token-kinds";
+import { addCounts, emptyCounts, type KindCounts } from "../../../tokens/kind-counts";
+import { COUNT_ORDER } from "../../../tokens/kind-counts";
 
 /** Token totals of a run of entries, split by kind; `tokens` = sum of `byKind`. */
 export interface TokenTotals {

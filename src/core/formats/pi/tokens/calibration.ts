@@ -1,6 +1,6 @@
 import type { EntryMeta } from "../../../store/entry-meta";
 import type { Session } from "../pi-session";
-import type { EntryTokens } from "./entry-tokens";
+import type { EntryTokens } from "../../../tokens/entry-tokens";
 
 /**
  * Two consecutive LLM calls on one path, and what the provider says the prompt grew by

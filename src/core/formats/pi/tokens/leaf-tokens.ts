@@ -1,17 +1,14 @@
 import type { ModelRef, SessionContext, SourceKind } from "../context/build-context";
 import type { Session } from "../pi-session";
 import { contextTokens } from "./context-tokens";
-import type { EntryTokens } from "./entry-tokens";
+import type { EntryTokens } from "../../../tokens/entry-tokens";
+import type { LeafTokenOptions } from "../../../tokens/leaf-token-options";
 import { compactionThreshold, type ContextWindow, contextWindowFor, DEFAULT_RESERVE_TOKENS } from "../../../tokens/model-windows";
 import { figureOf, roundCounts, type TokenMethod } from "../../../tokens/token-method";
-import type { KindCounts } from "./token-kinds";
+import type { KindCounts } from "../../../tokens/kind-counts";
 
-export interface LeafTokenOptions {
-  /** pi's compaction.reserveTokens (default 16,384). */
-  reserveTokens?: number;
-  /** Context windows by model id or id prefix, beating the built-in table (a setting). */
-  windows?: Readonly<Record<string, number>>;
-}
+/** Kept for the extension's panel until it takes them from src/core/tokens (issue 26, h-host): the lead removes it at merge. */
+export type { LeafTokenOptions };
 
 /** A leaf's context size as pi computes it, and where pi's auto-compaction stands. */
 export interface LeafTokens {

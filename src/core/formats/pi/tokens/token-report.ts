@@ -1,16 +1,19 @@
 import { type BudgetAllocation, type BudgetBreakdown, budgetBreakdown } from "../context/budget";
 import { buildContext, type SessionContext } from "../context/build-context";
-import type { SystemPrompt } from "../context/system-prompt";
+import type { SystemPrompt } from "../../../context/system-prompt";
 import type { Session } from "../pi-session";
 import { type AccuracyReport, accuracyReport } from "./accuracy";
 import { type BpeCounter, countExact, gptTokenizerCounter } from "../../../tokens/bpe-counter";
 import { type BranchTokens, branchTotals } from "./branch-totals";
 import { applyCalibration, applyFit, inferSystemOverhead, type Calibration, calibrate, growthSteps } from "./calibration";
-import { type EntryTokens, instantTokens, measureEntries, type MeasureStats } from "./entry-tokens";
+import type { EntryTokens, MeasureStats } from "../../../tokens/entry-tokens";
+import type { LeafTokenOptions } from "../../../tokens/leaf-token-options";
+import { instantTokens, measureEntries } from "./entry-tokens";
 import { estimateTextTokens } from "../../../tokens/estimate";
-import { type ContextShares, contextShares, type LeafTokenOptions, type LeafTokens, leafTokens } from "./leaf-tokens";
+import { type ContextShares, contextShares, type LeafTokens, leafTokens } from "./leaf-tokens";
 import { TokenCache } from "../../../tokens/token-cache";
-import { estimatePieces, messagePieces } from "./token-kinds";
+import { estimatePieces } from "../../../tokens/kind-counts";
+import { messagePieces } from "./pi-pieces";
 import { figureOf } from "../../../tokens/token-method";
 
 export interface TokenReportOptions extends LeafTokenOptions {
