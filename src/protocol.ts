@@ -7,18 +7,18 @@
 
 import type { EntryKind } from "./core/session/entry-kinds";
 import type { CompactionFacts } from "./core/session/entry-view";
-import type { ContextTimeline } from "./core/tokens/timeline";
+import type { ContextTimeline } from "./core/usage/timeline";
 
 export type { CompactionFacts };
 
 /** The context size at every assistant step of a path, with its compactions, threshold and window. */
-export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/tokens/timeline";
+export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/usage/timeline";
 
 export type { EntryKind } from "./core/session/entry-kinds";
 
 /** A session's cost and where it came from; a branch's on its bar (see core/tokens/cost-words.ts). */
-export type { BranchCostFigures as BranchCostView, CostFigures as CostView } from "./core/tokens/cost-words";
-import type { BranchCostFigures, CostFigures } from "./core/tokens/cost-words";
+export type { BranchCostFigures as BranchCostView, CostFigures as CostView } from "./core/usage/cost-words";
+import type { BranchCostFigures, CostFigures } from "./core/usage/cost-words";
 
 /** Row filters, like pi's /tree: user messages only, conversation (default), everything. */
 export type RowFilter = "user" | "default" | "all";
@@ -26,8 +26,8 @@ export type RowFilter = "user" | "default" | "all";
 export type TokenSource = "recorded" | "exact" | "estimate";
 
 /** Token kinds the bars stack, in drawing order: the core's one vocabulary. */
-export { TOKEN_KINDS, type TokenKind } from "./core/session/token-vocabulary";
-import type { TokenKind } from "./core/session/token-vocabulary";
+export { TOKEN_KINDS, type TokenKind } from "./core/tokens/token-vocabulary";
+import type { TokenKind } from "./core/tokens/token-vocabulary";
 
 /** A sub-agent's own figures, read from its transcript: where its context ended, and what it cost. */
 export interface SubagentFigures {

@@ -1,5 +1,5 @@
 import type { CostView } from "../src/protocol";
-import { costBreakdown, costHeadline } from "../src/core/tokens/cost-words";
+import { costBreakdown, costHeadline } from "../src/core/usage/cost-words";
 import { humanUsd } from "../src/core/util/human";
 import { clipText } from "../src/core/util/visible-text";
 import { el, TITLE_MAX, visible } from "./dom";

@@ -1,5 +1,5 @@
 import type { CompactionFacts, DetailBlock, EntryAction, EntryDetails } from "../src/protocol";
-import { costHeadline } from "../src/core/tokens/cost-words";
+import { costHeadline } from "../src/core/usage/cost-words";
 import { humanUsd } from "../src/core/util/human";
 import { clear, codicon, custom, el, formatInt, formatTokens, oneLine, visible } from "./dom";
 import { editDiffs } from "./edit-diff";

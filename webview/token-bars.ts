@@ -1,5 +1,5 @@
 import { TOKEN_KINDS, type TokenBar, type TokenKind, type TokenSource } from "../src/protocol";
-import { branchCostLine } from "../src/core/tokens/cost-words";
+import { branchCostLine } from "../src/core/usage/cost-words";
 import { clear, el, formatInt, formatTokens, oneLine } from "./dom";
 
 export const KIND_LABELS: Record<TokenKind, string> = {

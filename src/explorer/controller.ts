@@ -1,8 +1,8 @@
 import type { SessionReader } from "../core/session/session-reader";
 import type { EntryTokens } from "../core/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/tokens/leaf-token-options";
-import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
-import { CostLedger } from "../core/tokens/cost-ledger";
+import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/usage/timeline";
+import { CostLedger } from "../core/usage/cost-ledger";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { pushAll } from "../core/util/push-all";
 import { clipText, visibleText } from "../core/util/visible-text";

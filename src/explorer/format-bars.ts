@@ -1,7 +1,7 @@
 import type { LeafBar } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import type { EntryTokens } from "../core/tokens/entry-tokens";
-import { leafTokenSummary } from "../core/tokens/format-tokens";
+import { leafTokenSummary } from "../core/usage/format-tokens";
 import type { LeafTokenOptions } from "../core/tokens/leaf-token-options";
 import type { TokenBar, TokenKind } from "../protocol";
 import { barLeaves } from "./bar-leaves";

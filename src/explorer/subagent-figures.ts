@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import { openSession } from "../core/formats/registry";
-import { leafTokenSummary } from "../core/tokens/format-tokens";
+import { leafTokenSummary } from "../core/usage/format-tokens";
 import type { PriceOverrides } from "../core/tokens/prices";
-import { costHooks, costSteps, sessionCost } from "../core/tokens/session-cost";
+import { costHooks, costSteps, sessionCost } from "../core/usage/session-cost";
 import type { SessionReader } from "../core/session/session-reader";
 import { Lru } from "../core/util/lru";
 import type { SubagentFigures } from "../protocol";

@@ -19,7 +19,7 @@ import type { Log } from "./log";
 import { pickEntry, pickSession } from "./pickers";
 import type { SessionsView, SessionsViewNode } from "./sessions-view";
 import { sessionCostReport, totalCost } from "./cost-command";
-import type { RangePreset } from "../core/tokens/cost-total";
+import type { RangePreset } from "../core/usage/cost-total";
 import type { SessionCosts } from "./session-costs";
 
 export interface CommandDeps extends ActionDeps {

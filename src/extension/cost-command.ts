@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
-import { costTargets, type CostScanResult, scanCosts } from "../core/tokens/cost-scan";
-import { presetRange, type RangePreset } from "../core/tokens/cost-total";
-import { costTotalText } from "../core/tokens/cost-total-text";
-import { reconcileText } from "../core/tokens/reconcile-text";
-import { sessionCostText } from "../core/tokens/session-cost-text";
+import { costTargets, type CostScanResult, scanCosts } from "../core/usage/cost-scan";
+import { presetRange, type RangePreset } from "../core/usage/cost-total";
+import { costTotalText } from "../core/usage/cost-total-text";
+import { reconcileText } from "../core/usage/reconcile-text";
+import { sessionCostText } from "../core/usage/session-cost-text";
 import type { ProjectGroup } from "../core/store/discover";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { type ContextPreviewProvider, PREVIEW_SCHEME } from "./context-preview";

@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
-import { loadAndCost } from "../core/tokens/cost-scan";
-import type { BranchCostFigures } from "../core/tokens/cost-words";
+import { loadAndCost } from "../core/usage/cost-scan";
+import type { BranchCostFigures } from "../core/usage/cost-words";
 import type { PriceOverrides } from "../core/tokens/prices";
-import type { SessionCost } from "../core/tokens/session-cost";
+import type { SessionCost } from "../core/usage/session-cost";
 import { Lru } from "../core/util/lru";
 
 /** What a file was when its cost was computed: a change of either means computing again. */

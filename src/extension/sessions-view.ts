@@ -11,8 +11,8 @@ import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { forkTitle, sessionTitle } from "../core/util/session-title";
-import { costFigures, costHeadline, costTooltip } from "../core/tokens/cost-words";
-import { emptySum, type SessionCost } from "../core/tokens/session-cost";
+import { costFigures, costHeadline, costTooltip } from "../core/usage/cost-words";
+import { emptySum, type SessionCost } from "../core/usage/session-cost";
 import { humanUsd } from "../core/util/human";
 import type { FileStamp, SessionCosts } from "./session-costs";
 

@@ -3,8 +3,8 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } f
 import { join } from "node:path";
 import { main } from "../../src/cli/main";
 import { formatOf, openSession } from "../../src/core/formats/registry";
-import { CostLedger } from "../../src/core/tokens/cost-ledger";
-import { costBreakdown } from "../../src/core/tokens/cost-words";
+import { CostLedger } from "../../src/core/usage/cost-ledger";
+import { costBreakdown } from "../../src/core/usage/cost-words";
 import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";

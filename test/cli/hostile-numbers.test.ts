@@ -8,7 +8,7 @@ import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { projectDirName } from "../../src/core/formats/pi/sessions-dir";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
-import { sessionCost } from "../../src/core/tokens/session-cost";
+import { sessionCost } from "../../src/core/usage/session-cost";
 import * as cc from "../formats/claude-code/lines";
 import * as claw from "../formats/clawdcode/lines";
 import * as seed from "../formats/seed-000/helpers";

@@ -3,9 +3,9 @@ import { clawdcodeFormat } from "../../src/core/formats/clawdcode/format";
 import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import type { SessionReader } from "../../src/core/session/session-reader";
-import { CostLedger } from "../../src/core/tokens/cost-ledger";
-import { costFigures } from "../../src/core/tokens/cost-words";
-import { type SessionCost, sessionCost } from "../../src/core/tokens/session-cost";
+import { CostLedger } from "../../src/core/usage/cost-ledger";
+import { costFigures } from "../../src/core/usage/cost-words";
+import { type SessionCost, sessionCost } from "../../src/core/usage/session-cost";
 import * as claw from "../formats/clawdcode/lines";
 import { assistant, user } from "../helpers/session-builder";
 

@@ -1,9 +1,9 @@
 import { strict as assert } from "node:assert";
 import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
-import { costTotal } from "../../src/core/tokens/cost-total";
-import { costTotalText } from "../../src/core/tokens/cost-total-text";
-import { sessionCost } from "../../src/core/tokens/session-cost";
+import { costTotal } from "../../src/core/usage/cost-total";
+import { costTotalText } from "../../src/core/usage/cost-total-text";
+import { sessionCost } from "../../src/core/usage/session-cost";
 import { assistant, user } from "../helpers/session-builder";
 
 function paid(path: string, usd: number) {

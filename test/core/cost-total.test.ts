@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
-import { costTargets, scanCosts } from "../../src/core/tokens/cost-scan";
-import { costTotal, inRange, parseDateBound, presetRange } from "../../src/core/tokens/cost-total";
-import { costTotalText, rangeText } from "../../src/core/tokens/cost-total-text";
-import { sessionCost } from "../../src/core/tokens/session-cost";
+import { costTargets, scanCosts } from "../../src/core/usage/cost-scan";
+import { costTotal, inRange, parseDateBound, presetRange } from "../../src/core/usage/cost-total";
+import { costTotalText, rangeText } from "../../src/core/usage/cost-total-text";
+import { sessionCost } from "../../src/core/usage/session-cost";
 import * as seed from "../formats/seed-000/helpers";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 

@@ -9,7 +9,7 @@ import { clawdcodeIndexHooks } from "../../src/core/formats/clawdcode/index-hook
 import { MemorySession } from "../../src/core/session/memory-session";
 import { formatOf, openSession } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/session/session-reader";
-import { leafTokenSummary, messageTokens } from "../../src/core/tokens/format-tokens";
+import { leafTokenSummary, messageTokens } from "../../src/core/usage/format-tokens";
 import * as cc from "../formats/claude-code/lines";
 import * as cl from "../formats/clawdcode/lines";
 import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { IMAGE_TOKENS } from "../../src/core/tokens/estimate";
-import { messageTokens } from "../../src/core/tokens/format-tokens";
+import { messageTokens } from "../../src/core/usage/format-tokens";
 
 describe("messageTokens: what a message of any format is estimated at", () => {
   const base64 = "iVBORw0KGgo".repeat(100_000);

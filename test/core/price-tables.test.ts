@@ -3,7 +3,7 @@ import { performance } from "node:perf_hooks";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
 import { validatePriceOverrides } from "../../src/core/tokens/price-overrides";
 import { type PriceOverrides, priceFor } from "../../src/core/tokens/prices";
-import { sessionCost } from "../../src/core/tokens/session-cost";
+import { sessionCost } from "../../src/core/usage/session-cost";
 import { assistant, memory, user } from "../formats/seed-000/helpers";
 
 const PRICE = { input: 1, output: 2, cacheWrite: 0, cacheRead: 0 };

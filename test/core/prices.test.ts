@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { openSession } from "../../src/core/formats/registry";
-import { costSteps } from "../../src/core/tokens/session-cost";
+import { costSteps } from "../../src/core/usage/session-cost";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { validatePriceOverrides } from "../../src/core/tokens/price-overrides";
 import { bareModelId, costOf, KNOWN_PRICES, priceFor, priceTokens } from "../../src/core/tokens/prices";

@@ -4,7 +4,7 @@ import { MemorySession } from "../../src/core/session/memory-session";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { seed000Format } from "../../src/core/formats/seed-000/format";
 import type { SessionReader } from "../../src/core/session/session-reader";
-import { type CostSum, sessionCost } from "../../src/core/tokens/session-cost";
+import { type CostSum, sessionCost } from "../../src/core/usage/session-cost";
 import * as claw from "../formats/clawdcode/lines";
 import * as seed from "../formats/seed-000/helpers";
 import { assistant as piAssistant, user as piUser } from "../helpers/session-builder";

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { piAgentDir, projectContextFiles, reconstructSystemPrompt } from "../../src/core/formats/pi/context/system-prompt";
-import { systemPromptFile } from "../../src/core/context/system-prompt";
+import { systemPromptFile } from "../../src/core/session/system-prompt";
 import { main } from "../../src/cli/main";
 import { header, tempDir, user, writeSession } from "../helpers/session-builder";
 

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, statSync } from "node:fs";
-import type { SessionCost } from "../../src/core/tokens/session-cost";
+import type { SessionCost } from "../../src/core/usage/session-cost";
 import { ModelPrices } from "../../src/extension/model-prices";
 import { SessionCosts } from "../../src/extension/session-costs";
 import { assistant, header, user, writeSession } from "../helpers/session-builder";

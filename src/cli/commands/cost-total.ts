@@ -1,10 +1,10 @@
 import { shownField } from "../../core/util/visible-text";
 import { resolve } from "node:path";
 import { listAllSessions } from "../../core/formats/list-all";
-import { costTargets, scanCosts } from "../../core/tokens/cost-scan";
-import { parseDateBound, type TimeRange } from "../../core/tokens/cost-total";
-import { costTotalText } from "../../core/tokens/cost-total-text";
-import { reconcileText } from "../../core/tokens/reconcile-text";
+import { costTargets, scanCosts } from "../../core/usage/cost-scan";
+import { parseDateBound, type TimeRange } from "../../core/usage/cost-total";
+import { costTotalText } from "../../core/usage/cost-total-text";
+import { reconcileText } from "../../core/usage/reconcile-text";
 import { CliError, type CliIO } from "../cli-error";
 import { readPrices } from "../prices-file";
 import { agentId, parseDirs } from "../agent-dirs";

@@ -1,6 +1,6 @@
-import { reconcile } from "../../core/tokens/reconcile";
-import { sessionCost } from "../../core/tokens/session-cost";
-import { COST_GROUPINGS, type CostGrouping, sessionCostText } from "../../core/tokens/session-cost-text";
+import { reconcile } from "../../core/usage/reconcile";
+import { sessionCost } from "../../core/usage/session-cost";
+import { COST_GROUPINGS, type CostGrouping, sessionCostText } from "../../core/usage/session-cost-text";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 

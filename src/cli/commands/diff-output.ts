@@ -2,7 +2,7 @@ import type { CompactionSides } from "../../core/diff/compaction-change";
 import type { ContextDiff, Delta, DiffOp, MessageRef, SideFacts } from "../../core/diff/diff-contexts";
 import { messageText } from "../../core/diff/message-text";
 import type { WordRun } from "../../core/util/word-diff";
-import { TOKEN_KINDS } from "../../core/session/token-vocabulary";
+import { TOKEN_KINDS } from "../../core/tokens/token-vocabulary";
 import { clipText } from "../../core/util/visible-text";
 import { safeText } from "../format";
 import { pushAll } from "../../core/util/push-all";

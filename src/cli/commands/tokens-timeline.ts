@@ -1,5 +1,5 @@
 import { shownField } from "../../core/util/visible-text";
-import { type ContextTimeline, contextTimeline } from "../../core/tokens/timeline";
+import { type ContextTimeline, contextTimeline } from "../../core/usage/timeline";
 import { CliError, type CliIO } from "../cli-error";
 import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";

@@ -2,17 +2,17 @@ import { shownField } from "../../core/util/visible-text";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { resolveSystemPrompt } from "../../core/context/resolve-system";
-import type { SystemPrompt } from "../../core/context/system-prompt";
+import type { SystemPrompt } from "../../core/session/system-prompt";
 import { FORMATS } from "../../core/formats/registry";
 import type { SessionReader } from "../../core/session/session-reader";
-import { leafTokenSummary } from "../../core/tokens/format-tokens";
+import { leafTokenSummary } from "../../core/usage/format-tokens";
 import { tokenCacheFile } from "../../core/tokens/token-cache";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
 import { runTimeline } from "./tokens-timeline";
-import { unreadableUsage, unreadableUsageLine } from "../../core/tokens/unreadable-usage";
+import { unreadableUsage, unreadableUsageLine } from "../../core/usage/unreadable-usage";
 
 const usage =
   "ase tokens <file> [--leaf ID] [--exact] [--anthropic-count] [--json] [--accuracy] [--system auto|FILE] [--reserve N] [--window N] [--budget N] [--allocation S,Su,I,R,C] [--no-cache] | --timeline [--leaf ID] [--window N] [--json]";

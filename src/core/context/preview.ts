@@ -1,6 +1,6 @@
 import type { ContextFormat, FormatContext, PreviewText, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
-import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../tokens/format-tokens";
+import { leafTokenSummary, messageTokens, overheadLine, UNRECORDED_PARTS } from "../usage/format-tokens";
 import { clipText, visibleText } from "../util/visible-text";
 import { sessionTitle, titledPath } from "../util/session-title";
 import { loadedTitleFacts } from "../formats/title-facts";

@@ -1,5 +1,5 @@
 import type { SessionReader } from "../session/session-reader";
-import { type SystemPrompt, systemPromptFile } from "./system-prompt";
+import { type SystemPrompt, systemPromptFile } from "../session/system-prompt";
 
 /**
  * The `--system` setting: "auto" rebuilds the agent's prompt from its files (the format's

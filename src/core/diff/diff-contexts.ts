@@ -1,7 +1,7 @@
 import type { ContextMessage, FormatContext, PartKind } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
-import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../tokens/format-tokens";
-import { TOKEN_KINDS } from "../session/token-vocabulary";
+import { type LeafTokenSummary, leafTokenSummary, messageTokens } from "../usage/format-tokens";
+import { TOKEN_KINDS } from "../tokens/token-vocabulary";
 import { alignMessages, type Alignment } from "./align";
 import { messageText } from "./message-text";
 import { splitWords, WORD_DIFF_LIMITS, type WordDiff, type WordRun, wordDiff } from "../util/word-diff";

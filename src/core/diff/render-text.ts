@@ -1,5 +1,5 @@
 import type { FormatContext } from "../session/session-format";
-import { leafTokenSummary, messageTokens } from "../tokens/format-tokens";
+import { leafTokenSummary, messageTokens } from "../usage/format-tokens";
 import type { ContextSide } from "./diff-contexts";
 import { messageText } from "./message-text";
 import { quoted, sessionTitle } from "../util/session-title";

@@ -5,7 +5,7 @@ import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
-import { formatById, registerFormats } from "./format-table";
+import { formatById, registerFormats } from "../session/format-table";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 

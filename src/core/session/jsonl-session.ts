@@ -1,7 +1,7 @@
 import { closeSync, readSync, statSync } from "node:fs";
 import { edgeHashes, readAt, StaleSessionError } from "../store/file-stamp";
 import { stat } from "node:fs/promises";
-import { formatById } from "../formats/format-table";
+import { formatById } from "./format-table";
 import type { IndexHooks } from "../store/index-hooks";
 import type { SessionFormat } from "./session-format";
 import type { FileStamp, SessionReader } from "./session-reader";

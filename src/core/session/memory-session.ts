@@ -1,7 +1,7 @@
 import type { LineProblem, EntryMeta } from "../store/entry-meta";
 import { EntryTable } from "../store/entry-table";
 import { SessionTree } from "../tree/session-tree";
-import { formatById } from "../formats/format-table";
+import { formatById } from "./format-table";
 import type { IndexHooks } from "../store/index-hooks";
 import type { SessionFormat } from "./session-format";
 import type { SessionReader } from "./session-reader";

@@ -1,15 +1,90 @@
 import type { SessionScanner } from "../store/discover";
-import type { CostHooks } from "./cost-hooks";
 import type { EntryTokens, MeasureOptions, MeasureStats } from "../tokens/entry-tokens";
 import type { LeafTokenOptions } from "../tokens/leaf-token-options";
-import type { TokenKind } from "./token-vocabulary";
-import type { SystemPrompt } from "../context/system-prompt";
+import type { TokenKind } from "../tokens/token-vocabulary";
+import type { SystemPrompt } from "./system-prompt";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "../store/index-hooks";
 import type { SearchHooks } from "./search-hooks";
-import type { SessionInfo, SessionReader } from "./session-reader";
+import type { EntryMeta, LineProblem } from "../store/entry-meta";
+import type { EntryTable } from "../store/entry-table";
+import type { SessionTree } from "../tree/session-tree";
+
+// A loaded session and what a format is: in one file, since each names the other.
+export type { FileStamp } from "../store/file-stamp";
+
+/** What a session says about itself (pi's header; the first lines of a headerless format). */
+export interface SessionInfo {
+  id: string;
+  cwd: string;
+  /** The format's version of the file, when it has one. */
+  version?: number;
+  /** Version of the agent that wrote the lines (e.g. "0.4.2"), when they record one. */
+  agentVersion?: string;
+  created?: string;
+  name?: string;
+}
+
+/**
+ * A loaded session of any format: its entries indexed in file order, the tree over them,
+ * and full entries read on demand. Implemented by the indexed JSONL reader (a file of any
+ * size) and by the in-memory reader (rule tests build sessions as arrays of records).
+ */
+export interface SessionReader {
+  /** The file it was read from (an in-memory session names where it would live). */
+  readonly path: string;
+  readonly formatId: string;
+  /** The format it was read as, found once: callers use it instead of looking it up again. */
+  readonly format: SessionFormat;
+  readonly metas: readonly EntryMeta[];
+  /** The index's columns, for passes over every entry. */
+  readonly table: EntryTable;
+  readonly tree: SessionTree;
+  /** Lines skipped while reading, plus tree problems, in line order. */
+  readonly problems: LineProblem[];
+  readonly problemCount: number;
+  /** False while only a first part of a large file is read. */
+  readonly complete: boolean;
+  /** The full record at position i, as the format stores it (after in-memory migration). */
+  entryAt(i: number): Record<string, unknown>;
+  /** Position of an id, or an error naming the file. */
+  requireIndex(id: string): number;
+  meta(id: string): EntryMeta | undefined;
+}
+
+/**
+ * What a format can tell the cost pass that the index does not keep. The index has no
+ * message ids, so a response written as several lines (Claude Code writes one line per
+ * content block, each repeating the response's usage) would be counted once per line.
+ * A format fills `responseId` (Claude Code: `message.id`) to have it counted once; until
+ * it does, every entry holding usage is one step. The lead can add the same optional
+ * member to SessionFormat: sessionCost (src/core/tokens/session-cost.ts) reads it from the format it is given.
+ */
+export interface CostHooks {
+  /** The id of the API response entry i belongs to, when the format knows one. */
+  responseId?(session: SessionReader, i: number): string | undefined;
+  /**
+   * How many of entry i's cache-write tokens were written with the 1-hour TTL (Claude
+   * Code: `usage.cache_creation.ephemeral_1h_input_tokens`), priced at that rate; left
+   * out, every cache write is priced at the 5-minute rate.
+   */
+  cacheWrite1h?(session: SessionReader, i: number): number | undefined;
+  /**
+   * The identity of the API call behind entry i across the whole store: the same in every
+   * copy of the call (a fork, a /branch copy, a resume that wrote the history again), and
+   * different for any other call. Totals over many files count a call once. Left out, the
+   * entry's id, time and usage stand for it (copies keep all three).
+   */
+  callId?(session: SessionReader, i: number): string | undefined;
+  /**
+   * The session entry i was copied from when this file is a fork that copied it (pi: an
+   * entry older than the fork's header, the header naming its parentSession; Claude Code:
+   * a line's forkedFrom); undefined for the session's own entries.
+   */
+  inheritedFrom?(session: SessionReader, i: number): string | undefined;
+}
 
 /** How a load may be watched, stopped and split (see JsonlSession's LoadOptions). */
 export interface FormatLoadOptions {

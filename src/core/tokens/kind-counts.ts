@@ -1,5 +1,5 @@
 import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
-import type { TokenKind } from "../session/token-vocabulary";
+import type { TokenKind } from "./token-vocabulary";
 
 /**
  * The one token vocabulary in the order per-entry counts are stored (the token cache keeps

@@ -1,4 +1,4 @@
-import { isFigure } from "../session/usage-figures";
+import { isFigure } from "./usage-figures";
 import { type ModelPrice, overrideIndex, type PriceOverrides } from "./prices";
 
 /** The four figures an override must give, USD per million tokens. */

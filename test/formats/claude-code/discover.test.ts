@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeRoot, claudeCodeScanner, firstRealPrompt } from "../../../src/core/formats/claude-code/discover";
 import { listWith } from "../../../src/core/store/discover";
-import { costTargets } from "../../../src/core/tokens/cost-scan";
+import { costTargets } from "../../../src/core/usage/cost-scan";
 import { tempDir } from "../../helpers/session-builder";
 
 type Raw = Record<string, unknown>;

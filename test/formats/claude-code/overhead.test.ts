@@ -7,7 +7,7 @@ import { buildPreview } from "../../../src/core/context/preview";
 import { claudeCodeFormat as f } from "../../../src/core/formats/claude-code/format";
 import { claudeCodeIndexHooks } from "../../../src/core/formats/claude-code/index-hooks";
 import { MemorySession } from "../../../src/core/session/memory-session";
-import { leafTokenSummary, messageTokens } from "../../../src/core/tokens/format-tokens";
+import { leafTokenSummary, messageTokens } from "../../../src/core/usage/format-tokens";
 import { fragment, jsonl, type Raw, text, thinking, toolResult, toolUse, user } from "./lines";
 
 const session = (records: Raw[]) => new MemorySession("claude-code", claudeCodeIndexHooks, records);

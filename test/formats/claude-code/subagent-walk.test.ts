@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { claudeCodeScanner } from "../../../src/core/formats/claude-code/discover";
 import { subagentFile } from "../../../src/core/formats/claude-code/subagent-link";
 import { listWith } from "../../../src/core/store/discover";
-import { costTargets } from "../../../src/core/tokens/cost-scan";
+import { costTargets } from "../../../src/core/usage/cost-scan";
 import { tempDir } from "../../helpers/session-builder";
 import { SESSION, jsonl, user } from "./lines";
 

@@ -1,5 +1,5 @@
 import { kindOf, num, previewOf } from "../../session/line-text";
-import { putUsageFigures } from "../../session/usage-figures";
+import { putUsageFigures } from "../../tokens/usage-figures";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens, IMAGE_CHARS } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";

@@ -4,7 +4,7 @@ import { entryPreviewCodes } from "./model/preview";
 import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { IndexHooks, IndexPosition } from "../../store/index-hooks";
-import { putUsageFigures } from "../../session/usage-figures";
+import { putUsageFigures } from "../../tokens/usage-figures";
 
 /** Deterministic ids for v1 entries (which have none): the line number as 8 hex chars. */
 export function v1EntryId(lineNo: number): string {

@@ -1,6 +1,6 @@
 import type { EntryTable } from "../../store/entry-table";
 import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
-import { putUsageFigures } from "../../session/usage-figures";
+import { putUsageFigures } from "../../tokens/usage-figures";
 import { summarizeToolCall } from "../../session/tool-summary";
 import { lineProblem, parseToolCall } from "./line";
 import { ROLE } from "./messages";

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { SystemPrompt, SystemPromptPart } from "../../../context/system-prompt";
+import type { SystemPrompt, SystemPromptPart } from "../../../session/system-prompt";
 import { readTextFile } from "../../../util/safe-open";
 
 /**

@@ -1,6 +1,6 @@
 import type { SessionContext } from "../context/build-context";
 import type { AssistantMessage, Usage } from "../model/messages";
-import { figuresReadable } from "../../../session/usage-figures";
+import { figuresReadable } from "../../../tokens/usage-figures";
 import { estimateMessageTokens } from "./pi-estimate";
 
 /** pi's calculateContextTokens: the provider's total, else the sum of the parts. */

@@ -1,5 +1,5 @@
 import type { EntryTokenTable, LeafBar } from "../../../session/session-format";
-import type { TokenKind } from "../../../session/token-vocabulary";
+import type { TokenKind } from "../../../tokens/token-vocabulary";
 import { buildContext } from "../context/build-context";
 import { asPi } from "../pi-session";
 import { instantTokens, measureEntries } from "./entry-tokens";

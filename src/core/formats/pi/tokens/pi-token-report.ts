@@ -1,5 +1,5 @@
 import type { FormatTokenReport, TokenReportRequest } from "../../../session/session-format";
-import type { SystemPrompt } from "../../../context/system-prompt";
+import type { SystemPrompt } from "../../../session/system-prompt";
 import { COUNT_ORDER, type KindCounts, type TokenKind } from "../../../tokens/kind-counts";
 import { humanTokens } from "../../../util/human";
 import { shownField } from "../../../util/visible-text";

@@ -1,6 +1,6 @@
 import { type BudgetAllocation, type BudgetBreakdown, budgetBreakdown } from "../context/budget";
 import { buildContext, type SessionContext } from "../context/build-context";
-import type { SystemPrompt } from "../../../context/system-prompt";
+import type { SystemPrompt } from "../../../session/system-prompt";
 import type { Session } from "../pi-session";
 import { type AccuracyReport, accuracyReport } from "./accuracy";
 import { type BpeCounter, countExact, gptTokenizerCounter } from "../../../tokens/bpe-counter";

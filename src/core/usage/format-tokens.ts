@@ -1,7 +1,7 @@
 import type { FormatContext, PartKind, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
-import { estimateTextTokens, IMAGE_TOKENS } from "./estimate";
-import { compactionThreshold, contextWindowFor, type ContextWindow } from "./model-windows";
+import { estimateTextTokens, IMAGE_TOKENS } from "../tokens/estimate";
+import { compactionThreshold, contextWindowFor, type ContextWindow } from "../tokens/model-windows";
 
 /** The context size of one leaf for any format: recorded where the agent recorded it, estimated elsewhere. */
 export interface LeafTokenSummary {

@@ -1,5 +1,5 @@
 import type { SessionReader } from "../session/session-reader";
-import { MAX_FIGURE_TEXT } from "../session/usage-figures";
+import { MAX_FIGURE_TEXT } from "../tokens/usage-figures";
 
 /** An entry whose recorded usage was left out: a figure in it could not be believed. */
 export interface UnreadableUsage {

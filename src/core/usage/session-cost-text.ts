@@ -2,7 +2,7 @@ import { humanTokens } from "../util/human";
 import { shownField } from "../util/visible-text";
 import { costSplit as split, usd4 as usd } from "./cost-total-text";
 import { costFigures, inheritedLine } from "./cost-words";
-import type { PriceOverrides } from "./prices";
+import type { PriceOverrides } from "../tokens/prices";
 import { reconcile } from "./reconcile";
 import { reconcileText } from "./reconcile-text";
 import type { CostSum, SessionCost } from "./session-cost";

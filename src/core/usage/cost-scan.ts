@@ -1,7 +1,7 @@
 import { openSession } from "../formats/registry";
 import type { ProjectGroup } from "../store/discover";
 import { type CostTotal, CostTotaller, type TimeRange } from "./cost-total";
-import type { PriceOverrides } from "./prices";
+import type { PriceOverrides } from "../tokens/prices";
 import { type Reconciliation, Reconciler } from "./reconcile";
 import { type SessionCost, sessionCost } from "./session-cost";
 

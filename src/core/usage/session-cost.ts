@@ -1,10 +1,10 @@
 import type { RecordedUsage } from "../store/entry-meta";
 import type { SessionReader } from "../session/session-reader";
-import type { CostHooks } from "../session/cost-hooks";
-import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from "./prices";
+import type { CostHooks } from "../session/session-format";
+import { costOf, type PriceOverrides, type StepCost, type TokenFigures } from "../tokens/prices";
 import { type UnreadableUsage, unreadableUsage } from "./unreadable-usage";
 
-export type { CostHooks } from "../session/cost-hooks";
+export type { CostHooks } from "../session/session-format";
 
 export interface SessionCostOptions extends CostHooks {
   /** Validated `agentSessions.modelPrices` (see price-overrides.ts). */

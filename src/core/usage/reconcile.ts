@@ -1,4 +1,4 @@
-import { type PriceOverrides, priceFor, priceTokens, type TokenFigures } from "./prices";
+import { type PriceOverrides, priceFor, priceTokens, type TokenFigures } from "../tokens/prices";
 import type { CostStep } from "./session-cost";
 
 /**

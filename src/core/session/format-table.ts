@@ -1,4 +1,4 @@
-import type { SessionFormat } from "../session/session-format";
+import type { SessionFormat } from "./session-format";
 
 /**
  * The formats by id, filled by the registry when it loads. A loaded session finds its
