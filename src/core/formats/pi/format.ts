@@ -1,21 +1,15 @@
 import { buildContext, type ContextPart } from "./context/build-context";
 import { appendRecords } from "../append-records";
 import { fileActivity } from "./file-ops";
-import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../session-format";
-import type { SessionReader } from "../session-reader";
 import { describePiEntry } from "./describe";
 import { piEntryView } from "./details";
 import { isPiHeader, piIndexHooks } from "./index-hooks";
 import { Session } from "./pi-session";
 import { piSearchHooks } from "./search-text";
-
-function asPi(session: SessionReader): Session {
-  if (!(session instanceof Session)) throw new Error(`${session.path}: not read as a pi session`);
-  return session;
-}
+import { asPi, piWriter } from "./writer";
 
 /** What a context message counts as on the bars. */
 function partKind(p: ContextPart): PartKind {
@@ -63,15 +57,6 @@ export const piFormat: SessionFormat = {
     const forked = Date.parse(String(h.timestamp));
     return session.table.times[i] < forked ? h.parentSession : undefined;
   },
-  writer: {
-    capabilities: { fork: true, label: true, compact: true, continue: true },
-    refuses(session) {
-      const v = asPi(session).version;
-      if (v < 3) return `a version ${v} session: pi writes version 3 files only (fork it to get one)`;
-      if (v > 3) return `a version ${v} session: newer than this extension knows (it writes version 3)`;
-      return undefined;
-    },
-    fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
-    append: (session, records) => appendRecords(asPi(session), records, piFormat),
-  },
+  // Appending records is checked by this format's own hooks, so it is bound here.
+  writer: { ...piWriter, append: (session, records) => appendRecords(asPi(session), records, piFormat) },
 };

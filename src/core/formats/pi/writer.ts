@@ -1,0 +1,87 @@
+import { describePlan, listOf } from "../../compaction/describe-plan";
+import { STRATEGIES } from "../../compaction/plan";
+import { humanTokens } from "../../util/human";
+import { visibleText } from "../../util/visible-text";
+import type { FormatCompaction, FormatWriter } from "../session-format";
+import type { SessionReader } from "../session-reader";
+import { branchSession } from "./compaction/branch-summary";
+import { compactSession } from "./compaction/compact";
+import { planCompaction } from "./compaction/prepare";
+import { CURRENT_SESSION_VERSION } from "./model/entries";
+import { Session } from "./pi-session";
+import { appendEntry } from "./store/append";
+import { forkSession } from "./store/fork";
+
+/** The session as pi's writers need it (its header and version), or an error naming the file. */
+export function asPi(session: SessionReader): Session {
+  if (!(session instanceof Session)) throw new Error(`${session.path}: not read as a pi session`);
+  return session;
+}
+
+/** The leaf's id for pi's planners; -1 (an empty session) leaves it to them, and they say so. */
+function leafIdOf(session: SessionReader, leaf: number): string | undefined {
+  return leaf < 0 ? undefined : session.table.idAt(leaf);
+}
+
+/** pi's /compact: summarize, smart or truncate before a cut point found by keepRecentTokens. */
+export const piCompaction: FormatCompaction = {
+  fallbackNote: "falling back to truncate",
+  strategies: STRATEGIES,
+  plan: (session, leaf, opts = {}) => planCompaction(asPi(session), { leafId: leafIdOf(session, leaf), strategy: opts.strategy, settings: opts.settings, model: opts.model }),
+  dryRun(session, leaf, opts) {
+    // An empty plan is refused by the planner (NothingToCompactError), never written.
+    return { lines: describePlan(piCompaction.plan?.(session, leaf, opts) as ReturnType<typeof planCompaction>), nothingToDo: false };
+  },
+  async run(session, leaf, opts) {
+    const out = await compactSession(asPi(session), { ...opts, leafId: leafIdOf(session, leaf) });
+    const p = out.plan;
+    const lines = [
+      `entry: ${visibleText(out.entry.id)} (compaction, parent ${visibleText(p.leafId)}); strategy ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}${out.strategy === "truncate" ? "" : `, model ${visibleText(out.model ?? p.model)}`}`,
+      `tokens: ${humanTokens(out.tokensBefore)} -> ~${humanTokens(out.tokensAfter)}`,
+      `first kept entry: ${visibleText(p.firstKeptEntryId)}; summarized ${p.toSummarize.length + p.turnPrefix.length} message(s)${p.isSplitTurn ? " (split turn)" : ""}`,
+      `read files: ${listOf(p.readFiles)}`,
+      `modified files: ${listOf(p.modifiedFiles)}`,
+    ];
+    return { ...out, entryId: out.entry.id, lines };
+  },
+};
+
+/** pi writes version 3 files: append (labels, compactions, branch summaries) and fork. */
+export const piWriter: FormatWriter = {
+  capabilities: { fork: true, label: true, compact: true, continue: true },
+  refuses(session) {
+    const v = asPi(session).version;
+    if (v < CURRENT_SESSION_VERSION) return `a version ${v} session: pi writes version ${CURRENT_SESSION_VERSION} files only (fork it to get one)`;
+    if (v > CURRENT_SESSION_VERSION) return `a version ${v} session: newer than this extension knows (it writes version ${CURRENT_SESSION_VERSION})`;
+    return undefined;
+  },
+  fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
+  compaction: piCompaction,
+  // pi's /label: a label entry on the current leaf (pi's default leaf: the last entry).
+  async label(session, entryId, label) {
+    const s = asPi(session);
+    s.requireIndex(entryId);
+    const leaf = s.metas.length ? s.metas[s.tree.defaultLeaf].id : null;
+    const e = await appendEntry(s, { type: "label", parentId: leaf, targetId: entryId, label });
+    return e.id;
+  },
+  // pi's /tree: a branch_summary at the entry moves the leaf there, the branch left optionally summarized.
+  async continueFrom(session, entryId, opts) {
+    const out = await branchSession(asPi(session), { ...opts, targetId: entryId });
+    const p = out.plan;
+    const lines = [
+      `entry: ${visibleText(out.entry.id)} (branch_summary, parent ${visibleText(p.targetId)}, from ${visibleText(String(p.fromLeafId))})`,
+      `branch left: ${p.branchEntryIds.length} entr${p.branchEntryIds.length === 1 ? "y" : "ies"} after ${p.commonAncestorId ? visibleText(p.commonAncestorId) : "(no common ancestor)"}`,
+    ];
+    if (out.summarized) {
+      lines.push(
+        `summarized ${p.messages.length} message(s), ~${humanTokens(p.totalTokens)} tokens${p.leftOut ? ` (${p.leftOut} older left out: budget)` : ""}; model ${visibleText(p.model)}`,
+        `read files: ${listOf(p.readFiles)}`,
+        `modified files: ${listOf(p.modifiedFiles)}`,
+      );
+    } else {
+      lines.push(`summary: (empty${opts.summarize ? ": nothing on the branch to summarize" : ""})`);
+    }
+    return { entryId: out.entry.id, summarized: out.summarized, lines };
+  },
+};
