@@ -1,5 +1,6 @@
 import { buildContext, type ContextPart } from "./context/build-context";
 import { appendRecords } from "../append-records";
+import { piDefaultLeaf } from "./default-leaf";
 import { fileActivity } from "./file-ops";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
@@ -34,7 +35,7 @@ export const piFormat: SessionFormat = {
     const h = asPi(session).header;
     return { id: h.id, cwd: typeof h.cwd === "string" ? h.cwd : "", version: asPi(session).version, created: h.timestamp, name: session.tree.name };
   },
-  defaultLeaf: (session) => session.tree.defaultLeaf,
+  defaultLeaf: piDefaultLeaf,
   describe: describePiEntry,
   details: (session, i) => piEntryView(session.entryAt(i), session.metas[i]),
   context(session, leaf): FormatContext {

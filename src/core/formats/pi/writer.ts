@@ -7,6 +7,7 @@ import type { SessionReader } from "../session-reader";
 import { branchSession } from "./compaction/branch-summary";
 import { compactSession } from "./compaction/compact";
 import { planCompaction } from "./compaction/prepare";
+import { piDefaultLeaf } from "./default-leaf";
 import { CURRENT_SESSION_VERSION } from "./model/entries";
 import { Session } from "./pi-session";
 import { appendEntry } from "./store/append";
@@ -61,7 +62,7 @@ export const piWriter: FormatWriter = {
   async label(session, entryId, label) {
     const s = asPi(session);
     s.requireIndex(entryId);
-    const leaf = s.metas.length ? s.metas[s.tree.defaultLeaf].id : null;
+    const leaf = s.metas.length ? s.metas[piDefaultLeaf(s)].id : null;
     const e = await appendEntry(s, { type: "label", parentId: leaf, targetId: entryId, label });
     return e.id;
   },

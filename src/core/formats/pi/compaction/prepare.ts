@@ -7,6 +7,7 @@ import type { Session } from "../pi-session";
 import { contextTokens } from "../tokens/context-tokens";
 import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { findCutPoint } from "./cut-point";
+import { piDefaultLeaf } from "../default-leaf";
 import { type CompactionSettings, type CompactionStrategy, summaryMaxTokens, turnPrefixMaxTokens, withDefaults } from "./settings";
 import { resolveSummaryModel } from "../../../compaction/summary-model";
 import { type CompactionPlan as NeutralPlan, NothingToCompactError } from "../../../compaction/plan";
@@ -57,7 +58,7 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
   const strategy = opts.strategy ?? "summarize";
   const tree = session.tree;
   if (tree.size === 0) throw new NothingToCompactError(`${session.path}: the session has no entries`);
-  const leaf = opts.leafId === undefined ? tree.defaultLeaf : session.requireIndex(opts.leafId);
+  const leaf = opts.leafId === undefined ? piDefaultLeaf(session) : session.requireIndex(opts.leafId);
   const path = tree.path(leaf);
   const metas = path.map((i) => session.metas[i]);
   if (metas[metas.length - 1].type === "compaction") throw new NothingToCompactError("the leaf is a compaction already; nothing new to compact");
