@@ -22,7 +22,7 @@ export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: r
 }
 
 function stamped(session: SessionReader): StampedSession {
-  if (!("stamp" in session)) throw new Error(`${session.path}: compaction needs a session read from its file (its size and time are checked before the append)`);
+  if (!("stamp" in session) || !("refresh" in session)) throw new Error(`${session.path}: compaction needs a session read from its file (its size and time are checked before the append)`);
   return session as StampedSession;
 }
 
