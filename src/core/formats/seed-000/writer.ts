@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename } from "node:path";
 import { appendLines } from "../../store/append-line";
-import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { writeNewSession } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
 import type { JsonlSession } from "../../store/session";
 import type { ForkResult, FormatWriter, WriteCapabilities } from "../session-format";
@@ -39,11 +39,8 @@ export function forkSeed000(session: SessionReader, entryId: string, opts: { dir
   if (!session.complete) throw new Error(`${session.path}: only part of it is read yet; wait for the load to finish before forking`);
   const at = session.requireIndex(entryId);
   const lines = session.tree.path(at).map((i) => JSON.stringify(session.entryAt(i)));
-  const dir = opts.dir ?? dirname(resolve(session.path));
   const name = forkFileName(session.path);
-  cleanStaleTemps(dir);
-  writeNewFile(join(dir, name), `${lines.join("\n")}\n`, { replace: false });
-  return { path: join(dir, name), sessionId: name.replace(/\.jsonl$/, ""), entryCount: lines.length };
+  return { path: writeNewSession(session.path, opts.dir, name, lines), sessionId: name.replace(/\.jsonl$/, ""), entryCount: lines.length };
 }
 
 /**
