@@ -1,12 +1,12 @@
 import { describePlan, listOf } from "../../compaction/describe-plan";
-import { STRATEGIES } from "../../compaction/plan";
+import { type CompactionPlanOptions, STRATEGIES } from "../../compaction/plan";
 import { humanTokens } from "../../util/human";
 import { visibleText } from "../../util/visible-text";
 import type { FormatCompaction, FormatWriter } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { branchSession } from "./compaction/branch-summary";
 import { compactSession } from "./compaction/compact";
-import { planCompaction } from "./compaction/prepare";
+import { type CompactionPlan, planCompaction } from "./compaction/prepare";
 import { piDefaultLeaf } from "./default-leaf";
 import { CURRENT_SESSION_VERSION } from "./model/entries";
 import { Session } from "./pi-session";
@@ -24,15 +24,18 @@ function leafIdOf(session: SessionReader, leaf: number): string | undefined {
   return leaf < 0 ? undefined : session.table.idAt(leaf);
 }
 
+/** pi's plan at a leaf (-1: the planner says the session is empty); settings and model as asked. */
+function planAt(session: SessionReader, leaf: number, opts: CompactionPlanOptions = {}): CompactionPlan {
+  return planCompaction(asPi(session), { leafId: leafIdOf(session, leaf), strategy: opts.strategy, settings: opts.settings, model: opts.model });
+}
+
 /** pi's /compact: summarize, smart or truncate before a cut point found by keepRecentTokens. */
 export const piCompaction: FormatCompaction = {
   fallbackNote: "falling back to truncate",
   strategies: STRATEGIES,
-  plan: (session, leaf, opts = {}) => planCompaction(asPi(session), { leafId: leafIdOf(session, leaf), strategy: opts.strategy, settings: opts.settings, model: opts.model }),
-  dryRun(session, leaf, opts) {
-    // An empty plan is refused by the planner (NothingToCompactError), never written.
-    return { lines: describePlan(piCompaction.plan?.(session, leaf, opts) as ReturnType<typeof planCompaction>), nothingToDo: false };
-  },
+  plan: planAt,
+  // An empty plan is refused by the planner (NothingToCompactError), so a dry run always has work.
+  dryRun: (session, leaf, opts) => ({ lines: describePlan(planAt(session, leaf, opts)), nothingToDo: false }),
   async run(session, leaf, opts) {
     const out = await compactSession(asPi(session), { ...opts, leafId: leafIdOf(session, leaf) });
     const p = out.plan;
