@@ -1,15 +1,10 @@
 import * as vscode from "vscode";
-import { branchSession } from "../core/formats/pi/compaction/branch-summary";
-import { compactSession, type CompactionOutcome } from "../core/formats/pi/compaction/compact";
-import { type CompactionPlan, NothingToCompactError, planCompaction } from "../core/formats/pi/compaction/prepare";
+import { type CompactionOutcome, type CompactionPlan, type CompactionStrategy, NothingToCompactError, STRATEGIES, strategyCallsModel } from "../core/compaction/plan";
 import { type SummaryStatusEvent, summaryStatus } from "../core/compaction/progress-text";
-import { type CompactionStrategy, STRATEGIES } from "../core/formats/pi/compaction/settings";
 import type { LlmOptions } from "../core/compaction/summarizer";
-import { appendEntry } from "../core/formats/pi/store/append";
-import { Session } from "../core/formats/pi/pi-session";
-import { type WriteAction, whyNotOffered } from "../core/session/capabilities";
+import { offers, type WriteAction, whyNotOffered } from "../core/session/capabilities";
 import { formatOf } from "../core/formats/registry";
-import type { FormatCompaction } from "../core/session/session-format";
+import type { FormatCompaction, FormatWriter } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import { getApiKey } from "./api-key";
 import { buildPreview } from "../core/context/preview";
@@ -33,16 +28,34 @@ export function requireTrust(what: string): void {
   if (!vscode.workspace.isTrusted) throw new Error(`${what} writes to session files and needs a trusted workspace.`);
 }
 
-/** A session only pi's writers handle (labels, branch summaries, pi's compaction); any other format is refused by name. */
-export async function piSession(deps: ActionDeps, file: string, what: string): Promise<Session> {
+/**
+ * The session a write applies to, when its format offers the action and has the hook
+ * for it (`has`); any other format is refused by name, with its own reason.
+ */
+async function writableFor(deps: ActionDeps, file: string, what: string, action: WriteAction, has: (w: FormatWriter) => boolean): Promise<{ s: SessionReader; writer: FormatWriter; agent: string }> {
   const s = await deps.session(file);
-  if (s instanceof Session) return s;
   const f = formatOf(s);
-  throw new Error(`${what} is not offered for ${f.agent} sessions: ${whyNotOffered(f, ACTION_OF[what] ?? "label")}.`);
+  if (!f.writer || !offers(f, action) || !has(f.writer)) throw new Error(`${what} is not offered for ${f.agent} sessions: ${whyNotOffered(f, action)}.`);
+  return { s, writer: f.writer, agent: f.agent };
 }
 
 /** The write action each refusal speaks of. */
 const ACTION_OF: Record<string, WriteAction> = { Label: "label", "Continue From Entry": "continue", Compaction: "compact" };
+
+/** A session whose format offers the write `what` names ("Compaction", "Label"), or its refusal by name. */
+export async function writableSession(deps: ActionDeps, file: string, what: string): Promise<SessionReader> {
+  const action = ACTION_OF[what] ?? "label";
+  const hook: Record<WriteAction, (w: FormatWriter) => boolean> = { label: (w) => !!w.label, continue: (w) => !!w.continueFrom, compact: (w) => !!w.compaction, fork: () => true };
+  return (await writableFor(deps, file, what, action, hook[action])).s;
+}
+
+/** The name src/extension/commands.ts still imports (its owner renames it): every format goes through writableSession. */
+export const piSession = writableSession;
+
+/** The leaf a command acts on: the one asked for, else the format's own default leaf (the one rule per format). */
+export function leafOf(s: SessionReader, leafId: string | undefined): number {
+  return leafId === undefined ? formatOf(s).defaultLeaf(s) : s.requireIndex(leafId);
+}
 
 /** Fork at an entry: a new session file the agent can resume (written as the agent writes one). Returns its path. */
 export async function forkAt(deps: ActionDeps, file: string, entryId: string): Promise<string> {
@@ -55,15 +68,14 @@ export async function forkAt(deps: ActionDeps, file: string, entryId: string): P
   return res.path;
 }
 
-/** Label an entry (an empty label clears it), appended as pi's /label does. */
+/** Label an entry (an empty label clears it), appended as the agent labels (pi's /label). */
 export async function labelAt(deps: ActionDeps, file: string, entryId: string, label: string): Promise<string> {
   requireTrust("Label");
-  const s = await piSession(deps, file, "Label");
+  const { s, writer } = await writableFor(deps, file, "Label", "label", (w) => !!w.label);
   s.requireIndex(entryId);
-  const leaf = s.metas.length ? s.metas[s.tree.defaultLeaf].id : null;
-  const e = await appendEntry(s, { type: "label", parentId: leaf, targetId: entryId, label: label.trim() || undefined });
+  const id = await (writer.label as NonNullable<FormatWriter["label"]>)(s, entryId, label.trim() || undefined);
   deps.log.info(`labelled ${entryId} in ${file}: ${label.trim() || "(cleared)"}`);
-  return e.id;
+  return id;
 }
 
 function llmOptions(key: string, model?: string): LlmOptions {
@@ -93,17 +105,16 @@ function summaryProgress(deps: ActionDeps, progress: Progress | undefined): (p: 
   };
 }
 
-/** Continue from an earlier entry: a branch_summary at it (pi's /tree), optionally summarized. */
+/** Continue from an earlier entry: as the agent moves its leaf (pi's /tree: a branch_summary at it), optionally summarized. */
 export async function continueAt(deps: ActionDeps, file: string, entryId: string, summarize: boolean, token?: vscode.CancellationToken, progress?: Progress): Promise<string> {
   requireTrust("Continue From Entry");
-  const s = await piSession(deps, file, "Continue From Entry");
+  const { s, writer } = await writableFor(deps, file, "Continue From Entry", "continue", (w) => !!w.continueFrom);
   const key = summarize ? await getApiKey(deps.secrets) : undefined;
   if (summarize && !key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first.");
   const abort = new AbortController();
   token?.onCancellationRequested(() => abort.abort());
   const st = readSettings();
-  const out = await branchSession(s, {
-    targetId: entryId,
+  const out = await (writer.continueFrom as NonNullable<FormatWriter["continueFrom"]>)(s, entryId, {
     summarize,
     llm: key ? llmOptions(key) : undefined,
     signal: abort.signal,
@@ -111,8 +122,8 @@ export async function continueAt(deps: ActionDeps, file: string, entryId: string
     windows: st.contextWindows,
     onProgress: summaryProgress(deps, progress),
   });
-  deps.log.info(`continued ${file} from ${entryId} (branch_summary ${out.entry.id}${out.summarized ? ", summarized" : ""})`);
-  return out.entry.id;
+  deps.log.info(`continued ${file} from ${entryId} (entry ${out.entryId}${out.summarized ? ", summarized" : ""})`);
+  return out.entryId;
 }
 
 export interface CompactArgs {
@@ -124,39 +135,59 @@ export interface CompactArgs {
   allowFallback?: boolean;
 }
 
-export function compactionPlan(s: Session, args: CompactArgs): CompactionPlan {
+/** A session's compaction (every format's, through its writer), or the refusal naming its format. */
+async function compactionFor(deps: ActionDeps, file: string): Promise<{ s: SessionReader; compaction: FormatCompaction; agent: string }> {
+  const got = await writableFor(deps, file, "Compaction", "compact", (w) => !!w.compaction);
+  return { s: got.s, compaction: got.writer.compaction as FormatCompaction, agent: got.agent };
+}
+
+/** The plan options from the request and the settings (pi's settings.json names; a format without strategies ignores them). */
+function planOptions(args: CompactArgs) {
   const st = readSettings();
-  return planCompaction(s, {
-    leafId: args.leafId,
+  return {
     strategy: args.strategy,
     model: args.model || st.summaryModel || undefined,
     settings: { reserveTokens: st.reserveTokens, keepRecentTokens: st.keepRecentTokens },
-  });
+    project: projectFolders(),
+  };
 }
 
-/** Compaction with progress and cancel; dry run returns the plan and writes nothing. */
-export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: Progress, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome> {
-  const s = await piSession(deps, file, "Compaction");
-  if (args.dryRun) return compactionPlan(s, args);
+/** The plan of a compaction with strategies (cut, kept, summarized): the plan-first dialog shows it. */
+export function compactionPlan(s: SessionReader, args: CompactArgs): CompactionPlan {
+  const f = formatOf(s);
+  const plan = f.writer?.compaction?.plan;
+  if (!plan) throw new Error(`${f.agent} sessions are compacted their agent's one way: there is no plan by strategy (${whyNotOffered(f, "compact")}).`);
+  return plan(s, leafOf(s, args.leafId), planOptions(args));
+}
+
+/**
+ * The one compaction path, for every format: its dry run (nothing written), or its
+ * summary and append with progress and cancel.
+ */
+export async function compact(deps: ActionDeps, file: string, args: CompactArgs, progress?: Progress, token?: vscode.CancellationToken): Promise<CompactionPlan | CompactionOutcome | { lines: string[]; nothingToDo: boolean }> {
+  const { s, compaction, agent } = await compactionFor(deps, file);
+  if (args.dryRun) return compaction.plan ? compactionPlan(s, args) : compaction.dryRun(s, leafOf(s, args.leafId), planOptions(args));
   requireTrust("Compact");
-  const strategy = args.strategy ?? "summarize";
-  const key = strategy === "truncate" ? "" : await getApiKey(deps.secrets);
-  if (strategy !== "truncate" && !key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first (or choose the truncate strategy).");
+  const paid = strategyCallsModel(args.strategy ?? compaction.strategies?.[0] ?? "summarize");
+  const key = paid ? await getApiKey(deps.secrets) : "";
+  if (paid && !key) throw new Error(`No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first${compaction.strategies?.includes("truncate") ? " (or choose the truncate strategy)" : ""}.`);
   const abort = new AbortController();
   token?.onCancellationRequested(() => abort.abort());
-  const st = readSettings();
-  const out = await compactSession(s, {
-    leafId: args.leafId,
-    strategy,
+  const show = summaryProgress(deps, progress);
+  const out = await compaction.run(s, leafOf(s, args.leafId), {
+    ...planOptions(args),
     customInstructions: args.instructions,
-    model: args.model || st.summaryModel || undefined,
-    settings: { reserveTokens: st.reserveTokens, keepRecentTokens: st.keepRecentTokens },
     llm: key ? llmOptions(key, args.model) : undefined,
-    allowFallback: args.allowFallback ?? st.allowTruncateFallback,
+    allowFallback: args.allowFallback ?? readSettings().allowTruncateFallback,
     signal: abort.signal,
-    onProgress: summaryProgress(deps, progress),
+    onProgress: (p) => {
+      if (p.type === "fallback") {
+        deps.log.warn(`compaction of ${file}: the summary failed (${p.reason}); ${compaction.fallbackNote}`);
+        progress?.report({ message: `the summary failed; ${compaction.fallbackNote}` });
+      } else show(p);
+    },
   });
-  deps.log.info(`compacted ${file}: entry ${out.entry.id}, ${out.strategy}, tokens ${out.tokensBefore} -> ${out.tokensAfter}`);
+  deps.log.info(`compacted ${file} (${agent}): entry ${out.entryId}, ${out.strategy}${out.fallbackReason ? " (fallback)" : ""}, tokens ${out.tokensBefore} -> ${out.tokensAfter}; ${out.lines.join("; ")}`);
   return out;
 }
 
@@ -167,40 +198,19 @@ export function projectFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
 }
 
-/** A session whose format compacts its own way (not pi), with that compaction. */
+/**
+ * A session whose format compacts its agent's one way (no strategies to choose), with
+ * that compaction: the palette shows its dry run. Undefined for a format with
+ * strategies (the plan-first strategy picker); a format without compaction is refused.
+ */
 export async function formatCompaction(deps: ActionDeps, file: string): Promise<{ s: SessionReader; compaction: FormatCompaction; agent: string } | undefined> {
-  const s = await deps.session(file);
-  if (s instanceof Session) return undefined;
-  const f = formatOf(s);
-  if (!f.writer?.compaction) throw new Error(`Compaction is not offered for ${f.agent} sessions: ${whyNotOffered(f, "compact")}.`);
-  return { s, compaction: f.writer.compaction, agent: f.agent };
+  const got = await compactionFor(deps, file);
+  return got.compaction.strategies ? undefined : got;
 }
 
-/** Another format's compaction with progress and cancel: its summary and append, or nothing on failure. */
-export async function compactOtherFormat(deps: ActionDeps, file: string, leafId: string | undefined, instructions: string | undefined, progress?: Progress, token?: vscode.CancellationToken): Promise<{ lines: string[]; fallbackReason?: string }> {
-  const got = await formatCompaction(deps, file);
-  if (!got) throw new Error(`${file}: a pi session (use pi's compaction)`);
-  requireTrust("Compact");
-  const key = await getApiKey(deps.secrets);
-  if (!key) throw new Error("No Anthropic API key: run 'Agent Sessions: Set Anthropic API Key' first.");
-  const leaf = leafId === undefined ? formatOf(got.s).defaultLeaf(got.s) : got.s.requireIndex(leafId);
-  const abort = new AbortController();
-  token?.onCancellationRequested(() => abort.abort());
-  const show = summaryProgress(deps, progress);
-  const out = await got.compaction.run(got.s, leaf, {
-    llm: llmOptions(key),
-    customInstructions: instructions,
-    signal: abort.signal,
-    project: projectFolders(),
-    onProgress: (p) => {
-      if (p.type === "fallback") {
-        deps.log.warn(`compaction of ${file}: the summary failed (${p.reason}); ${got.compaction.fallbackNote}`);
-        progress?.report({ message: `the summary failed; ${got.compaction.fallbackNote}` });
-      } else show(p);
-    },
-  });
-  deps.log.info(`compacted ${file} (${got.agent}): ${out.lines.join("; ")}`);
-  return out;
+/** The same path without a strategy: the format's one way, what was written as lines. */
+export async function compactOtherFormat(deps: ActionDeps, file: string, leafId: string | undefined, instructions: string | undefined, progress?: Progress, token?: vscode.CancellationToken): Promise<CompactionOutcome> {
+  return (await compact(deps, file, { leafId, instructions }, progress, token)) as CompactionOutcome;
 }
 
 /**

@@ -1,9 +1,7 @@
 import { dirname } from "node:path";
 import * as vscode from "vscode";
 import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
-import type { CompactionOutcome } from "../core/formats/pi/compaction/compact";
-import type { CompactionPlan } from "../core/formats/pi/compaction/prepare";
-import type { CompactionStrategy } from "../core/formats/pi/compaction/settings";
+import type { CompactionOutcome, CompactionPlan, CompactionStrategy } from "../core/compaction/plan";
 import type { EntryAction } from "../protocol";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { quoted, sessionTitle } from "../core/util/session-title";

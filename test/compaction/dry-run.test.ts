@@ -9,6 +9,7 @@ import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { OldVersionError } from "../../src/core/formats/pi/store/append";
 import { forkSession } from "../../src/core/formats/pi/store/fork";
 import { Session } from "../../src/core/formats/pi/pi-session";
+import { formatOf } from "../../src/core/formats/registry";
 import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
 import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
 import { FakeAnthropic } from "./fake-anthropic";
@@ -109,7 +110,7 @@ describe("compaction dry run (no network)", () => {
     it(`${name} forked to v3 and compacted reads back as pi's rules say (summary, then kept from firstKeptEntryId)`, async function () {
       needFixtures(this);
       const src = await Session.load(fixture(`${name}.jsonl`));
-      const forked = forkSession(src, src.metas[src.tree.defaultLeaf].id, { dir: tempDir() });
+      const forked = forkSession(src, src.metas[formatOf(src).defaultLeaf(src)].id, { dir: tempDir() });
       const before = readFileSync(forked.path);
       const fake = await FakeAnthropic.start((req) => ({ kind: "message", text: req.body.max_tokens === 8192 ? "REAL PREFIX" : "REAL HISTORY" }));
       try {

@@ -10,6 +10,10 @@ import { Session } from "../../src/core/formats/pi/pi-session";
 import { SessionBusyError } from "../../src/core/store/session-lock";
 import { type FaultPlan, withFaults } from "../helpers/faulty-fs";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
+import { formatOf, openSession } from "../../src/core/formats/registry";
+import type { SessionReader } from "../../src/core/session/session-reader";
+import * as clawd from "../formats/clawdcode/lines";
+import * as seed from "../formats/seed-000/helpers";
 
 /** A small session with a branch: 1 -> 2 -> 3 -> 4 and 2 -> 5. */
 function small(dir = tempDir(), extra: Record<string, unknown> = {}): string {
@@ -234,5 +238,52 @@ describe("append under faults: the file is byte-identical or one whole line long
     await writers[0].run(s);
     mkdirSync(join(dir, "sub"));
     assert.equal(existsSync(lock), false);
+  });
+});
+
+/** One small session file per format that appends, and one new record in its own shape. */
+const appendingFormats: Array<{ agent: string; file: () => string; record: (s: SessionReader) => Record<string, unknown> }> = [
+  { agent: "pi", file: () => small(), record: (s) => ({ type: "label", id: "0000ab01", parentId: "00000005", timestamp: new Date(0).toISOString(), targetId: s.metas[0].id, label: "here" }) },
+  {
+    agent: "ClawdCode",
+    file: () => writeSession(clawd.tenMessages().map((r) => JSON.stringify(r)), { dir: tempDir() }),
+    record: (s) => clawd.user("n1", s.table.idAt(s.metas.length - 1), "one more question, long enough to be cut at many offsets"),
+  },
+  {
+    agent: "Seed 000",
+    file: () => writeSession([seed.user("u1", null, "first"), seed.assistant("a1", "u1", "answer")].map((r) => JSON.stringify(r)), { dir: tempDir() }),
+    record: () => seed.user("n1", "a1", "one more question, long enough to be cut at many offsets"),
+  },
+];
+
+describe("every format's append goes through the one helper, under the same faults", () => {
+  for (const f of appendingFormats) {
+    it(`${f.agent}: the writer's append, short at every 7th byte, leaves the file byte-identical; then it writes one whole line`, async () => {
+      const file = f.file();
+      const before = readFileSync(file);
+      const s = await openSession(file);
+      assert.equal(formatOf(s).agent, f.agent);
+      const append = formatOf(s).writer?.append;
+      assert.ok(append, `${f.agent} appends`);
+      const rec = f.record(s);
+      const len = Buffer.byteLength(`${JSON.stringify(rec)}\n`);
+      for (let at = 0; at < len; at += 7) {
+        const err = await withFaults({ match: (p) => p === file, writeLimit: at, writeError: "ENOSPC" }, () => append(s, [rec]).then(() => undefined, (e: Error) => e));
+        assert.ok(err instanceof NothingWrittenError, `ENOSPC at ${at}: ${err}`);
+        assert.ok(readFileSync(file).equals(before), `ENOSPC at ${at}: file changed`);
+      }
+      await append(s, [rec]);
+      const added = readFileSync(file).subarray(before.length).toString("utf8");
+      assert.deepEqual(JSON.parse(added), rec);
+      assert.notEqual(s.tree.indexOf(String(rec.id ?? rec.uuid)), undefined, "read into the session");
+    });
+  }
+
+  it("pi's appendEntry checks the new entry as every writer does: an unknown parent is refused, nothing written", async () => {
+    const file = small();
+    const before = readFileSync(file);
+    const s = await Session.load(file);
+    await assert.rejects(appendEntry(s, { type: "label", parentId: "ghost001", targetId: "00000002", label: "x" }), /nothing written: .*new line 1 of 1: parent ghost001 is not an entry of the session/);
+    assert.ok(readFileSync(file).equals(before));
   });
 });

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { cleanStaleTemps, isOurTempFile, NewFileError, writeNewFile } from "../../src/core/store/atomic-file";
 import { listSessions } from "../../src/core/formats/pi/list";
@@ -9,6 +9,10 @@ import { Session } from "../../src/core/formats/pi/pi-session";
 import { TokenCache } from "../../src/core/tokens/token-cache";
 import { withFaults } from "../helpers/faulty-fs";
 import { assistant, entry, header, tempDir, user, writeSession } from "../helpers/session-builder";
+import { formatOf, openSession } from "../../src/core/formats/registry";
+import * as cc from "../formats/claude-code/lines";
+import * as clawd from "../formats/clawdcode/lines";
+import * as seed from "../formats/seed-000/helpers";
 
 function small(dir = tempDir(), extra: Record<string, unknown> = {}): string {
   return writeSession(
@@ -169,4 +173,49 @@ describe("new files (forks, caches) under faults: whole or absent", () => {
     const head = JSON.parse(readFileSync(forked, "utf8").split("\n")[0]) as { parentSession: string };
     assert.equal(head.parentSession, join(dir2, "session.jsonl"));
   });
+});
+
+/** One session file per format that forks, and the entry to fork at (its last line). */
+const forkingFormats: Array<{ agent: string; file: (dir: string) => string }> = [
+  { agent: "pi", file: (dir) => small(dir) },
+  { agent: "ClawdCode", file: (dir) => writeSession(clawd.tenMessages().map((r) => JSON.stringify(r)), { dir }) },
+  { agent: "Seed 000", file: (dir) => writeSession([seed.user("u1", null, "first"), seed.assistant("a1", "u1", "answer")].map((r) => JSON.stringify(r)), { dir }) },
+  {
+    agent: "Claude Code",
+    file: (dir) => writeSession([cc.user("c1", null, "first question"), cc.fragment("c2", "c1", "msg_1", cc.text("first answer"))].map((r) => JSON.stringify(r)), { dir }),
+  },
+];
+
+describe("every format's fork goes through the one new-file helper, under the same faults", () => {
+  for (const f of forkingFormats) {
+    it(`${f.agent}: the writer's fork, short at every 5th byte, leaves no file; then it writes one whole file of the same format`, async () => {
+      const dir = tempDir();
+      const s = await openSession(f.file(dir));
+      assert.equal(formatOf(s).agent, f.agent);
+      const writer = formatOf(s).writer;
+      assert.ok(writer?.capabilities.fork, `${f.agent} forks`);
+      const at = s.table.idAt(s.metas.length - 1);
+      const before = ls(dir);
+      let faults = 0;
+      for (let limit = 0; limit < 200; limit += 5) {
+        const err = await withFaults({ match: isTemp, writeLimit: limit, writeError: "ENOSPC" }, () => {
+          try {
+            writer.fork(s, at);
+            return undefined;
+          } catch (e) {
+            return e as Error;
+          }
+        });
+        if (err === undefined) break; // the whole file fit under the limit
+        assert.ok(err instanceof NewFileError, `ENOSPC at ${limit}: ${err}`);
+        assert.deepEqual(ls(dir), before, `ENOSPC at ${limit}: a file or temp file was left`);
+        faults++;
+      }
+      assert.ok(faults >= 5, `only ${faults} faults injected`);
+      for (const name of ls(dir)) if (!before.includes(name)) rmSync(join(dir, name));
+      const res = writer.fork(s, at);
+      assert.equal(formatOf(await openSession(res.path)).agent, f.agent, "the fork reads back as its format");
+      assert.ok(readFileSync(res.path, "utf8").endsWith("\n"), "whole lines");
+    });
+  }
 });

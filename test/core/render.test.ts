@@ -5,6 +5,7 @@ import { renderXml } from "../../src/core/formats/pi/context/render-xml";
 import { fileActivity } from "../../src/core/formats/pi/file-ops";
 import { fileLists } from "../../src/core/session/file-tally";
 import { Session } from "../../src/core/formats/pi/pi-session";
+import { formatOf } from "../../src/core/formats/registry";
 import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
 
 async function sample(): Promise<Session> {
@@ -79,7 +80,7 @@ describe("xml rendering", () => {
 describe("file operations", () => {
   it("read/written/edited counts in first-touched order, cumulative through summary details", async () => {
     const s = await sample();
-    const acts = fileActivity(s, s.tree.path(s.tree.defaultLeaf));
+    const acts = fileActivity(s, s.tree.path(formatOf(s).defaultLeaf(s)));
     assert.deepEqual(acts.map((a) => a.path), ["old.md", "old.ts", "a.ts", "b.ts"]);
     const a = acts.find((x) => x.path === "a.ts");
     assert.deepEqual([a?.read, a?.written, a?.edited, a?.firstEntryId], [2, 1, 0, "00000002"]);

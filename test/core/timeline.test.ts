@@ -107,7 +107,7 @@ describe("context timeline (core, every format)", () => {
   it("the real pi session before-compaction.jsonl: two compactions from their recorded tokensBefore, mostly recorded steps", async function () {
     needFixtures(this);
     const s = await Session.load(fixture("before-compaction.jsonl"));
-    const t = contextTimeline(s, s.tree.defaultLeaf);
+    const t = contextTimeline(s, formatOf(s).defaultLeaf(s));
     assert.deepEqual(t.compactions.map((c) => [c.before, c.beforeSource]), [[175004, "recorded"], [185014, "recorded"]]);
     for (const c of t.compactions) assert.ok(c.after > 0 && c.after < c.before / 5, `after ${c.after}`);
     assert.ok(t.points.filter((p) => p.source === "recorded").length > 0.9 * t.points.length);

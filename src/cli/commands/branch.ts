@@ -1,10 +1,11 @@
-import { branchSession } from "../../core/formats/pi/compaction/branch-summary";
+import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
-import { humanTokens, safeText } from "../format";
-import { loadPiSession, requireEntry } from "../load";
+import { safeText } from "../format";
+import { loadSession, requireEntry } from "../load";
 import { cliLlmOptions, summaryProgressPrinter, TIMEOUT_USAGE, timeoutFlag } from "../summary-flags";
 import { nothingWritten } from "./compact";
+import { notOffered } from "./offered";
 
 const usage = `ase branch <file> --to ID [--summarize] [--instructions TEXT] [--model M] ${TIMEOUT_USAGE}`;
 
@@ -20,29 +21,21 @@ export const branchCommand: CliCommand = {
     );
     const totalMs = timeoutFlag(values.timeout);
     if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
-    const session = await loadPiSession(onePositional(positionals, "session file", usage), "a branch summary", "continue");
+    const session = await loadSession(onePositional(positionals, "session file", usage));
+    const writer = formatOf(session).writer;
+    if (!writer?.continueFrom) throw notOffered(session, "a branch summary", "continue", (w) => !!w.continueFrom);
     requireEntry(session, values.to, "to");
     const apiKey = io.env.ANTHROPIC_API_KEY;
     if (values.summarize && !apiKey) throw new CliError("nothing written: ANTHROPIC_API_KEY is not set (leave out --summarize to move the leaf without a summary)");
     try {
-      const out = await branchSession(session, {
-        targetId: values.to,
+      const out = await writer.continueFrom(session, values.to, {
         summarize: values.summarize,
         customInstructions: values.instructions,
         llm: apiKey ? cliLlmOptions(io, apiKey, values.model, totalMs) : undefined,
         onProgress: summaryProgressPrinter(io, "branch"),
       });
-      const p = out.plan;
       io.out(`moved the leaf of ${safeText(session.path)}\n`);
-      io.out(`  entry: ${safeText(out.entry.id)} (branch_summary, parent ${safeText(p.targetId)}, from ${safeText(String(p.fromLeafId))})\n`);
-      io.out(`  branch left: ${p.branchEntryIds.length} entr${p.branchEntryIds.length === 1 ? "y" : "ies"} after ${p.commonAncestorId ? safeText(p.commonAncestorId) : "(no common ancestor)"}\n`);
-      if (out.summarized) {
-        io.out(`  summarized ${p.messages.length} message(s), ~${humanTokens(p.totalTokens)} tokens${p.leftOut ? ` (${p.leftOut} older left out: budget)` : ""}; model ${safeText(p.model)}\n`);
-        io.out(`  read files: ${p.readFiles.length ? p.readFiles.map(safeText).join(", ") : "(none)"}\n`);
-        io.out(`  modified files: ${p.modifiedFiles.length ? p.modifiedFiles.map(safeText).join(", ") : "(none)"}\n`);
-      } else {
-        io.out(`  summary: (empty${values.summarize ? ": nothing on the branch to summarize" : ""})\n`);
-      }
+      for (const l of out.lines) io.out(`  ${safeText(l)}\n`);
     } catch (err) {
       throw nothingWritten(err);
     }

@@ -4,6 +4,7 @@ import type { LeafTokenOptions } from "../tokens/leaf-token-options";
 import type { TokenKind } from "../tokens/token-vocabulary";
 import type { SystemPrompt } from "./system-prompt";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
+import type { CompactionOutcome, CompactionPlan, CompactionPlanOptions, CompactionProgress, CompactionRunOptions, CompactionStrategy } from "../compaction/plan";
 import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "../store/index-hooks";
@@ -226,28 +227,50 @@ export interface WriteCapabilities {
   reasons?: Partial<Record<"fork" | "label" | "compact" | "continue", string>>;
 }
 
-/** What a compaction reports while it runs. */
-export type FormatCompactionProgress = SummaryProgress | { type: "fallback"; reason: string } | { type: "writing" };
-
 /**
- * A format's own compaction (pi's has strategies and settings of its own and keeps its
- * richer path): a dry run first, then the summary and the append.
+ * A format's compaction: the one path every front end runs (src/cli/commands/compact.ts,
+ * src/extension/actions.ts), a dry run first, then the summary and the append. The
+ * plan, outcome and strategy vocabulary are neutral (src/core/compaction/plan.ts).
  */
 export interface FormatCompaction {
   /** What happens when the summary cannot be made ("keeping the last 30% with a failure summary"). */
   readonly fallbackNote: string;
   /**
-   * What a compaction at the leaf would do, as plain lines: nothing is called or written.
-   * `project`: the folders the user opened (workspace folders, the CLI's working
-   * directory); a compaction reads files into its prompt only inside them.
+   * The strategies a front end may offer, the default first (pi: summarize, smart,
+   * truncate) along with `plan` and the settings; left out: the agent compacts its one
+   * way and nothing is chosen.
    */
-  dryRun(session: SessionReader, leaf: number, opts?: { project?: readonly string[] }): { lines: string[]; nothingToDo: boolean };
-  /** Summarizes and appends the compaction (or nothing, on failure); what was written, as plain lines. */
-  run(
-    session: SessionReader,
-    leaf: number,
-    opts: { llm: LlmOptions; customInstructions?: string; signal?: AbortSignal; onProgress?: (p: FormatCompactionProgress) => void; project?: readonly string[] },
-  ): Promise<{ lines: string[]; fallbackReason?: string }>;
+  readonly strategies?: readonly CompactionStrategy[];
+  /**
+   * What a compaction at the leaf would do, as plain lines: nothing is called or written.
+   * Throws NothingToCompactError where the format refuses an empty plan outright.
+   */
+  dryRun(session: SessionReader, leaf: number, opts?: CompactionPlanOptions): { lines: string[]; nothingToDo: boolean };
+  /** The dry run as facts (cut, kept, summarized, model), for formats with `strategies`; throws NothingToCompactError. */
+  plan?(session: SessionReader, leaf: number, opts?: CompactionPlanOptions): CompactionPlan;
+  /** Summarizes and appends the compaction (or nothing, on failure): what was written. */
+  run(session: SessionReader, leaf: number, opts: CompactionRunOptions): Promise<CompactionOutcome>;
+}
+
+/** How to continue from an earlier entry (pi's /tree: a branch summary at it). */
+export interface ContinueOptions {
+  /** Summarize the branch left (a model call); else the summary is empty. */
+  summarize?: boolean;
+  customInstructions?: string;
+  llm?: LlmOptions;
+  signal?: AbortSignal;
+  onProgress?: (p: CompactionProgress) => void;
+  /** The summary's input budget is the model's window minus this. */
+  reserveTokens?: number;
+  /** Context windows by model id or prefix (a setting). */
+  windows?: Readonly<Record<string, number>>;
+}
+
+/** What continuing appended: the new entry, and what it did in plain lines. */
+export interface ContinueOutcome {
+  entryId: string;
+  summarized: boolean;
+  lines: string[];
 }
 
 export interface FormatWriter {
@@ -261,6 +284,10 @@ export interface FormatWriter {
   append?(session: SessionReader, records: ReadonlyArray<Record<string, unknown>>): Promise<void>;
   /** The format's compaction, when it has one (capabilities.compact). */
   readonly compaction?: FormatCompaction;
+  /** Labels an entry (undefined clears its label), as the agent does (capabilities.label): the new entry's id. */
+  label?(session: SessionReader, entryId: string, label: string | undefined): Promise<string>;
+  /** Moves the leaf to an earlier entry, as the agent does (capabilities.continue). */
+  continueFrom?(session: SessionReader, entryId: string, opts: ContinueOptions): Promise<ContinueOutcome>;
   /** A new file holding the path root..entry, written atomically; the source is not touched. */
   fork(session: SessionReader, entryId: string, opts?: { dir?: string; now?: Date }): ForkResult;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { reason, writeAndSync, writeFs } from "./write-fs";
 
 /**
@@ -69,6 +69,20 @@ export function writeNewFile(target: string, content: string | Uint8Array, opts:
     fail(e.code === "EEXIST" ? "a file of that name exists already" : `cannot put it in place: ${reason(e)}`);
   }
   syncDir(dirname(target));
+}
+
+/**
+ * The one new-file road of every fork writer: a new session file named `name` in `dir`
+ * (default: the source's folder) holding `lines` (one JSON text each), written whole or
+ * not at all and never over an existing file; temp files an earlier run left are
+ * cleaned first. The source is only read. Returns the new file's path.
+ */
+export function writeNewSession(sourcePath: string, dir: string | undefined, name: string, lines: readonly string[]): string {
+  const folder = dir ?? dirname(resolve(sourcePath));
+  const target = join(folder, name);
+  cleanStaleTemps(folder);
+  writeNewFile(target, `${lines.join("\n")}\n`, { replace: false });
+  return target;
 }
 
 const NO_HARD_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);

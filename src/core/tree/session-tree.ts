@@ -81,7 +81,11 @@ export class SessionTree {
     return this.byId.get(id);
   }
 
-  /** The entry pi continues from when it opens the file: the last one. */
+  /**
+   * The last entry: pi's rule, not the tree's. Every caller asks its format instead
+   * (`SessionFormat.defaultLeaf`; pi's is src/core/formats/pi/default-leaf.ts).
+   * @deprecated kept only for src/explorer/token-bars.ts until that pi-only file goes (issue 26).
+   */
   get defaultLeaf(): number {
     return this.metas.length - 1;
   }

@@ -151,6 +151,22 @@ describe("clawdcode: compaction written to the file (summarizer against a fake M
     assert.deepEqual(readFileSync(file), before);
   });
 
+  it("through the one append road: the session holds its new lines after, and a retry after a cut-back short write is not refused", async () => {
+    const before = readFileSync(file);
+    fake = await FakeAnthropic.start([{ kind: "message", text: "SUM" }, { kind: "message", text: "SUM AGAIN" }], { apiKey: KEY });
+    const s = await loadFile(file);
+    const llm = { apiKey: KEY, baseURL: fake.url, retry: FAST_RETRY };
+    await withFaults({ match: (p) => p === file, writeLimit: 40 }, async () => {
+      await assert.rejects(compactClawdcode(s, { llm }), NothingWrittenError);
+    });
+    assert.deepEqual(readFileSync(file), before, "cut back to the exact bytes");
+    // Same bytes, a new mtime: the session takes the file's stamp after its own cut-back.
+    const out = await compactClawdcode(s, { llm });
+    assert.equal(newLines(before).length, 2 + out.keptUuids.length);
+    for (const id of [out.boundaryUuid, out.summaryUuid, out.leafUuid]) assert.notEqual(s.tree.indexOf(id), undefined, `${id} read into the session`);
+    assert.equal(clawdcodeFormat.defaultLeaf(s), s.tree.indexOf(out.leafUuid), "the new leaf is the session's default leaf");
+  });
+
   it("the file changed since it was read (the agent appended): nothing of ours is written", async () => {
     fake = await FakeAnthropic.start([{ kind: "message", text: "SUM" }], { apiKey: KEY });
     const s = await loadFile(file);

@@ -1,5 +1,4 @@
-import { dirname, join, resolve } from "node:path";
-import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { writeNewSession } from "../../store/atomic-file";
 import { newSessionId } from "../../store/ids";
 import { jsonTextDeeperThan } from "../../util/json-depth";
 import { forEachMarkedLine } from "../../util/marked-lines";
@@ -87,10 +86,7 @@ export function branchClaudeCode(session: SessionReader, entryId: string, opts: 
   const meta = readMetadata(session.path);
   const title = `${meta.title ?? firstPrompt(records)} (Branch)`;
   const copied = meta.copied.map((m) => (m.sessionId !== undefined ? { ...m, sessionId } : m));
-  const text = [...records, ...copied, { type: "custom-title", customTitle: title, sessionId }].map((r) => JSON.stringify(r)).join("\n");
-  const dir = opts.dir ?? dirname(resolve(session.path));
-  const target = join(dir, `${sessionId}.jsonl`);
-  cleanStaleTemps(dir);
-  writeNewFile(target, `${text}\n`, { replace: false });
+  const lines = [...records, ...copied, { type: "custom-title", customTitle: title, sessionId }].map((r) => JSON.stringify(r));
+  const target = writeNewSession(session.path, opts.dir, `${sessionId}.jsonl`, lines);
   return { path: target, sessionId, entryCount: records.length };
 }

@@ -22,7 +22,7 @@ export function describeClawdcodePlan(plan: ClawdcodeCompactionPlan, included: r
 }
 
 function stamped(session: SessionReader): StampedSession {
-  if (!("stamp" in session)) throw new Error(`${session.path}: compaction needs a session read from its file (its size and time are checked before the append)`);
+  if (!("stamp" in session) || !("refresh" in session)) throw new Error(`${session.path}: compaction needs a session read from its file (its size and time are checked before the append)`);
   return session as StampedSession;
 }
 
@@ -42,6 +42,16 @@ export const clawdcodeCompaction: FormatCompaction = {
       `tokens: ${humanTokens(out.tokensBefore)} -> ~${humanTokens(out.tokensAfter)}`,
       `files included: ${out.filesIncluded.length ? out.filesIncluded.join(", ") : "(none)"}`,
     ];
-    return { lines, ...(out.fallbackReason ? { fallbackReason: out.fallbackReason } : {}) };
+    // One way only: a failed summary still writes a summarize-shaped compaction (a failure summary).
+    return {
+      entryId: out.boundaryUuid,
+      strategy: "summarize",
+      tokensBefore: out.tokensBefore,
+      tokensAfter: out.tokensAfter,
+      usage: out.usage,
+      model: out.model,
+      lines,
+      ...(out.fallbackReason ? { fallbackReason: out.fallbackReason } : {}),
+    };
   },
 };

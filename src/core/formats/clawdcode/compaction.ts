@@ -1,24 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, statSync } from "node:fs";
 import { CancelledError, SummaryError } from "../../compaction/llm-errors";
 import { SYSTEM_PROMPT } from "../../compaction/prompts";
 import { DEFAULT_SUMMARY_MODEL } from "../../compaction/summary-model";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "../../compaction/summarizer";
-import { appendLines } from "../../store/append-line";
-import { readAt } from "../../store/file-stamp";
-import { StaleSessionError } from "../../session/jsonl-session";
+import { type AppendTarget, appendToSession } from "../../store/append-line";
 import { charsToTokens } from "../../tokens/estimate";
-import type { FileStamp, SessionReader } from "../../session/session-reader";
+import type { SessionReader } from "../../session/session-reader";
 import { type ClawdcodeCompactionPlan, type ClawdcodePlanOptions, FALLBACK_KEEP_PERCENT, KEEP_PERCENT, planClawdcodeCompaction } from "./compaction-plan";
 import { failureSummary, summaryPrompt } from "./compaction-prompt";
 import { type IncludedFile, readRankedFiles } from "./file-ranking";
 import { COMPACT_BOUNDARY, type ClawdcodeLine } from "./lines";
-import { openRegular } from "../../util/safe-open";
 
-/** A session read from a file, with the file's stamp at that read (the write re-checks it). */
-export interface StampedSession extends SessionReader {
-  readonly stamp: FileStamp;
-}
+/** A session read from a file: the one append road (appendToSession) re-checks its stamp, undoes a short write and reads the lines in. */
+export type StampedSession = SessionReader & AppendTarget;
 
 export const DEFAULT_SUMMARY_MAX_TOKENS = 8192;
 
@@ -58,28 +52,6 @@ export interface ClawdcodeCompactionOutcome {
   fallbackReason?: string;
   usage?: SummaryUsage;
   model?: string;
-}
-
-function checkUnchanged(path: string, stamp: FileStamp): void {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw new StaleSessionError(path, "it is gone: renamed or deleted");
-  }
-  if (stamp.ino !== undefined && st.ino !== stamp.ino) throw new StaleSessionError(path, "replaced by another file");
-  if (st.size !== stamp.size || st.mtimeMs !== stamp.mtimeMs) throw new StaleSessionError(path, `size ${stamp.size} -> ${st.size} since it was read`);
-}
-
-/** Whether the file's last byte (at the stamp's size) is a newline; an empty file counts as ended. */
-function endsWithNewline(path: string, size: number): boolean {
-  if (!size) return true;
-  const fd = openRegular(path);
-  try {
-    return readAt(fd, size - 1, 1)[0] === 10;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** The model the summary is asked of: the caller's, else the session's Claude model, else ours. */
@@ -149,7 +121,7 @@ export function compactionLines(
 export async function compactClawdcode(session: StampedSession, opts: ClawdcodeCompactOptions = {}): Promise<ClawdcodeCompactionOutcome> {
   // A first look at a large file ends early: its last line is not the file's, nor is its tree whole.
   if (!session.complete) throw new Error(`${session.path}: only the first part of the file is read; read all of it before compacting; nothing written`);
-  checkUnchanged(session.path, session.stamp);
+  session.checkUnchanged();
   const leaf = opts.leaf ?? session.metas.length - 1;
   let plan = planClawdcodeCompaction(session, leaf, { ...opts, keepPercent: opts.keepPercent ?? KEEP_PERCENT });
   if (!plan.toSummarize.length) {
@@ -183,9 +155,8 @@ export async function compactClawdcode(session: StampedSession, opts: ClawdcodeC
   if (opts.signal?.aborted) throw new CancelledError();
   opts.onProgress?.({ type: "writing" });
   const { lines, tokensAfter } = compactionLines(session, plan, summary, { trigger: opts.trigger ?? "manual", filesIncluded, now: (opts.now ?? (() => new Date()))() });
-  // A last line without a newline (a torn write) must not swallow ours.
-  const lead = endsWithNewline(session.path, session.stamp.size) ? "" : "\n";
-  appendLines(session.path, session.stamp, `${lead}${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+  // All lines in one write, or none; a torn last line gets its newline first.
+  await appendToSession(session, lines);
   return {
     plan,
     boundaryUuid: lines[0].uuid,

@@ -1,5 +1,4 @@
-import { dirname, join, resolve } from "node:path";
-import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { writeNewSession } from "../../store/atomic-file";
 import { newSessionId } from "../../store/ids";
 import type { ForkResult } from "../../session/session-format";
 import type { SessionReader } from "../../session/session-reader";
@@ -24,9 +23,6 @@ export function forkClawdcode(session: SessionReader, entryId: string, opts: { d
     // Spread keeps the key order: sessionId stays where the agent wrote it.
     lines.push(JSON.stringify({ ...line, sessionId }));
   }
-  const dir = opts.dir ?? dirname(resolve(session.path));
-  const target = join(dir, clawdcodeFileName(sessionId));
-  cleanStaleTemps(dir);
-  writeNewFile(target, `${lines.join("\n")}\n`, { replace: false });
+  const target = writeNewSession(session.path, opts.dir, clawdcodeFileName(sessionId), lines);
   return { path: target, sessionId, entryCount: lines.length };
 }

@@ -1,7 +1,7 @@
 import { buildContext, type ContextPart } from "./context/build-context";
 import { appendRecords } from "../../session/append-records";
+import { piDefaultLeaf } from "./default-leaf";
 import { fileActivity } from "./file-ops";
-import { forkSession } from "./store/fork";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../../session/session-format";
@@ -15,6 +15,7 @@ import { asPi, Session } from "./pi-session";
 import { piTokenTable } from "./tokens/pi-table";
 import { piTokenReport } from "./tokens/pi-token-report";
 import { piSearchHooks } from "./search-text";
+import { piWriter } from "./writer";
 
 /** What a context message counts as on the bars. */
 function partKind(p: ContextPart): PartKind {
@@ -39,7 +40,7 @@ export const piFormat: SessionFormat = {
     const h = asPi(session).header;
     return { id: h.id, cwd: typeof h.cwd === "string" ? h.cwd : "", version: asPi(session).version, created: h.timestamp, name: session.tree.name };
   },
-  defaultLeaf: (session) => session.tree.defaultLeaf,
+  defaultLeaf: piDefaultLeaf,
   describe: describePiEntry,
   details: (session, i) => piEntryView(session.entryAt(i), session.metas[i]),
   context(session, leaf): FormatContext {
@@ -67,15 +68,6 @@ export const piFormat: SessionFormat = {
     const forked = Date.parse(String(h.timestamp));
     return session.table.times[i] < forked ? h.parentSession : undefined;
   },
-  writer: {
-    capabilities: { fork: true, label: true, compact: true, continue: true },
-    refuses(session) {
-      const v = asPi(session).version;
-      if (v < 3) return `a version ${v} session: pi writes version 3 files only (fork it to get one)`;
-      if (v > 3) return `a version ${v} session: newer than this extension knows (it writes version 3)`;
-      return undefined;
-    },
-    fork: (session, entryId, opts) => forkSession(asPi(session), entryId, opts),
-    append: (session, records) => appendRecords(asPi(session), records, piFormat),
-  },
+  // Appending records is checked by this format's own hooks, so it is bound here.
+  writer: { ...piWriter, append: (session, records) => appendRecords(asPi(session), records, piFormat) },
 };

@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { closeSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { appendLines, appendToSession } from "../../store/append-line";
-import { cleanStaleTemps, writeNewFile } from "../../store/atomic-file";
+import { basename } from "node:path";
+import { appendLines } from "../../store/append-line";
+import { writeNewSession } from "../../store/atomic-file";
 import { readAt } from "../../store/file-stamp";
 import type { JsonlSession } from "../../session/jsonl-session";
 import type { ForkResult, FormatWriter, WriteCapabilities } from "../../session/session-format";
 import type { FileStamp, SessionReader } from "../../session/session-reader";
 import { lineProblem, type Seed000Line } from "./line";
-import { assertNewEntries } from "../../session/append-records";
+import { appendRecords } from "../../session/append-records";
+import { seed000IndexHooks } from "./index-hooks";
 import { openRegular } from "../../util/safe-open";
 
 export const SEED000_CAPABILITIES: WriteCapabilities = {
@@ -38,11 +39,8 @@ export function forkSeed000(session: SessionReader, entryId: string, opts: { dir
   if (!session.complete) throw new Error(`${session.path}: only part of it is read yet; wait for the load to finish before forking`);
   const at = session.requireIndex(entryId);
   const lines = session.tree.path(at).map((i) => JSON.stringify(session.entryAt(i)));
-  const dir = opts.dir ?? dirname(resolve(session.path));
   const name = forkFileName(session.path);
-  cleanStaleTemps(dir);
-  writeNewFile(join(dir, name), `${lines.join("\n")}\n`, { replace: false });
-  return { path: join(dir, name), sessionId: name.replace(/\.jsonl$/, ""), entryCount: lines.length };
+  return { path: writeNewSession(session.path, opts.dir, name, lines), sessionId: name.replace(/\.jsonl$/, ""), entryCount: lines.length };
 }
 
 /**
@@ -63,11 +61,8 @@ export function appendSeed000Lines(path: string, stamp: FileStamp, entries: read
  * so the tree stays whole. The file must be as loaded (checked again under the lock).
  */
 export async function appendSeed000Entries(session: JsonlSession, entries: readonly Seed000Line[]): Promise<void> {
-  if (session.formatId !== "seed-000") throw new Error(`nothing written: ${session.path} is read as ${session.formatId}, not seed-000`);
-  session.checkUnchanged();
   checkLines(session.path, entries);
-  assertNewEntries(session, entries);
-  await appendToSession(session, entries);
+  await appendRecords(session, entries as unknown as ReadonlyArray<Record<string, unknown>>, { index: seed000IndexHooks });
 }
 
 /** Each new line well-formed, or an error naming which one and what is wrong. */

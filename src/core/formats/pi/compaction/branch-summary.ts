@@ -8,6 +8,7 @@ import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { assertWritable } from "./compact";
 import { CancelledError, SummaryError } from "../../../compaction/llm-errors";
 import { piEntryMessage } from "../context/entry-message";
+import { piDefaultLeaf } from "../default-leaf";
 import { entryAgentMessage, type PlannedMessage } from "./prepare";
 import { BRANCH_SUMMARY_INTRO, BRANCH_SUMMARY_PROMPT, conversationBlock, SYSTEM_PROMPT } from "../../../compaction/prompts";
 import { formatFileLists, serializeConversation } from "./serialize";
@@ -58,7 +59,7 @@ function branchMessage(entry: SessionEntry): AgentMessage | undefined {
 export function planBranch(session: Session, opts: BranchPlanOptions): BranchPlan {
   const tree = session.tree;
   const target = session.requireIndex(opts.targetId);
-  const from = opts.fromLeafId === undefined ? tree.defaultLeaf : session.requireIndex(opts.fromLeafId);
+  const from = opts.fromLeafId === undefined ? piDefaultLeaf(session) : session.requireIndex(opts.fromLeafId);
   const ancestor = tree.commonAncestor(from, target);
   const branch: number[] = [];
   // The tree's parents, not the raw parentIds: the reader cut any parent cycle there (a raw walk loops forever).

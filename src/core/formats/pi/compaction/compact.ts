@@ -18,16 +18,13 @@ import {
   withInstructions,
 } from "../../../compaction/prompts";
 import { formatFileLists, serializeConversation, stripFileLists } from "./serialize";
-import { type CompactionStrategy } from "./settings";
+import type { CompactionOutcome as NeutralOutcome, CompactionProgress } from "../../../compaction/plan";
 import { summaryFallbackModel } from "../../../compaction/summary-model";
 import { verbatimBlock } from "./smart-select";
 import { type LlmOptions, requestSummary, type SummaryProgress, type SummaryUsage } from "../../../compaction/summarizer";
 import { truncationSummary } from "./truncate";
 
-export type CompactionProgress =
-  | SummaryProgress
-  | { type: "fallback"; reason: string }
-  | { type: "writing" };
+export type { CompactionProgress };
 
 export interface CompactOptions extends PlanOptions {
   /** Needed for summarize and smart (and ignored by truncate). */
@@ -39,18 +36,10 @@ export interface CompactOptions extends PlanOptions {
   onProgress?: (p: CompactionProgress) => void;
 }
 
-export interface CompactionOutcome {
+/** What was written: the neutral outcome (src/core/compaction/plan.ts) with pi's entry and plan; front ends get lines from the writer hook. */
+export interface CompactionOutcome extends Omit<NeutralOutcome, "entryId" | "lines" | "plan"> {
   entry: CompactionEntry;
   plan: CompactionPlan;
-  /** What was written: the chosen strategy, or truncate after a fallback. */
-  strategy: CompactionStrategy;
-  fallbackReason?: string;
-  tokensBefore: number;
-  /** Estimate (chars/4) of the context the new leaf gives: summary + kept + nothing after. */
-  tokensAfter: number;
-  usage?: SummaryUsage;
-  /** The model that wrote the summary (the default one when the session's was not found). */
-  model?: string;
 }
 
 /** Refused before any work: old files must be forked first, newer ones are not ours to write. */

@@ -7,8 +7,10 @@ import type { Session } from "../pi-session";
 import { contextTokens } from "../tokens/context-tokens";
 import { estimateMessageTokens } from "../tokens/pi-estimate";
 import { findCutPoint } from "./cut-point";
+import { piDefaultLeaf } from "../default-leaf";
 import { type CompactionSettings, type CompactionStrategy, summaryMaxTokens, turnPrefixMaxTokens, withDefaults } from "./settings";
 import { resolveSummaryModel } from "../../../compaction/summary-model";
+import { type CompactionPlan as NeutralPlan, NothingToCompactError } from "../../../compaction/plan";
 import { type SmartSelection, selectSmart } from "./smart-select";
 import { truncationSummary } from "./truncate";
 
@@ -19,45 +21,15 @@ export interface PlannedMessage {
   tokens: number;
 }
 
-/** Everything a compaction would do, computed without any network: the dry run. */
-export interface CompactionPlan {
-  sessionPath: string;
-  leafId: string;
-  strategy: CompactionStrategy;
-  settings: CompactionSettings;
-  /** pi's context size for the leaf (last recorded usage + estimate of the rest). */
-  tokensBefore: number;
-  firstKeptEntryId: string;
-  /** Role or entry type at the cut ("user", "assistant", "model_change"...). */
-  cutAt: string;
-  isSplitTurn: boolean;
-  turnStartEntryId?: string;
-  previousCompactionId?: string;
-  previousSummary?: string;
-  /** Messages since the previous compaction, before the cut (or before the split turn). */
+/**
+ * Everything a compaction would do, computed without any network: the dry run. The
+ * neutral plan (src/core/compaction/plan.ts) with pi's messages for the summarizer;
+ * file lists are cumulative over earlier compactions, pi's rules.
+ */
+export interface CompactionPlan extends NeutralPlan {
   toSummarize: PlannedMessage[];
-  /** The split turn's part before the cut. */
   turnPrefix: PlannedMessage[];
-  summarizeTokens: number;
-  turnPrefixTokens: number;
-  /** Estimated size of what stays verbatim (firstKept..leaf). */
-  keptTokens: number;
-  keptMessages: number;
-  /** Cumulative over earlier compactions, pi's rules. */
-  readFiles: string[];
-  modifiedFiles: string[];
-  /** Summary model (for summarize/smart). */
-  model: string;
-  modelSource: "requested" | "session" | "default";
-  maxSummaryTokens: number;
-  maxTurnPrefixTokens: number;
-  /** Upper estimate of the context after: kept + the longest summary allowed (exact for truncate). */
-  tokensAfterEstimate: number;
-  /** `truncate`: the exact summary text that would be written. */
-  truncateSummary?: string;
-  /** `smart`: what is kept verbatim. */
   smart?: SmartSelection;
-  notes: string[];
 }
 
 export interface PlanOptions {
@@ -67,13 +39,7 @@ export interface PlanOptions {
   model?: string;
 }
 
-/** Why there is nothing to compact; not a failure of the file or the network. */
-export class NothingToCompactError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NothingToCompactError";
-  }
-}
+export { NothingToCompactError };
 
 /** pi's getMessageFromEntry for compaction: messages, custom messages, branch summaries. */
 export function entryAgentMessage(entry: SessionEntry): AgentMessage | undefined {
@@ -92,7 +58,7 @@ export function planCompaction(session: Session, opts: PlanOptions = {}): Compac
   const strategy = opts.strategy ?? "summarize";
   const tree = session.tree;
   if (tree.size === 0) throw new NothingToCompactError(`${session.path}: the session has no entries`);
-  const leaf = opts.leafId === undefined ? tree.defaultLeaf : session.requireIndex(opts.leafId);
+  const leaf = opts.leafId === undefined ? piDefaultLeaf(session) : session.requireIndex(opts.leafId);
   const path = tree.path(leaf);
   const metas = path.map((i) => session.metas[i]);
   if (metas[metas.length - 1].type === "compaction") throw new NothingToCompactError("the leaf is a compaction already; nothing new to compact");

@@ -1,25 +1,10 @@
-import type { ModelRef } from "../context/build-context";
+import type { CompactionSettings } from "../../../compaction/plan";
 
-/** pi's compaction settings (settings.json `compaction`), with pi's defaults. */
-export interface CompactionSettings {
-  /** Room kept free for the summary and the next reply; sizes the summary's max tokens. */
-  reserveTokens: number;
-  /** How much recent conversation stays verbatim after the cut. */
-  keepRecentTokens: number;
-}
+// The settings and strategies are the neutral vocabulary (src/core/compaction/plan.ts); pi has all three strategies.
+export { type CompactionSettings, type CompactionStrategy, STRATEGIES } from "../../../compaction/plan";
 
+/** pi's defaults for its compaction settings (settings.json `compaction`). */
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = { reserveTokens: 16384, keepRecentTokens: 20000 };
-
-/**
- * `summarize`: pi's default (LLM summary of everything before the cut).
- * `truncate`: no LLM; the part before the cut is dropped and the summary says so.
- * `smart`: like summarize, but tool calls, errors and long messages are kept word for
- * word inside the summary text (see smart-select.ts).
- */
-export type CompactionStrategy = "summarize" | "truncate" | "smart";
-export const STRATEGIES: readonly CompactionStrategy[] = ["summarize", "truncate", "smart"];
-
-
 
 /** Max output tokens, as pi sizes them. */
 export function summaryMaxTokens(s: CompactionSettings): number {

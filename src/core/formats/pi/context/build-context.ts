@@ -1,6 +1,7 @@
 import type { CompactionEntry, SessionEntry } from "../model/entries";
 import type { AgentMessage, LlmMessage } from "../model/messages";
 import type { SessionReader } from "../../../session/session-reader";
+import { piDefaultLeaf } from "../default-leaf";
 import type { ModelRef } from "../../../compaction/summary-model";
 import { toLlmMessage } from "./convert";
 import { carriesContext, piEntryMessage, type SourceKind } from "./entry-message";
@@ -41,7 +42,7 @@ export interface SessionContext {
 export function buildContext(session: SessionReader, leafId?: string | null): SessionContext {
   const tree = session.tree;
   if (leafId === null || tree.size === 0) return { leafId: null, thinkingLevel: "off", model: null, parts: [], agent: [] };
-  const leaf = leafId === undefined ? tree.defaultLeaf : session.requireIndex(leafId);
+  const leaf = leafId === undefined ? piDefaultLeaf(session) : session.requireIndex(leafId);
   const path = tree.path(leaf);
   const metas = session.metas;
 

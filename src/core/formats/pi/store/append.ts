@@ -1,5 +1,6 @@
 import { CURRENT_SESSION_VERSION, type SessionEntry } from "../model/entries";
-import { appendToSession } from "../../../store/append-line";
+import { appendRecords } from "../../../session/append-records";
+import { piIndexHooks } from "../index-hooks";
 import { newEntryId } from "../../../store/ids";
 import type { Session } from "../pi-session";
 
@@ -36,7 +37,6 @@ export type NewEntry = Omit<SessionEntry, "id" | "timestamp"> & { parentId: stri
  */
 export async function appendEntry(session: Session, fields: NewEntry): Promise<SessionEntry> {
   assertWritableVersion(session);
-  session.checkUnchanged();
   const entry = {
     type: fields.type,
     id: newEntryId(session.tree.byId),
@@ -44,7 +44,8 @@ export async function appendEntry(session: Session, fields: NewEntry): Promise<S
     timestamp: new Date().toISOString(),
     ...stripBase(fields),
   } as SessionEntry;
-  await appendToSession(session, [entry]);
+  // The one append helper: the file as loaded, the entry pi's own, its parent known, all or nothing.
+  await appendRecords(session, [entry as unknown as Record<string, unknown>], { index: piIndexHooks });
   return entry;
 }
 

@@ -1,7 +1,7 @@
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../model/entries";
 import { UnknownVersionError } from "./append";
-import { cleanStaleTemps, writeNewFile } from "../../../store/atomic-file";
+import { writeNewSession } from "../../../store/atomic-file";
 import { newEntryId, newSessionId, sessionFileName } from "../../../store/ids";
 import type { Session } from "../pi-session";
 
@@ -68,9 +68,6 @@ export function forkSession(session: Session, entryId: string, opts: { dir?: str
     ids.add(id);
     parentId = id;
   }
-  const dir = opts.dir ?? dirname(resolve(session.path));
-  const target = join(dir, sessionFileName(timestamp, sessionId));
-  cleanStaleTemps(dir);
-  writeNewFile(target, `${lines.join("\n")}\n`, { replace: false });
+  const target = writeNewSession(session.path, opts.dir, sessionFileName(timestamp, sessionId), lines);
   return { path: target, sessionId, entryCount: lines.length - 1 };
 }

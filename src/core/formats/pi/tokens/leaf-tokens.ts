@@ -1,5 +1,6 @@
 import type { ModelRef, SessionContext, SourceKind } from "../context/build-context";
 import type { Session } from "../pi-session";
+import { piDefaultLeaf } from "../default-leaf";
 import { contextTokens } from "./context-tokens";
 import type { EntryTokens } from "../../../tokens/entry-tokens";
 import type { LeafTokenOptions } from "../../../tokens/leaf-token-options";
@@ -115,7 +116,7 @@ export interface InstantLeafBar {
 
 const CARRIES = new Set(["message", "custom_message", "branch_summary"]);
 
-export function instantLeafBar(session: Session, leaf = session.tree.defaultLeaf): InstantLeafBar {
+export function instantLeafBar(session: Session, leaf = piDefaultLeaf(session)): InstantLeafBar {
   const metas = session.metas;
   const path = session.tree.path(leaf);
   let compactionAt = -1;
