@@ -221,7 +221,11 @@ export class SessionLifecycle {
     let shown!: () => void;
     this.shownPart = new Promise<void>((resolve) => (shown = resolve));
     const done = this.host.withProgress(`Loading ${this.name}`, (report) => this.loadAll(shown, report));
-    void done.finally(shown);
+    void done.finally(() => {
+      shown();
+      // Progress of a load that ended is not sent to a webview coming up later (it would show "loading" before the failure).
+      this.progress = undefined;
+    });
     return done;
   }
 
