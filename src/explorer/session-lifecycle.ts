@@ -207,6 +207,18 @@ export class SessionLifecycle {
     return result;
   }
 
+  /** A request of the webview: exactly one reply, an error as its message. */
+  async respond(msg: ExplorerRequest): Promise<void> {
+    try {
+      const result = await this.answer(msg);
+      this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
+    } catch (err) {
+      this.stats.errors++;
+      this.host.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
+      this.post({ type: "reply", requestId: msg.requestId, ok: false, error: (err as Error).message });
+    }
+  }
+
   dispose(): void {
     if (this.abort.signal.aborted) return;
     this.abort.abort(new Error("the explorer was closed"));

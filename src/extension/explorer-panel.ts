@@ -189,19 +189,7 @@ export class ExplorerPanel extends Disposable {
     else if (msg.type === "action") await this.runAction(msg);
     else if (msg.type === "openFile") await this.openFile(msg.path);
     else if (msg.type === "openSubagent") await this.openSubagent(msg.entryId, msg.agentId);
-    else if ("requestId" in msg) await this.reply(msg);
-  }
-
-  /** A request of the webview: exactly one reply, an error as its message. */
-  private async reply(msg: ExplorerRequest): Promise<void> {
-    try {
-      const result = await this.life.answer(msg);
-      this.life.post({ type: "reply", requestId: msg.requestId, ok: true, result });
-    } catch (err) {
-      this.stats.errors++;
-      this.deps.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
-      this.life.post({ type: "reply", requestId: msg.requestId, ok: false, error: (err as Error).message });
-    }
+    else if ("requestId" in msg) await this.life.respond(msg);
   }
 
   /** A sub-agent's run: shown in place when the session holds it inline, else its own transcript opened. */

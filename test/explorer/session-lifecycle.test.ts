@@ -255,4 +255,19 @@ describe("explorer session lifecycle (load, first part, failure and Retry, tail,
     assert.equal(types().at(-1), "init");
     await assert.rejects(life.showEntry("nope"), /has no entry "nope"/);
   });
+  it("a webview request gets exactly one reply: the answer, or the error's message (counted)", async () => {
+    const file = writeSession(chain(3));
+    const { life, sent, logs } = start(file);
+    await life.ready();
+    await life.respond({ type: "rows", requestId: 7, start: 0, count: 10 });
+    const ok = sent.at(-1);
+    assert.ok(ok?.type === "reply" && ok.ok && ok.requestId === 7, JSON.stringify(ok).slice(0, 300));
+    assert.equal(life.stats.rowRequests, 1);
+    assert.equal(life.stats.rowsServed, 3);
+    await life.respond({ type: "details", requestId: 8, id: "no-such-entry" });
+    const failed = sent.at(-1);
+    assert.ok(failed?.type === "reply" && !failed.ok && failed.requestId === 8 && /no-such-entry/.test(failed.error ?? ""), JSON.stringify(failed));
+    assert.equal(life.stats.errors, 1);
+    assert.ok(logs.some((l) => l.startsWith("error: details request failed")), logs.join("\n"));
+  });
 });
