@@ -1,4 +1,4 @@
-import type { SessionReader } from "../core/formats/session-reader";
+import type { FileStamp, SessionReader } from "../core/formats/session-reader";
 
 /** How reading on may be watched and stopped (the rest of a first part, appended lines). */
 export interface ReadOnOptions {
@@ -14,6 +14,8 @@ export interface ReadOnOptions {
 export interface LiveSession extends SessionReader {
   /** Bytes of the file indexed so far. */
   readonly size: number;
+  /** The file as last looked at: its size is what a first part is part of. */
+  readonly stamp: FileStamp;
   /** Threads the index was read on (2 when a worker read part of it). */
   readonly threads: number;
   /** Why the index worker failed, when it did (the file was then read on one thread). */

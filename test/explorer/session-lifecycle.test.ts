@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, statSync, writeFileSync } from "node:fs";
 import { openSession } from "../../src/core/formats/registry";
 import type { FormatLoadOptions } from "../../src/core/formats/session-format";
 import type { SessionReader } from "../../src/core/formats/session-reader";
@@ -120,6 +120,10 @@ describe("explorer session lifecycle (load, first part, failure and Retry, tail,
     assert.ok(logs.some((l) => l.includes("showing the first 2 entries")), logs.join("\n"));
     await life.ready();
     assert.deepEqual(sent.map((m) => m.type), ["init"]);
+    // The header says how much of the file is read so far.
+    const init = sent[0];
+    assert.ok(init.type === "init");
+    assert.deepEqual(init.session.reading, { bytesRead: firstPartBytes, totalBytes: statSync(file).size });
     rest.open();
     await life.whenLoaded();
     assert.equal(life.session?.complete, true);
@@ -127,6 +131,7 @@ describe("explorer session lifecycle (load, first part, failure and Retry, tail,
     const changed = sent.filter((m): m is SessionChangedMessage => m.type === "sessionChanged");
     assert.equal(changed.length, 1);
     assert.equal(changed[0].added, 4);
+    assert.equal(changed[0].session.reading, undefined, "read whole");
   });
 
   it("a file rewritten while its rest is read is read again from the start, up to three times", async () => {
