@@ -14,15 +14,12 @@ import type { Log } from "./log";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
 
-export interface PanelDeps {
+/** countExact: exact counts in the background (tokenCounting = exact); prices: agentSessions.modelPrices, validated. */
+export interface PanelDeps extends Pick<ExplorerOptions, "countExact" | "prices"> {
   extensionUri: vscode.Uri;
   log: Log;
   /** Reserve and context windows for the token bars (from the settings, read each time). */
   tokenOptions: NonNullable<ExplorerOptions["tokenOptions"]>;
-  /** Exact counting for the table in the background (setting tokenCounting = exact); resolves when done. */
-  countExact?: ExplorerOptions["countExact"];
-  /** Prices for the cost (agentSessions.modelPrices, validated); a new object when the setting changes. */
-  prices?: ExplorerOptions["prices"];
   /** Runs an entry action (fork, continue, label, preview, compact) from the webview. */
   runAction(action: EntryAction, file: string, entryId: string): Promise<void>;
   onDidDispose(panel: ExplorerPanel): void;
@@ -66,7 +63,7 @@ export class ExplorerPanel extends Disposable {
       log: deps.log,
       explorer: {
         trusted: () => vscode.workspace.isTrusted,
-        tokenOptions: () => deps.tokenOptions(),
+        tokenOptions: deps.tokenOptions,
         countExact: deps.countExact,
         prices: deps.prices,
         folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
