@@ -12,9 +12,6 @@ export async function loadSession(path: string): Promise<SessionReader> {
   }
 }
 
-/** `ase compact` and `ase branch` read these from here until they go through the format's writer (issue 26, h-compact). */
-export { loadPiSession, piOnly } from "./pi-only";
-
 /** The position of an entry given by a flag, or the format's default leaf. */
 export function requireEntry(session: SessionReader, id: string | undefined, flag: string): number {
   if (id === undefined) return session.format.defaultLeaf(session);

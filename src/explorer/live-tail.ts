@@ -1,9 +1,9 @@
 import { StaleSessionError } from "../core/session/jsonl-session";
-import type { JsonlSession } from "../core/session/jsonl-session";
+import type { LiveSession } from "./live-session";
 
 export interface TailHost {
   /** The session the explorer shows (undefined while none is loaded). */
-  session(): JsonlSession | undefined;
+  session(): LiveSession | undefined;
   /** Entries may have been added: tell the webview (the live tail follows the default leaf). */
   changed(): void;
   /** The file was rewritten or shrunk: load it again from the start; resolves when loaded. */

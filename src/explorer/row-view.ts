@@ -1,10 +1,11 @@
 import { offers, whyNotOffered } from "../core/session/capabilities";
+import { formatOf } from "../core/formats/registry";
 import type { SessionFormat } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
-import { JsonlSession } from "../core/session/jsonl-session";
 import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
 import { type TreeRow, treeRows } from "../core/formats/tree-rows";
 import { clipField } from "../core/util/visible-text";
+import { isLiveSession } from "./live-session";
 
 type Boundary = "summarized" | "kept-start";
 
@@ -257,6 +258,6 @@ export function sessionInfoView(s: SessionReader, trusted: boolean): SessionInfo
     problems: s.problems.map((p) => p.message),
     readOnly: WRITES_FILE.every((a) => unavailable[a] !== undefined),
     unavailable,
-    ...(s.complete || !(s instanceof JsonlSession) ? {} : { reading: { bytesRead: s.size, totalBytes: s.stamp.size } }),
+    ...(s.complete || !isLiveSession(s) ? {} : { reading: { bytesRead: s.size, totalBytes: s.stamp.size } }),
   };
 }

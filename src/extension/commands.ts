@@ -1,52 +1,25 @@
-import { dirname } from "node:path";
 import * as vscode from "vscode";
 import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
 import type { CompactionOutcome, CompactionPlan, CompactionStrategy } from "../core/compaction/plan";
 import type { EntryAction } from "../protocol";
-import { clipText, visibleText } from "../core/util/visible-text";
-import { quoted, sessionTitle } from "../core/util/session-title";
-import { entryWords, loadedTitleFacts } from "../core/formats/title-facts";
+import { visibleText } from "../core/util/visible-text";
 import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
-import { type ActionDeps, type CompactArgs, compact, compactionPlan, compactOtherFormat, continueAt, forkAt, formatCompaction, labelAt, piSession, previewContext, projectFolders } from "./actions";
-import { clearApiKey, setApiKey } from "./api-key";
-import { compareContexts, type DiffSide, pickCompaction, pickLeaf, showCompactionChange } from "./context-diff";
-import { type ContextFormat, PREVIEW_SCHEME } from "./context-preview";
-import type { Log } from "./log";
-import { pickEntry, pickSession } from "./pickers";
-import type { SessionsView, SessionsViewNode } from "./sessions-view";
-import { sessionCostReport, totalCost } from "./cost-command";
-import type { RangePreset } from "../core/usage/cost-total";
-import type { SessionCosts } from "./session-costs";
+import { type CompactArgs, compact, compactionPlan, compactOtherFormat, formatCompaction, piSession, projectFolders } from "./actions";
+import { type CommandDeps, registrar, resolveFile, type Target } from "./commands/command-kit";
+import { forkNotice } from "./commands/fork-notice";
+import { PREVIEW_SCHEME } from "./context-preview";
+import { quoted, sessionTitle } from "../core/util/session-title";
+import { loadedTitleFacts } from "../core/formats/title-facts";
 
-export interface CommandDeps extends ActionDeps {
-  view: SessionsView;
-  /** Session costs, cached by file (the Sessions view's and the Total Cost commands'). */
-  costs: SessionCosts;
-  log: Log;
-  /** The file of the focused explorer panel, if any. */
-  activeFile(): string | undefined;
-}
+/*
+ * How a command runs (its error told as one message), the compaction commands, and the
+ * webview's entry actions (which run the compaction flow directly). The other commands
+ * are registered by feature in ./commands/.
+ */
 
-export type Target = vscode.Uri | string | SessionsViewNode | undefined;
-
-/** Accepts a Uri, a path, or a sessions-view node (context menus pass the node). */
-export function fileOf(t: Target): string | undefined {
-  if (!t) return undefined;
-  if (typeof t === "string") return t;
-  if (t instanceof vscode.Uri) return t.fsPath;
-  if (typeof t === "object" && "kind" in t && t.kind === "session") return t.session.path;
-  if (typeof t === "object" && "kind" in t && t.kind === "subagent") return t.sub.path;
-  if (typeof t === "object" && "fsPath" in t) return (t as unknown as vscode.Uri).fsPath;
-  return undefined;
-}
-
-async function resolveFile(deps: CommandDeps, t: Target, title: string): Promise<string | undefined> {
-  return fileOf(t) ?? deps.activeFile() ?? (await pickSession(deps.view, title))?.fsPath;
-}
-
-function describeError(err: unknown): string {
+export function describeError(err: unknown): string {
   if (err instanceof CancelledError) return "Cancelled; the session file was not changed.";
   if (err instanceof SummaryError) return `${err.message} The session file was not changed.`;
   return (err as Error).message;
@@ -57,7 +30,7 @@ function describeError(err: unknown): string {
  * (by code: other extensions, keybindings, tests), the error is also rethrown so the
  * caller sees it; from the palette or a menu it is not (VS Code would add a modal).
  */
-function guarded<A extends unknown[], R>(deps: CommandDeps, name: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
+export function guarded<A extends unknown[], R>(deps: CommandDeps, name: string, fn: (...args: A) => Promise<R>): (...args: A) => Promise<R | undefined> {
   return async (...args: A) => {
     try {
       return await fn(...args);
@@ -82,17 +55,6 @@ function planSummary(p: CompactionPlan): string {
   if (p.strategy !== "truncate") lines.push(`Model: ${p.model}${p.previousSummary ? "; updates the previous summary" : ""}.`);
   if (p.readFiles.length || p.modifiedFiles.length) lines.push(`Files: ${p.readFiles.length} read, ${p.modifiedFiles.length} modified.`);
   return [...lines, ...p.notes].join("\n");
-}
-
-/**
- * What a fork is told as: the session and the entry by their words ("Forked 'Fix the
- * build' at 'Run the tests'"), not by a new file's timestamp and id; Open shows it.
- */
-export async function forkNotice(deps: CommandDeps, file: string, entryId: string): Promise<string> {
-  const s = await deps.session(file);
-  const i = s.requireIndex(entryId);
-  const title = deps.view.titleOf(file) ?? sessionTitle(loadedTitleFacts(s), file);
-  return `Forked ${quoted(title, 60)} at ${quoted(entryWords(s, i))}`;
 }
 
 /** A compaction strategy as the palette offers it. */
@@ -175,98 +137,8 @@ async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s
   return out;
 }
 
-export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
-  const reg = (id: string, fn: (...args: never[]) => unknown) => ctx.subscriptions.push(vscode.commands.registerCommand(id, fn as (...args: unknown[]) => unknown));
-
-  reg("agentSessions.openSession", guarded(deps, "Open Session", async (t?: Target, entryId?: string) => {
-    const file = fileOf(t) ?? (await pickSession(deps.view, "Open Session"))?.fsPath;
-    if (file) await deps.openSession(vscode.Uri.file(file), typeof entryId === "string" ? entryId : undefined);
-  }));
-
-  reg("agentSessions.previewContext", guarded(deps, "Preview Context", async (t?: Target, leafId?: string, format?: ContextFormat, strategy?: string) => {
-    const file = await resolveFile(deps, t, "Preview Context");
-    if (!file) return undefined;
-    return previewContext(deps, file, leafId, format, strategy);
-  }));
-
-  reg("agentSessions.diffContexts", guarded(deps, "Compare Contexts", async (t?: Target, leafA?: string | null, leafB?: string | null, other?: Target) => {
-    const file = await resolveFile(deps, t, "Compare Contexts of Two Entries");
-    if (!file) return undefined;
-    const a: DiffSide | undefined = leafA !== undefined ? { file, leafId: leafA } : await pickLeaf(deps, file, "Compare contexts: the first leaf (left)");
-    if (!a) return undefined;
-    const fileB = fileOf(other) ?? file;
-    const b: DiffSide | undefined = leafB !== undefined ? { file: fileB, leafId: leafB } : await pickLeaf(deps, fileB, `Compare the context of ${a.leafId ?? "(empty)"} with…`, a.leafId ?? undefined);
-    if (!b) return undefined;
-    return compareContexts(deps, a, b);
-  }));
-
-  reg("agentSessions.compactionChange", guarded(deps, "What This Compaction Changed", async (t?: Target, entryId?: string) => {
-    const file = await resolveFile(deps, t, "What a Compaction Changed");
-    if (!file) return undefined;
-    const id = entryId ?? (await pickCompaction(deps, file));
-    if (!id) return undefined;
-    return showCompactionChange(deps, file, id);
-  }));
-
-  reg("agentSessions.forkSession", guarded(deps, "Fork Session", async (t?: Target, entryId?: string) => {
-    const file = await resolveFile(deps, t, "Fork Session From Entry");
-    if (!file) return undefined;
-    const id = entryId ?? (await pickEntry(await deps.session(file), "Fork from which entry?"));
-    if (!id) return undefined;
-    const path = await forkAt(deps, file, id);
-    void deps.view.refresh();
-    if (entryId === undefined) {
-      const open = await vscode.window.showInformationMessage(await forkNotice(deps, file, id), "Open");
-      if (open) await deps.openSession(vscode.Uri.file(path));
-    }
-    return path;
-  }));
-
-  reg("agentSessions.forkLatest", guarded(deps, "Fork Latest", async (t?: Target) => {
-    const file = await resolveFile(deps, t, "Fork Latest");
-    if (!file) return undefined;
-    const s = await deps.session(file);
-    // The leaf the agent itself would resume from, by the format's own rule (a Claude Code
-    // transcript ending in a sub-agent's sidechain line resumes from its main chain).
-    const leaf = formatOf(s).defaultLeaf(s);
-    if (leaf < 0) throw new Error(`${file}: no entry to fork from`);
-    const path = await forkAt(deps, file, s.metas[leaf].id);
-    void deps.view.refresh();
-    void vscode.window.showInformationMessage(await forkNotice(deps, file, s.metas[leaf].id), "Open").then((o) => (o ? deps.openSession(vscode.Uri.file(path)) : undefined));
-    return path;
-  }));
-
-  reg("agentSessions.continueFromEntry", guarded(deps, "Continue From Entry", async (t?: Target, entryId?: string, opts?: { summarize?: boolean }) => {
-    const file = await resolveFile(deps, t, "Continue From Entry");
-    if (!file) return undefined;
-    const id = entryId ?? (await pickEntry(await deps.session(file), "Continue from which entry?"));
-    if (!id) return undefined;
-    let summarize = opts?.summarize;
-    if (summarize === undefined) {
-      const pick = await vscode.window.showQuickPick(
-        [
-          { label: "Without summary", description: "just move the leaf (pi's /tree)", value: false },
-          { label: "Summarize the branch being left", description: "asks the LLM; needs an API key", value: true },
-        ],
-        { title: "Continue from entry" },
-      );
-      if (!pick) return undefined;
-      summarize = pick.value;
-    }
-    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Continuing from entry", cancellable: true }, (p, token) => continueAt(deps, file, id, !!summarize, token, p));
-  }));
-
-  reg("agentSessions.labelEntry", guarded(deps, "Label Entry", async (t?: Target, entryId?: string, label?: string) => {
-    const file = await resolveFile(deps, t, "Label Entry");
-    if (!file) return undefined;
-    const s = await deps.session(file);
-    const id = entryId ?? (await pickEntry(s, "Label which entry?"));
-    if (!id) return undefined;
-    const text = label ?? (await vscode.window.showInputBox({ title: `Label ${id}`, prompt: "An empty label clears it.", value: s.tree.labels.get(id) ?? "" }));
-    if (text === undefined) return undefined;
-    return labelAt(deps, file, id, text);
-  }));
-
+export function registerCompactCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
+  const reg = registrar(ctx);
   reg("agentSessions.compactSession", guarded(deps, "Compact Session", async (t?: Target, args?: CompactArgs) => {
     const file = await resolveFile(deps, t, "Compact Session");
     if (!file) return undefined;
@@ -286,45 +158,6 @@ export function registerCommands(ctx: vscode.ExtensionContext, deps: CommandDeps
     }
     return compactInteractive(deps, file);
   }));
-
-  reg("agentSessions.setApiKey", guarded(deps, "Set API Key", async (key?: string) => {
-    if (await setApiKey(deps.secrets, key)) void vscode.window.showInformationMessage("Anthropic API key stored in VS Code's secret storage.");
-  }));
-  reg("agentSessions.clearApiKey", guarded(deps, "Clear API Key", async () => {
-    await clearApiKey(deps.secrets);
-    void vscode.window.showInformationMessage("Anthropic API key removed.");
-  }));
-  // Called by code (tests, other extensions) with a range preset ("today", "7d", "30d", "all") and a project's cwd, nothing is asked.
-  reg("agentSessions.totalCost", guarded(deps, "Total Cost", async (range?: RangePreset, project?: string) => totalCost(deps, { range, project })));
-  reg("agentSessions.projectTotalCost", guarded(deps, "Total Cost", async (node?: SessionsViewNode | string, range?: RangePreset) => {
-    const project = typeof node === "string" ? node : node?.kind === "project" ? node.group.cwd : undefined;
-    return totalCost(deps, { range, project });
-  }));
-  reg("agentSessions.sessionCost", guarded(deps, "Session Cost", async (t?: Target) => {
-    const file = await resolveFile(deps, t, "Cost of which session?");
-    if (!file) return undefined;
-    return sessionCostReport(deps, file, deps.view.titleOf(file) ?? sessionTitle(undefined, file));
-  }));
-  reg("agentSessions.showLog", () => deps.log.show());
-  reg("agentSessions.refresh", () => deps.view.refresh());
-  reg("agentSessions.filter", async () => {
-    const text = await vscode.window.showInputBox({ title: "Filter sessions", prompt: "Matches name, first message, project and path", value: deps.view.filter });
-    if (text !== undefined) deps.view.setFilter(text);
-  });
-  reg("agentSessions.clearFilter", () => deps.view.setFilter(""));
-  reg("agentSessions.openAsText", (t?: Target) => {
-    const file = fileOf(t);
-    if (file) return vscode.commands.executeCommand("vscode.open", vscode.Uri.file(file));
-  });
-  reg("agentSessions.revealInOS", (t?: Target) => {
-    const file = fileOf(t);
-    if (file) return vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(file));
-  });
-  reg("agentSessions.copyPath", async (t?: Target) => {
-    const file = fileOf(t);
-    if (file) await vscode.env.clipboard.writeText(file);
-  });
-  reg("agentSessions.openSessionsFolder", () => vscode.commands.executeCommand("revealFileInOS", vscode.Uri.file(dirname(deps.view.allSessions()[0]?.path ?? ""))));
 }
 
 /** Entry actions from the webview's buttons: the same commands, with the entry filled in. */

@@ -3,7 +3,7 @@ import { formatById } from "../core/formats/registry";
 import { compilePattern, SearchInputError } from "../core/search/pattern";
 import { searchRoots } from "../core/search/search-targets";
 import { clipText, visibleText } from "../core/util/visible-text";
-import { fileOf, type Target } from "./commands";
+import { fileOf, type Target } from "./commands/command-kit";
 import type { Log } from "./log";
 import { DATE_RANGES, type DateRange, describeRequest, KIND_CHOICES, type KindChoice, resultsMessage, type SearchOutcome, type SearchRequest } from "./search-results";
 import { OPEN_HIT_COMMAND, SEARCH_VIEW_ID, type SearchView } from "./search-view";

@@ -6,7 +6,6 @@ import { type ProjectGroup, type SessionSummary, type SubagentSummary, type Unre
 import { listAllSessions } from "../core/formats/list-all";
 import { formatById } from "../core/formats/registry";
 import { ForkPoints } from "./fork-points";
-import { resolveSessionsDir } from "../core/formats/pi/sessions-dir";
 import type { Log } from "./log";
 import { readSettings } from "./settings";
 import { clipText, visibleText } from "../core/util/visible-text";
@@ -20,10 +19,12 @@ type Node = { kind: "note"; notes: Unread[] } | { kind: "project"; group: Projec
 
 const home = (p: string) => p.replace(/^~(?=$|\/)/, homedir());
 
-/** The sessions dir from the setting, else PI_CODING_AGENT_DIR, else ~/.pi/agent/sessions. */
+/** pi's sessions dir: the setting, else the format's own rule (PI_CODING_AGENT_DIR, else ~/.pi/agent/sessions). */
 export function sessionsDir(): string {
   const s = readSettings().sessionsDirectory.trim();
-  return resolveSessionsDir(s ? home(s) : undefined);
+  const pi = formatById("pi").discovery;
+  if (!pi) throw new Error("the pi format lists no sessions directory");
+  return pi.root(s ? home(s) : undefined, process.env);
 }
 
 /** Every agent's root from the settings (pi's from sessionsDirectory); unset ones come from the environment. */
