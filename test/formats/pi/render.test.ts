@@ -1,14 +1,16 @@
 import { strict as assert } from "node:assert";
-import { buildContext } from "../../src/core/formats/pi/context/build-context";
-import { renderAnthropic } from "../../src/core/formats/pi/context/render-anthropic";
-import { renderXml } from "../../src/core/formats/pi/context/render-xml";
-import { fileActivity, piFileLists } from "../../src/core/formats/pi/file-ops";
-import { Session } from "../../src/core/formats/pi/pi-session";
-import { assistant, bash, entry, header, toolResult, user, writeSession } from "../helpers/session-builder";
+import { buildContext } from "../../../src/core/formats/pi/context/build-context";
+import { renderAnthropic } from "../../../src/core/formats/pi/context/render-anthropic";
+import { renderXml } from "../../../src/core/formats/pi/context/render-xml";
+import { fileActivity, piFileLists } from "../../../src/core/formats/pi/file-ops";
+import type { TextSession } from "../../../src/core/formats/pi/text-session";
+import { assistant, bash, entry, header, toolResult } from "../../helpers/session-builder";
+import { piSession } from "./memory";
 
-async function sample(): Promise<Session> {
-  return Session.load(
-    writeSession([
+/** A session with a compaction, tool calls of every kind, an error, a bash run and an image. */
+function sample(): TextSession {
+  return piSession(
+    [
       header(),
       entry("compaction", "00000000", null, { summary: "earlier work", firstKeptEntryId: "nothing", tokensBefore: 1234, details: { readFiles: ["old.md"], modifiedFiles: ["old.ts"] } }),
       { type: "message", id: "00000001", parentId: "00000000", timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text: "fix <b>a.ts</b> & b" }, { type: "image", data: "AAAA", mimeType: "image/png" }] } },
@@ -20,13 +22,13 @@ async function sample(): Promise<Session> {
       toolResult("00000007", "00000006", "t3", "write", "written"),
       toolResult("00000008", "00000007", "t4", "read", "z"),
       assistant("00000009", "00000008", "done"),
-    ]),
+    ],
   );
 }
 
 describe("anthropic rendering", () => {
-  it("tool_use / tool_result, merged same-role turns, thinking with signature, base64 images, system", async () => {
-    const s = await sample();
+  it("tool_use / tool_result, merged same-role turns, thinking with signature, base64 images, system", () => {
+    const s = sample();
     const { body } = renderAnthropic(buildContext(s), { system: "You are pi." });
     assert.equal(body.system, "You are pi.");
     assert.equal(body.model, "claude-sonnet-4-5");
@@ -48,8 +50,8 @@ describe("anthropic rendering", () => {
 });
 
 describe("xml rendering", () => {
-  it("tags every item by kind with ids, escapes text, groups same-role items", async () => {
-    const s = await sample();
+  it("tags every item by kind with ids, escapes text, groups same-role items", () => {
+    const s = sample();
     const x = renderXml(buildContext(s));
     assert.equal(x.items[0].tag, "progress_summary");
     assert.deepEqual(x.items.map((i) => i.tag).slice(1, 6), ["user_message", "image", "thinking", "assistant_response", "tool_call"]);
@@ -61,8 +63,8 @@ describe("xml rendering", () => {
     for (let i = 1; i < x.messages.length; i++) assert.notEqual(x.messages[i].role, x.messages[i - 1].role);
   });
 
-  it("maxTokens drops the oldest items first and reports included and excluded ids", async () => {
-    const s = await sample();
+  it("maxTokens drops the oldest items first and reports included and excluded ids", () => {
+    const s = sample();
     const full = renderXml(buildContext(s));
     const cut = renderXml(buildContext(s), { maxTokens: full.tokens - 1 });
     assert.ok(cut.excluded.length >= 1);
@@ -76,8 +78,8 @@ describe("xml rendering", () => {
 });
 
 describe("file operations", () => {
-  it("read/written/edited counts in first-touched order, cumulative through summary details", async () => {
-    const s = await sample();
+  it("read/written/edited counts in first-touched order, cumulative through summary details", () => {
+    const s = sample();
     const acts = fileActivity(s, s.tree.path(s.tree.defaultLeaf));
     assert.deepEqual(acts.map((a) => a.path), ["old.md", "old.ts", "a.ts", "b.ts"]);
     const a = acts.find((x) => x.path === "a.ts");
