@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { buildContext } from "../../../src/core/formats/pi/context/build-context";
 import { TextSession } from "../../../src/core/formats/pi/text-session";
 import { refContext, refParse } from "../../helpers/reference-context";
-import { type Raw, sessionText } from "../../helpers/session-builder";
+import { assistant, bash, entry, header, type Raw, sessionText, toolResult } from "../../helpers/session-builder";
 
 /**
  * pi sessions for rule tests, held in memory: the lines (objects JSON-encoded, strings as
@@ -35,4 +35,23 @@ export function agreesForEveryLeaf(lines: Array<Raw | string>): number {
     assert.deepEqual(ours.model, theirs.model, `model at ${m.id}`);
   }
   return s.metas.length;
+}
+
+/** A session (for the rendering and file-op tests) with a compaction, tool calls of every kind, an error, a bash run and an image. */
+export function toolsSession(): TextSession {
+  return piSession(
+    [
+      header(),
+      entry("compaction", "00000000", null, { summary: "earlier work", firstKeptEntryId: "nothing", tokensBefore: 1234, details: { readFiles: ["old.md"], modifiedFiles: ["old.ts"] } }),
+      { type: "message", id: "00000001", parentId: "00000000", timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text: "fix <b>a.ts</b> & b" }, { type: "image", data: "AAAA", mimeType: "image/png" }] } },
+      assistant("00000002", "00000001", "reading", { thinking: "hmm", toolCalls: [{ id: "t1", name: "read", arguments: { path: "a.ts" } }, { id: "t2", name: "edit", arguments: { path: "b.ts", oldText: "x", newText: "y" } }] }),
+      toolResult("00000003", "00000002", "t1", "read", "file a"),
+      toolResult("00000004", "00000003", "t2", "edit", "no match", true),
+      bash("00000005", "00000004", "npm test", "ok"),
+      assistant("00000006", "00000005", "", { toolCalls: [{ id: "t3", name: "write", arguments: { path: "a.ts", content: "z" } }, { id: "t4", name: "read", arguments: { path: "a.ts" } }] }),
+      toolResult("00000007", "00000006", "t3", "write", "written"),
+      toolResult("00000008", "00000007", "t4", "read", "z"),
+      assistant("00000009", "00000008", "done"),
+    ],
+  );
 }

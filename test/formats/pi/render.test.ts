@@ -2,29 +2,7 @@ import { strict as assert } from "node:assert";
 import { buildContext } from "../../../src/core/formats/pi/context/build-context";
 import { renderAnthropic } from "../../../src/core/formats/pi/context/render-anthropic";
 import { renderXml } from "../../../src/core/formats/pi/context/render-xml";
-import { fileActivity, piFileLists } from "../../../src/core/formats/pi/file-ops";
-import type { TextSession } from "../../../src/core/formats/pi/text-session";
-import { assistant, bash, entry, header, toolResult } from "../../helpers/session-builder";
-import { piSession } from "./memory";
-
-/** A session with a compaction, tool calls of every kind, an error, a bash run and an image. */
-function sample(): TextSession {
-  return piSession(
-    [
-      header(),
-      entry("compaction", "00000000", null, { summary: "earlier work", firstKeptEntryId: "nothing", tokensBefore: 1234, details: { readFiles: ["old.md"], modifiedFiles: ["old.ts"] } }),
-      { type: "message", id: "00000001", parentId: "00000000", timestamp: "2026-01-01T00:00:00.000Z", message: { role: "user", content: [{ type: "text", text: "fix <b>a.ts</b> & b" }, { type: "image", data: "AAAA", mimeType: "image/png" }] } },
-      assistant("00000002", "00000001", "reading", { thinking: "hmm", toolCalls: [{ id: "t1", name: "read", arguments: { path: "a.ts" } }, { id: "t2", name: "edit", arguments: { path: "b.ts", oldText: "x", newText: "y" } }] }),
-      toolResult("00000003", "00000002", "t1", "read", "file a"),
-      toolResult("00000004", "00000003", "t2", "edit", "no match", true),
-      bash("00000005", "00000004", "npm test", "ok"),
-      assistant("00000006", "00000005", "", { toolCalls: [{ id: "t3", name: "write", arguments: { path: "a.ts", content: "z" } }, { id: "t4", name: "read", arguments: { path: "a.ts" } }] }),
-      toolResult("00000007", "00000006", "t3", "write", "written"),
-      toolResult("00000008", "00000007", "t4", "read", "z"),
-      assistant("00000009", "00000008", "done"),
-    ],
-  );
-}
+import { toolsSession as sample } from "./memory";
 
 describe("anthropic rendering", () => {
   it("tool_use / tool_result, merged same-role turns, thinking with signature, base64 images, system", () => {
@@ -74,19 +52,5 @@ describe("xml rendering", () => {
     const none = renderXml(buildContext(s), { maxTokens: 0 });
     assert.equal(none.included.length, 0);
     assert.equal(none.messages.length, 0);
-  });
-});
-
-describe("file operations", () => {
-  it("read/written/edited counts in first-touched order, cumulative through summary details", () => {
-    const s = sample();
-    const acts = fileActivity(s, s.tree.path(s.tree.defaultLeaf));
-    assert.deepEqual(acts.map((a) => a.path), ["old.md", "old.ts", "a.ts", "b.ts"]);
-    const a = acts.find((x) => x.path === "a.ts");
-    assert.deepEqual([a?.read, a?.written, a?.edited, a?.firstEntryId], [2, 1, 0, "00000002"]);
-    assert.deepEqual(piFileLists(acts), { readFiles: ["old.md"], modifiedFiles: ["a.ts", "b.ts", "old.ts"] });
-    // A subtree below the first tool calls sees only the write/read of a.ts.
-    const sub = fileActivity(s, s.tree.subtree(s.requireIndex("00000005")));
-    assert.deepEqual(sub.map((x) => [x.path, x.read, x.written]), [["a.ts", 1, 1]]);
   });
 });
