@@ -1,43 +1,23 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
-import { branchSession, planBranch } from "../../src/core/formats/pi/compaction/branch-summary";
+import { branchSession } from "../../src/core/formats/pi/compaction/branch-summary";
 import { SummaryError } from "../../src/core/compaction/llm-errors";
 import { DEFAULT_SUMMARY_MODEL } from "../../src/core/compaction/summary-model";
 import { BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX } from "../../src/core/formats/pi/context/convert";
 import { buildContext } from "../../src/core/formats/pi/context/build-context";
 import { Session } from "../../src/core/formats/pi/pi-session";
 import { refContext, refLoad } from "../helpers/reference-context";
-import { assistant, header, toolResult, user, writeSession } from "../helpers/session-builder";
+import { writeSession } from "../helpers/session-builder";
 import { FakeAnthropic } from "./fake-anthropic";
-import { expectUnchanged, FAST_RETRY } from "./helpers";
+import { branchedLines, expectUnchanged, FAST_RETRY } from "./helpers";
 
-/** u1 -> a1, then two branches: (u2 a2[edit] t2 a3) and the last line (u3 a4) on another branch. */
+/** The branched session of branchedLines, written to a temp file. */
 function branchedSession(): string {
-  return writeSession([
-    header(),
-    user("u1", null, "start"),
-    assistant("a1", "u1", "ok"),
-    user("u2", "a1", "try plan A"),
-    assistant("a2", "u2", "editing", { toolCalls: [{ id: "c1", name: "edit", arguments: { path: "/src/x.ts", oldText: "a", newText: "b" } }] }),
-    toolResult("t2", "a2", "c1", "edit", "edited"),
-    assistant("a3", "t2", "plan A done"),
-  ]);
+  return writeSession(branchedLines());
 }
 
+// The plan (nothing written) is tested in test/formats/pi/branch-summary.test.ts.
 describe("branch summary (pi's /tree)", () => {
-  it("plan: entries from the old leaf back to the common ancestor, files, budget newest first", async () => {
-    const session = await Session.load(branchedSession());
-    const plan = planBranch(session, { targetId: "a1" });
-    assert.equal(plan.fromLeafId, "a3");
-    assert.equal(plan.commonAncestorId, "a1");
-    assert.deepEqual(plan.branchEntryIds, ["u2", "a2", "t2", "a3"]);
-    assert.deepEqual(plan.messages.map((m) => m.entryId), ["u2", "a2", "a3"], "tool results are left out");
-    assert.deepEqual(plan.modifiedFiles, ["/src/x.ts"]);
-    const tight = planBranch(session, { targetId: "a1", contextWindow: 16384 + 5, reserveTokens: 16384 });
-    assert.deepEqual(tight.messages.map((m) => m.entryId), ["a3"]);
-    assert.equal(tight.leftOut, 2);
-  });
-
   it("without --summarize: an empty branch_summary at the target, so the leaf move lasts", async () => {
     const file = branchedSession();
     const before = readFileSync(file);

@@ -41,6 +41,19 @@ export function turnsSession(extra: Raw[] = []): string {
   ]);
 }
 
+/** u1 -> a1, then the branch u2 a2[edit] t2 a3 (the last line): what a move back to a1 leaves. */
+export function branchedLines(): Raw[] {
+  return [
+    header(),
+    user("u1", null, "start"),
+    assistant("a1", "u1", "ok"),
+    user("u2", "a1", "try plan A"),
+    assistant("a2", "u2", "editing", { toolCalls: [{ id: "c1", name: "edit", arguments: { path: "/src/x.ts", oldText: "a", newText: "b" } }] }),
+    toolResult("t2", "a2", "c1", "edit", "edited"),
+    assistant("a3", "t2", "plan A done"),
+  ];
+}
+
 /**
  * The file must be the bytes it was plus exactly one valid JSON line, and the context
  * for the new entry must be summary + the old context from firstKeptEntryId on.

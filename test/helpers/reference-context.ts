@@ -13,8 +13,13 @@ export interface RefSession {
 }
 
 export function refLoad(path: string): RefSession {
+  return refParse(readFileSync(path, "utf8"));
+}
+
+/** The same naive reading of a session's JSONL text held in memory. */
+export function refParse(text: string): RefSession {
   const parsed: Obj[] = [];
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = text.split("\n");
   for (let n = 0; n < lines.length; n++) {
     if (!lines[n].trim()) continue;
     try {

@@ -55,12 +55,17 @@ export function entry(type: string, id: string, parentId: string | null, fields:
   return { type, id, parentId, timestamp: ts(), ...fields };
 }
 
+/** The JSONL text of lines (objects are JSON-encoded, strings kept as is), newline-ended unless told not to be. */
+export function sessionText(lines: Array<Raw | string>, opts: { trailingNewline?: boolean } = {}): string {
+  const text = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
+  return opts.trailingNewline === false ? text : `${text}\n`;
+}
+
 /** Writes lines (objects are JSON-encoded, strings written as is) to a new temp file. */
 export function writeSession(lines: Array<Raw | string>, opts: { trailingNewline?: boolean; dir?: string; name?: string } = {}): string {
   const dir = opts.dir ?? tempDir();
   const file = join(dir, opts.name ?? "session.jsonl");
-  const text = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
-  writeFileSync(file, opts.trailingNewline === false ? text : `${text}\n`);
+  writeFileSync(file, sessionText(lines, opts));
   return file;
 }
 

@@ -1,14 +1,14 @@
 import { strict as assert } from "node:assert";
-import { Session } from "../../../src/core/formats/pi/pi-session";
 import { piFormat as f } from "../../../src/core/formats/pi/format";
 import { RowView } from "../../../src/explorer/row-view";
-import { assistant, bash, entry, header, toolResult, user, writeSession } from "../../helpers/session-builder";
+import { assistant, bash, entry, header, toolResult, user } from "../../helpers/session-builder";
+import { piSession } from "./memory";
 
 const CWD = "/home/ana/proj";
 
 describe("pi rows: every call of a response in words, paths relative to the header's cwd", () => {
-  async function open() {
-    const file = writeSession([
+  function open() {
+    const s = piSession([
       header({ cwd: CWD }),
       user("u1", null, "read b.txt, then edit csv.js"),
       assistant("a1", "u1", "", {
@@ -23,26 +23,25 @@ describe("pi rows: every call of a response in words, paths relative to the head
       entry("compaction", "k1", "b1", { summary: "s", firstKeptEntryId: "a2", tokensBefore: 900 }),
       entry("model_change", "m1", "k1", { provider: "anthropic", modelId: "claude-opus-4-1" }),
     ]);
-    const s = await Session.load(file);
     const rows = new RowView(s);
     rows.setFilter("all");
     return { s, row: (id: string) => rows.page(0, 100).find((r) => r.id === id) };
   }
 
-  it("a response's calls all listed, after its text; an edit with its line counts", async () => {
-    const { row } = await open();
+  it("a response's calls all listed, after its text; an edit with its line counts", () => {
+    const { row } = open();
     assert.equal(row("a1")?.preview, "-> Read b.txt, $ ls");
     assert.equal(row("a2")?.preview, "Fixing it. -> Edit src/csv.js (-1 +1)");
   });
 
-  it("a Windows cwd: paths inside it relative too", async () => {
-    const file = writeSession([header({ cwd: "C:\\work\\app" }), user("u1", null, "go"), assistant("a1", "u1", "", { toolCalls: [{ id: "c1", name: "read", arguments: { path: "C:\\work\\app\\src\\a.ts" } }] })]);
-    const rows = new RowView(await Session.load(file));
+  it("a Windows cwd: paths inside it relative too", () => {
+    const s = piSession([header({ cwd: "C:\\work\\app" }), user("u1", null, "go"), assistant("a1", "u1", "", { toolCalls: [{ id: "c1", name: "read", arguments: { path: "C:\\work\\app\\src\\a.ts" } }] })]);
+    const rows = new RowView(s);
     assert.equal(rows.page(0, 10).find((r) => r.id === "a1")?.preview, "-> Read src\\a.ts");
   });
 
-  it("labels for a person, pi's own names second", async () => {
-    const { s, row } = await open();
+  it("labels for a person, pi's own names second", () => {
+    const { s, row } = open();
     const d = (id: string) => f.describe(s, s.requireIndex(id));
     assert.deepEqual([d("a1").label, d("a1").typeName], ["Tool calls", "assistant"]);
     assert.deepEqual([d("a2").label, d("a2").typeName], ["Tool call", "assistant"]);

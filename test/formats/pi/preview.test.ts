@@ -1,8 +1,9 @@
 import { strict as assert } from "node:assert";
-import { entryPreview } from "../../src/core/formats/pi/model/preview";
-import { Session } from "../../src/core/formats/pi/pi-session";
-import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../helpers/fixtures";
-import { assistant, bash, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";
+import { entryPreview } from "../../../src/core/formats/pi/model/preview";
+import { Session } from "../../../src/core/formats/pi/pi-session";
+import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../../helpers/fixtures";
+import { assistant, bash, entry, header, type Raw, toolResult, user } from "../../helpers/session-builder";
+import { piSession } from "./memory";
 
 /** The one-line previews the tree, the row view and `ase tree` show for each entry. */
 describe("entry previews", () => {
@@ -60,15 +61,14 @@ describe("entry previews", () => {
     assert.equal(entryPreview(u), "[image]");
   });
 
-  it("come out of the index as the entry itself gives them, non-ASCII and broken surrogates included", async () => {
+  it("come out of the index as the entry itself gives them, non-ASCII and broken surrogates included", () => {
     const entries: Raw[] = [
       user("u1", null, "héllo wörld 中文 😀 ".repeat(8)),
       user("u2", "u1", `cut inside a pair: ${"x".repeat(77)}😀😀😀 tail`),
       user("u3", "u2", "lone \ud800 surrogate"),
       toolResult("t1", "u3", "c1", "read", "ü".repeat(500)),
     ];
-    const file = writeSession([header(), ...entries]);
-    const s = await Session.load(file);
+    const s = piSession([header(), ...entries]);
     assert.equal(s.metas.length, entries.length);
     for (let i = 0; i < entries.length; i++) {
       // The index stores UTF-8: a lone surrogate comes back as U+FFFD, as Buffer does.

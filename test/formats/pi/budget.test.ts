@@ -1,11 +1,11 @@
 import { strict as assert } from "node:assert";
-import { budgetBreakdown, DEFAULT_ALLOCATION } from "../../src/core/formats/pi/context/budget";
-import { buildContext } from "../../src/core/formats/pi/context/build-context";
-import { Session } from "../../src/core/formats/pi/pi-session";
-import { assistant, entry, header, user, writeSession } from "../helpers/session-builder";
+import { budgetBreakdown, DEFAULT_ALLOCATION } from "../../../src/core/formats/pi/context/budget";
+import { buildContext } from "../../../src/core/formats/pi/context/build-context";
+import { assistant, entry, header, user } from "../../helpers/session-builder";
+import { piSession } from "./memory";
 
-async function ctxOf(lines: Array<Record<string, unknown>>) {
-  return buildContext(await Session.load(writeSession(lines)));
+function ctxOf(lines: Array<Record<string, unknown>>) {
+  return buildContext(piSession(lines));
 }
 
 describe("budget breakdown of a leaf's context", () => {
@@ -19,8 +19,8 @@ describe("budget breakdown of a leaf's context", () => {
     assistant("10000006", "10000005", "b".repeat(80)),
   ];
 
-  it("puts each message in its category; the current input is the last user message", async () => {
-    const b = budgetBreakdown(await ctxOf(lines), { contextTokens: 10000, total: 100000 });
+  it("puts each message in its category; the current input is the last user message", () => {
+    const b = budgetBreakdown(ctxOf(lines), { contextTokens: 10000, total: 100000 });
     const part = (n: string) => b.parts.find((p) => p.name === n);
     assert.deepEqual(part("current")?.entryIds, ["10000005"]);
     assert.deepEqual(part("injected")?.entryIds, ["10000003"]);
@@ -37,8 +37,8 @@ describe("budget breakdown of a leaf's context", () => {
     assert.equal(b.parts.reduce((a, p) => a + p.used, 0), 10000);
   });
 
-  it("scales the messages into the context size when the measures overshoot, keeping a known system prompt", async () => {
-    const b = budgetBreakdown(await ctxOf(lines), { contextTokens: 500, total: 1000, systemTokens: 100 });
+  it("scales the messages into the context size when the measures overshoot, keeping a known system prompt", () => {
+    const b = budgetBreakdown(ctxOf(lines), { contextTokens: 500, total: 1000, systemTokens: 100 });
     assert.equal(b.systemSource, "text");
     assert.equal(b.parts[0].used, 100);
     assert.equal(b.parts.reduce((a, p) => a + p.used, 0), 500);
@@ -46,8 +46,8 @@ describe("budget breakdown of a leaf's context", () => {
     assert.deepEqual(b.overflowing, b.parts.filter((p) => p.used > p.allocated).map((p) => p.name));
   });
 
-  it("takes a custom allocation and rejects one that does not sum to 100%", async () => {
-    const ctx = await ctxOf(lines);
+  it("takes a custom allocation and rejects one that does not sum to 100%", () => {
+    const ctx = ctxOf(lines);
     const b = budgetBreakdown(ctx, { contextTokens: 1000, total: 999, allocation: { system: 50, summary: 0, injected: 0, recent: 50, current: 0 } });
     assert.deepEqual(b.parts.map((p) => p.allocated), [500, 0, 0, 499, 0]);
     assert.throws(() => budgetBreakdown(ctx, { contextTokens: 1, total: 1, allocation: { ...DEFAULT_ALLOCATION, current: 6 } }), /sum to 100/);

@@ -1,21 +1,21 @@
 import { strict as assert } from "node:assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildContext } from "../../src/core/formats/pi/context/build-context";
-import { Session } from "../../src/core/formats/pi/pi-session";
-import { gptTokenizerCounter } from "../../src/core/tokens/bpe-counter";
-import { branchTotals, subtreeTotals } from "../../src/core/formats/pi/tokens/branch-totals";
-import { instantTokens, measureEntries } from "../../src/core/formats/pi/tokens/entry-tokens";
-import { instantLeafBar, leafTokens } from "../../src/core/formats/pi/tokens/leaf-tokens";
-import { estimateTextTokens } from "../../src/core/tokens/estimate";
-import { estimateMessageTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
-import { TokenCache } from "../../src/core/tokens/token-cache";
-import { sumCounts } from "../../src/core/tokens/kind-counts";
-import { COUNT_ORDER } from "../../src/core/tokens/kind-counts";
-import { tokenReport } from "../../src/core/formats/pi/tokens/token-report";
-import type { AgentMessage } from "../../src/core/formats/pi/model/messages";
-import { fixture, needFixtures, REAL_SESSIONS } from "../helpers/fixtures";
-import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../helpers/session-builder";
+import { buildContext } from "../../../src/core/formats/pi/context/build-context";
+import { Session } from "../../../src/core/formats/pi/pi-session";
+import { gptTokenizerCounter } from "../../../src/core/tokens/bpe-counter";
+import { branchTotals, subtreeTotals } from "../../../src/core/formats/pi/tokens/branch-totals";
+import { instantTokens, measureEntries } from "../../../src/core/formats/pi/tokens/entry-tokens";
+import { instantLeafBar, leafTokens } from "../../../src/core/formats/pi/tokens/leaf-tokens";
+import { estimateTextTokens } from "../../../src/core/tokens/estimate";
+import { estimateMessageTokens } from "../../../src/core/formats/pi/tokens/pi-estimate";
+import { TokenCache } from "../../../src/core/tokens/token-cache";
+import { sumCounts } from "../../../src/core/tokens/kind-counts";
+import { COUNT_ORDER } from "../../../src/core/tokens/kind-counts";
+import { tokenReport } from "../../../src/core/formats/pi/tokens/token-report";
+import type { AgentMessage } from "../../../src/core/formats/pi/model/messages";
+import { fixture, needFixtures, REAL_SESSIONS } from "../../helpers/fixtures";
+import { assistant, entry, header, tempDir, toolResult, user, writeSession } from "../../helpers/session-builder";
 
 type Raw = Record<string, unknown>;
 
@@ -97,6 +97,8 @@ describe("token accounting on the real pi sessions", () => {
   }
 });
 
+// These stay on temp files: measureEntries (under tokenReport) reads entry bodies by byte
+// range from the session's file itself, not through the session (see entry-tokens.ts).
 describe("token accounting on small built sessions", () => {
   it("branches: one per leaf, measured from the nearest branch point; subtree totals", async () => {
     const file = writeSession([

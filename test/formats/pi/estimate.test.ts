@@ -1,8 +1,9 @@
 import { strict as assert } from "node:assert";
-import { Session } from "../../src/core/formats/pi/pi-session";
-import { estimateEntryTokens } from "../../src/core/formats/pi/tokens/pi-estimate";
-import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../helpers/fixtures";
-import { assistant, bash, entry, header, type Raw, toolResult, user, writeSession } from "../helpers/session-builder";
+import { Session } from "../../../src/core/formats/pi/pi-session";
+import { estimateEntryTokens } from "../../../src/core/formats/pi/tokens/pi-estimate";
+import { fixture, needFixtures, rawEntriesByLine, REAL_SESSIONS } from "../../helpers/fixtures";
+import { assistant, bash, entry, header, type Raw, toolResult, user } from "../../helpers/session-builder";
+import { piSession } from "./memory";
 
 /**
  * pi's estimateTokens written out plainly from its rules (chars/4 rounded up; text,
@@ -66,7 +67,7 @@ describe("pi's token estimate (chars/4)", () => {
     assert.equal(estimateEntryTokens(t), Math.ceil((41 + 4800) / 4));
   });
 
-  it("is what the index stores for every entry of a built session", async () => {
+  it("is what the index stores for every entry of a built session", () => {
     const lines: Raw[] = [
       header(),
       user("u1", null, "write the file"),
@@ -74,16 +75,16 @@ describe("pi's token estimate (chars/4)", () => {
       toolResult("t1", "a1", "c1", "write", "done"),
       bash("b1", "t1", "cat a.txt", "line\n".repeat(3)),
     ];
-    const s = await Session.load(writeSession(lines));
+    const s = piSession(lines);
     assert.deepEqual(
       s.metas.map((m) => m.estimate),
       lines.slice(1).map(piEstimate),
     );
   });
 
-  it("counts a v2 hookMessage as the custom message pi migrates it to", async () => {
+  it("counts a v2 hookMessage as the custom message pi migrates it to", () => {
     const hook = { type: "message", id: "h1", parentId: "u1", timestamp: "2026-01-01T00:00:09.000Z", message: { role: "hookMessage", customType: "note", content: "x".repeat(40), display: true, timestamp: 1 } };
-    const s = await Session.load(writeSession([header({ version: 2 }), user("u1", null, "hi"), hook]));
+    const s = piSession([header({ version: 2 }), user("u1", null, "hi"), hook]);
     assert.equal(s.metas[1].role, "custom");
     assert.equal(s.metas[1].estimate, 10);
     assert.equal(s.metas[1].preview, "[note] " + "x".repeat(40));
