@@ -9,9 +9,9 @@ export function checkGoldens(repo, fixtures) {
   const cli = join(repo, "dist/cli.js");
   if (!existsSync(cli)) return [`${cli} is not built: run node esbuild.mjs first`];
   const failures = [];
-  const dir = join(fixtures, "goldens");
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".json"))) {
-    const g = JSON.parse(readFileSync(join(dir, name), "utf8"));
+  const all = ["goldens", "handmade/goldens"].flatMap((d) => readdirSync(join(fixtures, d)).filter((n) => n.endsWith(".json")).map((n) => join(d, n)));
+  for (const name of all) {
+    const g = JSON.parse(readFileSync(join(fixtures, name), "utf8"));
     const r = spawnSync(process.execPath, [cli, "context", join(fixtures, g.rollout), "--format", "native"], { encoding: "utf8", maxBuffer: 1 << 28 });
     if (r.status !== 0) {
       failures.push(`${name}: ase context exited ${r.status}: ${r.stderr.trim()}`);

@@ -182,7 +182,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       },
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("agentSessions.sessionsDirectory") || e.affectsConfiguration("agentSessions.agentDirectories")) void view.refresh();
+      if (e.affectsConfiguration("agentSessions.sessionsDirectory") || e.affectsConfiguration("agentSessions.agentDirectories") || e.affectsConfiguration("agentSessions.codexHome")) void view.refresh();
       if (e.affectsConfiguration("agentSessions.modelPrices")) {
         prices.reset();
         costs.clear();

@@ -1,0 +1,57 @@
+import type { SessionFormat } from "../session-format";
+import type { SessionReader } from "../session-reader";
+import { codexContext } from "./context";
+import { describeCodex } from "./describe";
+import { codexDetails } from "./details";
+import { detectCodex } from "./detect";
+import { CODEX_ROOT_HELP, codexRoot, codexScanner } from "./discover";
+import { codexIndexHooks } from "./index-hooks";
+import { codexInfo } from "./info";
+import { asObj, str } from "./lines";
+import { codexFacts, loadCodex } from "./session";
+import { codexSearchHooks } from "./search-text";
+
+/** A token_usage_record's payload, or undefined for any other line. */
+function usageRecord(session: SessionReader, i: number): Record<string, unknown> | undefined {
+  if (session.table.typeAt(i) !== "token_usage_record") return undefined;
+  return asObj(session.entryAt(i).payload);
+}
+
+/**
+ * OpenAI Codex CLI rollouts (docs/codex-format.md): plain and .zst, listed from
+ * $CODEX_HOME, the history Codex resumes with (compactions, forks) and usage per model
+ * response. Read-only: Codex's own files are never written, and no fork writer yet.
+ */
+export const codexFormat: SessionFormat = {
+  id: "codex",
+  agent: "Codex",
+  detect: detectCodex,
+  index: codexIndexHooks,
+  load: (path, opts) => loadCodex(path, opts),
+  info: codexInfo,
+  // Codex resumes a thread at its end.
+  defaultLeaf: (session) => session.metas.length - 1,
+  describe: describeCodex,
+  details: codexDetails,
+  context: codexContext,
+  unrecordedParts: "base instructions (sent edited at request time) and tool definitions",
+  discovery: {
+    scanner: codexScanner,
+    root: codexRoot,
+    rootHelp: CODEX_ROOT_HELP,
+  },
+  search: codexSearchHooks,
+  // One usage record per model response (token_count lines repeat it and are not counted).
+  responseId: (session, i) => str(usageRecord(session, i)?.response_id),
+  callId: (session, i) => str(usageRecord(session, i)?.response_id),
+  // A fork of an older build copied its parent's lines, usage records included: those name the parent thread.
+  // and their turns are the parent's (copiedTurns in session.ts).
+  inheritedFrom(session, i) {
+    const facts = codexFacts(session);
+    const thread = str(usageRecord(session, i)?.thread_id);
+    const own = str(facts.meta.id);
+    if (thread && own && thread !== own) return thread;
+    const turn = facts.copied?.turnOf[i];
+    return turn && facts.copied?.parentTurns.has(turn) ? facts.parentId : undefined;
+  },
+};
