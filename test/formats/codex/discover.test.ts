@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { listAllSessions } from "../../../src/core/formats/list-all";
 import { codexRoot } from "../../../src/core/formats/codex/discover";
 import { tempDir } from "../../helpers/session-builder";
+import { recorded } from "./helpers";
 
 const FIX = join(process.cwd(), "test", "fixtures", "codex");
-const DAY = join(FIX, "home", "sessions", "2026", "11", "26");
+const { dir: DAY, compact, main } = recorded();
 const ZST = join(FIX, "zst-home", "sessions", "2026", "11", "26");
 
 describe("Codex discovery: $CODEX_HOME, sessions/YYYY/MM/DD and archived_sessions, .zst, titles", () => {
@@ -27,10 +28,11 @@ describe("Codex discovery: $CODEX_HOME, sessions/YYYY/MM/DD and archived_session
     copyFileSync(join(ZST, zst), join(day, zst));
     const archived = join(home, "archived_sessions");
     mkdirSync(archived);
-    copyFileSync(join(ZST, zst), join(archived, zst.replace("01a2166c-25f5", "01a2166c-aaaa")));
+    copyFileSync(join(ZST, zst), join(archived, zst.replace(/[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl\.zst)$/, "aaaaaaaa$1")));
     // Not transcripts: never listed.
     writeFileSync(join(home, "history.jsonl"), '{"session_id":"x","text":"hi"}\n');
-    const compactId = names.find((n) => n.includes("30e4"))?.match(/([0-9a-f-]{36})\.jsonl$/)?.[1];
+    const compactId = compact.match(/([0-9a-f-]{36})\.jsonl$/)?.[1];
+    assert.ok(zst.startsWith(main.split("/").pop() as string), "the .zst fixture is the main rollout's");
     writeFileSync(join(home, "session_index.jsonl"), `${JSON.stringify({ id: compactId, thread_name: "old name" })}\n${JSON.stringify({ id: compactId, thread_name: "Compaction demo" })}\n{torn`);
     const res = await listAllSessions({ dirs: { codex: home }, only: ["codex"], env: {} });
     assert.deepEqual(res.skipped, []);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../helpers/session-builder";
 
@@ -26,4 +26,15 @@ export function writeRollout(dir: string, id: string, lines: Array<Record<string
   const path = join(dir, `rollout-2026-11-26T05-00-00-${id}.jsonl`);
   writeFileSync(path, lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n");
   return path;
+}
+
+/** The recorded rollouts by what they hold (ids change with every `npm run record:codex`). */
+export function recorded(): { main: string; compact: string; fork: string; dir: string } {
+  const dir = join(process.cwd(), "test", "fixtures", "codex", "home", "sessions", "2026", "11", "26");
+  const files = readdirSync(dir).map((n) => join(dir, n));
+  const head = (f: string) => readFileSync(f, "utf8").split("\n", 1)[0];
+  const fork = files.find((f) => head(f).includes('"history_base"')) as string;
+  const compact = files.find((f) => f !== fork && readFileSync(f, "utf8").includes('"type":"compacted"')) as string;
+  const main = files.find((f) => f !== fork && f !== compact) as string;
+  return { main, compact, fork, dir };
 }

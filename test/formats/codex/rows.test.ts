@@ -4,15 +4,13 @@ import { join } from "node:path";
 import { formatOf, openSession } from "../../../src/core/formats/registry";
 import type { SessionReader } from "../../../src/core/formats/session-reader";
 import { sessionCost } from "../../../src/core/tokens/session-cost";
+import { recorded } from "./helpers";
 
 const FIX = join(process.cwd(), "test", "fixtures", "codex");
-const DAY = join(FIX, "home", "sessions", "2026", "11", "26");
 const OLD = join(FIX, "handmade", "home", "sessions", "2025", "09", "01");
 const pick = (dir: string, part: string) => join(dir, readdirSync(dir).find((n) => n.includes(part)) as string);
 /** The recorded rollouts: main thread (text, tools, failed and interrupted turns), compaction, fork. */
-const MAIN = pick(DAY, "25f5");
-const COMPACT = pick(DAY, "30e4");
-const FORK = pick(DAY, "342f");
+const { main: MAIN, compact: COMPACT, fork: FORK } = recorded();
 
 function rows(s: SessionReader) {
   const f = formatOf(s);
