@@ -217,6 +217,8 @@ export interface SessionFormat extends CostHooks {
    * window minus its reserve; others their own rule). Left out: pi's rule.
    */
   compactThreshold?(contextWindow: number): number;
+  /** The model's context window as the file records it at a leaf (Codex: model_context_window); left out: the table's. */
+  recordedWindow?(session: SessionReader, leaf: number): number | undefined;
   /**
    * What the agent sends that its files do not hold, in its own words ("system prompt,
    * tool definitions, CLAUDE.md and environment context"): the label of the estimated

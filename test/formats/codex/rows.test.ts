@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { formatOf, openSession } from "../../../src/core/formats/registry";
 import type { SessionReader } from "../../../src/core/formats/session-reader";
 import { sessionCost } from "../../../src/core/tokens/session-cost";
+import { leafTokenSummary } from "../../../src/core/tokens/format-tokens";
 import { recorded } from "./helpers";
 
 const FIX = join(process.cwd(), "test", "fixtures", "codex");
@@ -75,6 +76,21 @@ describe("Codex rows, details, tokens and forks on rollouts recorded with codex-
     assert.equal(cost.steps[0].model, "gpt-5.5");
     // 376 fresh input, 1024 cached, 40 output at gpt-5.5's $5 / $0.5 / $30 per million.
     assert.ok(Math.abs(cost.total.usd - (376 * 5 + 1024 * 0.5 + 40 * 30) / 1e6) < 1e-9, String(cost.total.usd));
+  });
+
+  it("the context's size: the window the file records, recorded usage linked to the response's items, estimates after it", async () => {
+    const s = await openSession(MAIN);
+    const f = formatOf(s);
+    const leaf = f.defaultLeaf(s);
+    const t = leafTokenSummary(s, f, leaf);
+    assert.equal(t.windowSource, "recorded");
+    assert.equal(t.contextWindow, 258400);
+    // The last response's usage: 1400 input + 40 output, its reasoning and answer items in the context.
+    assert.equal(t.recordedPart, 1440);
+    const last = s.metas.map((_, i) => i).filter((i) => s.table.typeAt(i) === "token_usage_record").pop() as number;
+    const answer = s.metas.map((_, i) => i).filter((i) => s.table.roleAt(i) === "assistant").pop() as number;
+    assert.equal(f.responseId?.(s, answer), f.responseId?.(s, last));
+    assert.ok(f.responseId?.(s, last));
   });
 
   it("older builds: usage from token_count when no token_usage_record (a repeated total is no new response); a copied-parent fork's copies are inherited", async () => {

@@ -1,7 +1,7 @@
 import type { FormatContext } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { rebuildHistory } from "./history";
-import { codexFacts } from "./session";
+import { codexFacts, hasCodexFacts } from "./session";
 
 /**
  * The history Codex sends when it resumes at a leaf, in Responses-API items, in order,
@@ -11,6 +11,8 @@ import { codexFacts } from "./session";
  */
 export function codexContext(session: SessionReader, leaf: number): FormatContext {
   if (leaf < 0) return { leafId: null, messages: [] };
+  // A fork's history starts in its parent, which only a load of the file finds.
+  if (!hasCodexFacts(session)) throw new Error(`${session.path}: a Codex context needs the rollout loaded from its file (a fork starts in its parent)`);
   const first = session.metas.length ? session.table.idAt(0) : "";
   const base = codexFacts(session).base.map((m) => ({ ...m, entryId: first }));
   return { leafId: session.table.idAt(leaf), messages: rebuildHistory(session, session.tree.path(leaf), base) };

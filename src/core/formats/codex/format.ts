@@ -8,7 +8,7 @@ import { CODEX_ROOT_HELP, codexRoot, codexScanner } from "./discover";
 import { codexIndexHooks } from "./index-hooks";
 import { codexInfo } from "./info";
 import { asObj, str } from "./lines";
-import { codexFacts, loadCodex } from "./session";
+import { codexFacts, codexResponseOf, codexWindow, loadCodex } from "./session";
 import { codexSearchHooks } from "./search-text";
 
 /** A token_usage_record's payload, or undefined for any other line. */
@@ -34,6 +34,8 @@ export const codexFormat: SessionFormat = {
   describe: describeCodex,
   details: codexDetails,
   context: codexContext,
+  // task_started and token_count record the window Codex works with.
+  recordedWindow: (session, leaf) => codexWindow(session, leaf),
   unrecordedParts: "base instructions (sent edited at request time) and tool definitions",
   discovery: {
     scanner: codexScanner,
@@ -42,7 +44,8 @@ export const codexFormat: SessionFormat = {
   },
   search: codexSearchHooks,
   // One usage record per model response (token_count lines repeat it and are not counted).
-  responseId: (session, i) => str(usageRecord(session, i)?.response_id),
+  // The items a response wrote share its id with its usage record (index-hooks.ts linkResponse).
+  responseId: (session, i) => codexResponseOf(session, i),
   callId: (session, i) => str(usageRecord(session, i)?.response_id),
   // A fork of an older build copied its parent's lines, usage records included: those name the parent thread.
   // and their turns are the parent's (copiedTurns in session.ts).

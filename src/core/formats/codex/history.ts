@@ -8,9 +8,10 @@ export function itemKind(item: unknown): PartKind {
   switch (p.type) {
     case "message":
       if (p.role === "assistant") return "assistant";
-      if (p.role === "developer" || p.role === "system") return "system";
-      // Codex's own context messages (<environment_context>, <turn_aborted>) are injected text.
-      return isGeneratedUserText(contentText(p.content)) ? "custom" : "user";
+      // Developer instructions and Codex's own context messages (<environment_context>,
+      // <turn_aborted>) are injected text, not the system prompt (that is sent apart).
+      if (p.role !== "user" || isGeneratedUserText(contentText(p.content))) return "custom";
+      return "user";
     case "reasoning":
       return "thinking";
     case "function_call":

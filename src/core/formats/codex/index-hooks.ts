@@ -8,6 +8,9 @@ import { summarizeToolCall } from "../tool-summary";
 import { putUsageFigures } from "../usage-figures";
 import { asObj, type CodexLine, contentText, payloadOf, promptOf, str } from "./lines";
 
+/** Item types only a model response writes (a message is one when its role is assistant). */
+const MODEL_OUTPUT = new Set(["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call"]);
+
 /**
  * An entry's id: `o<ordinal>` where the line has one (0.169.0 numbers every line of a
  * thread, forks continuing their parent's numbers), else a hash of the line (older builds
@@ -119,6 +122,22 @@ export class CodexIndexHooks implements IndexHooks {
   private turnStart: string | null | undefined;
   /** The turn each entry belongs to, by position (a copied-parent fork marks the parent's turns by these). */
   readonly turnOf: Array<string | undefined> = [];
+  /** The model response each entry came from (its items and its token_usage_record), by position. */
+  readonly responseOf: Array<string | undefined> = [];
+  /** Model output items read since the last usage record: the next record names their response. */
+  private pending: number[] = [];
+  /** [entry, window] each time the recorded model_context_window changes, in file order. */
+  readonly windows: Array<[number, number]> = [];
+
+  /** The window recorded last at or before entry i. */
+  windowAt(i: number): number | undefined {
+    let found: number | undefined;
+    for (const [at, win] of this.windows) {
+      if (at > i) break;
+      found = win;
+    }
+    return found;
+  }
 
   readonly header: HeaderHooks = {
     accept: (obj, lineNo) => {
@@ -166,6 +185,9 @@ export class CodexIndexHooks implements IndexHooks {
     if (l.type === "turn_context" && str(p.model)) t.setModel(i, p.model as string);
     if ((l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started"))) && str(p.turn_id)) this.turnId = p.turn_id as string;
     this.turnOf[i] = this.turnId;
+    const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : asObj(p.info)?.model_context_window) : undefined;
+    if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
+    this.linkResponse(i, l, p);
     const u = this.usageOf(l, p);
     if (!u) return;
     if (this.model) t.setModel(i, this.model);
@@ -179,6 +201,19 @@ export class CodexIndexHooks implements IndexHooks {
       cacheRead: ["usage.cached_input_tokens", cached],
       total: ["usage.total_tokens", u.total_tokens],
     });
+  }
+
+  /**
+   * Items a model response wrote carry no response id; the token_usage_record written after
+   * them does: it names the response of every model output item since the last record.
+   */
+  private linkResponse(i: number, l: CodexLine, p: Record<string, unknown>): void {
+    if (l.type === "response_item" && (p.role === "assistant" || MODEL_OUTPUT.has(String(p.type)))) this.pending.push(i);
+    const rid = l.type === "token_usage_record" ? str(p.response_id) : undefined;
+    if (!rid) return;
+    for (const k of this.pending) this.responseOf[k] = rid;
+    this.responseOf[i] = rid;
+    this.pending = [];
   }
 
   /**

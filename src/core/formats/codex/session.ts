@@ -25,6 +25,11 @@ export interface CodexFacts {
 
 const facts = new WeakMap<SessionReader, CodexFacts>();
 
+/** Whether a reader is a rollout loaded by loadCodex (an in-memory reader of its records is not). */
+export function hasCodexFacts(session: SessionReader): boolean {
+  return facts.has(session);
+}
+
 /** The facts of a rollout loaded by loadCodex (an empty meta for any other reader). */
 export function codexFacts(session: SessionReader): CodexFacts {
   return facts.get(session) ?? { meta: {}, base: [] };
@@ -97,6 +102,22 @@ export class CodexZstSession implements SessionReader {
   meta(id: string) {
     return this.inner.meta(id);
   }
+}
+
+/** The line hooks a rollout was indexed with (undefined for a reader of another kind). */
+function hooksOf(session: SessionReader): CodexIndexHooks | undefined {
+  const file = session instanceof CodexZstSession ? session.file : session instanceof CodexFileSession ? session : undefined;
+  return file?.hooks;
+}
+
+/** The model response entry i came from: its items and its usage record share it. */
+export function codexResponseOf(session: SessionReader, i: number): string | undefined {
+  return hooksOf(session)?.responseOf[i];
+}
+
+/** The context window the rollout recorded last at or before entry `leaf`. */
+export function codexWindow(session: SessionReader, leaf: number): number | undefined {
+  return hooksOf(session)?.windowAt(leaf);
 }
 
 /** Forks nested deeper than this are not followed (a cycle of ids in hostile files). */
