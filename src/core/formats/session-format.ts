@@ -217,6 +217,12 @@ export interface SessionFormat extends CostHooks {
    * window minus its reserve; others their own rule). Left out: pi's rule.
    */
   compactThreshold?(contextWindow: number): number;
+  /**
+   * The system prompt as the file records it, when it does, and how far to trust it
+   * (Codex: session_meta.base_instructions, edited at request time, so approximate).
+   * Shown in the preview; never part of `native`.
+   */
+  recordedSystemPrompt?(session: SessionReader): { text: string; note: string } | undefined;
   /** The model's context window as the file records it at a leaf (Codex: model_context_window); left out: the table's. */
   recordedWindow?(session: SessionReader, leaf: number): number | undefined;
   /**

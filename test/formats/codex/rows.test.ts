@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { formatOf, openSession } from "../../../src/core/formats/registry";
 import type { SessionReader } from "../../../src/core/formats/session-reader";
 import { sessionCost } from "../../../src/core/tokens/session-cost";
+import { buildPreview } from "../../../src/core/context/preview";
+import { renderFormatContext } from "../../../src/core/context/format-context";
 import { leafTokenSummary } from "../../../src/core/tokens/format-tokens";
 import { recorded } from "./helpers";
 
@@ -91,6 +93,20 @@ describe("Codex rows, details, tokens and forks on rollouts recorded with codex-
     const answer = s.metas.map((_, i) => i).filter((i) => s.table.roleAt(i) === "assistant").pop() as number;
     assert.equal(f.responseId?.(s, answer), f.responseId?.(s, last));
     assert.ok(f.responseId?.(s, last));
+  });
+
+  it("the preview shows base_instructions as the system prompt, marked approximate; native leaves it out; anthropic translates calls and outputs", async () => {
+    const s = await openSession(MAIN);
+    const p = buildPreview(s, undefined, "pi");
+    assert.match(p.text, /\/\/ System prompt: session_meta\.base_instructions, APPROXIMATE/);
+    const req = p.request as { systemPromptApproximate?: string; messages: unknown[] };
+    assert.match(req.systemPromptApproximate ?? "", /^You are/);
+    const native = renderFormatContext(s, formatOf(s).defaultLeaf(s), "native") as Record<string, unknown>;
+    assert.deepEqual(Object.keys(native), ["messages"]);
+    const body = renderFormatContext(s, formatOf(s).defaultLeaf(s), "anthropic") as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
+    const blocks = body.messages.flatMap((m) => m.content.map((b) => `${m.role}:${String(b.type)}`));
+    assert.ok(blocks.includes("assistant:tool_use") && blocks.includes("user:tool_result") && blocks.includes("assistant:thinking"));
+    for (let k = 1; k < body.messages.length; k++) assert.notEqual(body.messages[k].role, body.messages[k - 1].role, "roles alternate");
   });
 
   it("older builds: usage from token_count when no token_usage_record (a repeated total is no new response); a copied-parent fork's copies are inherited", async () => {

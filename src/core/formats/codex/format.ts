@@ -1,5 +1,6 @@
 import type { SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
+import { codexAnthropic } from "./anthropic";
 import { codexContext } from "./context";
 import { describeCodex } from "./describe";
 import { codexDetails } from "./details";
@@ -34,6 +35,11 @@ export const codexFormat: SessionFormat = {
   describe: describeCodex,
   details: codexDetails,
   context: codexContext,
+  anthropic: codexAnthropic,
+  recordedSystemPrompt(session) {
+    const text = str(asObj(codexFacts(session).meta.base_instructions)?.text);
+    return text ? { text, note: "session_meta.base_instructions, APPROXIMATE: Codex edits it when it sends it (e.g. drops sections for tools it does not offer), so the text sent differs" } : undefined;
+  },
   // task_started and token_count record the window Codex works with.
   recordedWindow: (session, leaf) => codexWindow(session, leaf),
   unrecordedParts: "base instructions (sent edited at request time) and tool definitions",
