@@ -109,6 +109,13 @@ describe("Codex rows, details, tokens and forks on rollouts recorded with codex-
     for (let k = 1; k < body.messages.length; k++) assert.notEqual(body.messages[k].role, body.messages[k - 1].role, "roles alternate");
   });
 
+  it("files: what apply_patch added or changed, relative to the session's cwd", async () => {
+    const s = await openSession(MAIN);
+    const f = formatOf(s);
+    const got = f.files?.(s, s.tree.path(f.defaultLeaf(s)));
+    assert.deepEqual(got?.map((a) => [a.path, a.written, a.edited]), [["notes.txt", 1, 0]]);
+  });
+
   it("older builds: usage from token_count when no token_usage_record (a repeated total is no new response); a copied-parent fork's copies are inherited", async () => {
     const fork = await openSession(pick(OLD, "0b.jsonl"));
     const cost = sessionCost(fork, formatOf(fork));

@@ -2,6 +2,7 @@ import type { SessionFormat } from "../session-format";
 import type { SessionReader } from "../session-reader";
 import { codexAnthropic } from "./anthropic";
 import { codexContext } from "./context";
+import { codexFiles } from "./file-activity";
 import { describeCodex } from "./describe";
 import { codexDetails } from "./details";
 import { detectCodex } from "./detect";
@@ -36,6 +37,7 @@ export const codexFormat: SessionFormat = {
   details: codexDetails,
   context: codexContext,
   anthropic: codexAnthropic,
+  files: codexFiles,
   recordedSystemPrompt(session) {
     const text = str(asObj(codexFacts(session).meta.base_instructions)?.text);
     return text ? { text, note: "session_meta.base_instructions, APPROXIMATE: Codex edits it when it sends it (e.g. drops sections for tools it does not offer), so the text sent differs" } : undefined;

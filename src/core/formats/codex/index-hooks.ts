@@ -183,7 +183,9 @@ export class CodexIndexHooks implements IndexHooks {
     const p = payloadOf(l);
     if (l.type === "response_item" && (p.type === "function_call" || p.type === "custom_tool_call" || p.type === "local_shell_call")) t.toolCalls[i] = 1;
     if (l.type === "turn_context" && str(p.model)) t.setModel(i, p.model as string);
-    if ((l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started"))) && str(p.turn_id)) this.turnId = p.turn_id as string;
+    // 0.169.0's task_started names its turn in turn_attribution; older builds at the top.
+    const turn = l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started")) ? (str(p.turn_id) ?? str(asObj(p.turn_attribution)?.turn_id)) : undefined;
+    if (turn) this.turnId = turn;
     this.turnOf[i] = this.turnId;
     const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : asObj(p.info)?.model_context_window) : undefined;
     if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
