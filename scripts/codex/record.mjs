@@ -5,7 +5,8 @@
 // CODEX_HOME, and writes the rollouts plus goldens (the `input` Codex sent on resume) under
 // test/fixtures/codex/. Then checks every golden against `ase context --format native`.
 //   node scripts/codex/record.mjs            record, then check
-//   node scripts/codex/record.mjs --check    check the committed goldens only
+//   node scripts/codex/record.mjs --check    check the committed goldens, and our fork of the
+//                                            committed main rollout resumed by the binary
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -171,6 +172,28 @@ function countBefore(lines, mark) {
   return at - k;
 }
 
+/**
+ * A fork written by us (`ase fork`) at the answer that ends the tools turn, resumed by the
+ * real binary: it must send the history our reader gives for the fork.
+ */
+async function checkOurFork(rec, mainFile) {
+  const cli = join(repo, "dist/cli.js");
+  if (!existsSync(cli)) throw new Error(`${cli} is not built: run node esbuild.mjs first`);
+  const work = join(rec.root, "our-fork");
+  const day = join(work, "sessions/2026/01/01");
+  mkdirSync(day, { recursive: true });
+  const copy = join(day, basename(mainFile));
+  copyFileSync(mainFile, copy);
+  const at = linesOf(copy).find((l) => l.type === "response_item" && l.payload.role === "assistant" && JSON.stringify(l.payload.content).includes("Done:"));
+  const forked = spawnSync(process.execPath, [cli, "fork", copy, "--at", `o${at.ordinal}`], { encoding: "utf8" });
+  if (forked.status !== 0) throw new Error(`ase fork failed: ${forked.stderr}`);
+  const fork = forked.stdout.trim().split("\n").pop();
+  const ours = JSON.parse(spawnSync(process.execPath, [cli, "context", fork, "--format", "native"], { encoding: "utf8", maxBuffer: 1 << 28 }).stdout).messages;
+  const g = await golden(rec, "our-fork", [copy, fork], fork);
+  if (JSON.stringify(g.input) !== JSON.stringify(ours)) throw new Error(`our fork: codex resumed it with ${g.input.length} items, our reader gives ${ours.length}`);
+  console.log(`our fork (ase fork at o${at.ordinal}) resumed by codex-cli ${VERSION}: the same ${ours.length} items`);
+}
+
 async function main() {
   const checkOnly = process.argv.includes("--check");
   if (!checkOnly) {
@@ -203,11 +226,26 @@ async function main() {
         writeFileSync(join(goldens, `${name}.json`), JSON.stringify({ rollout: file, resumeAdded: g.resumeAdded, input: g.input }, null, 2) + "\n");
         console.log(`golden ${name}: ${g.input.length} items (${file})`);
       }
+      await checkOurFork(rec, join(day, basename(mainFile)));
     } finally {
       await fake.close();
       rmSync(root, { recursive: true, force: true });
     }
     spawnSync(process.execPath, [join(repo, "scripts/codex/old-format.mjs")], { stdio: "inherit" });
+  }
+  if (checkOnly) {
+    // The committed rollouts: our fork of the main thread, resumed by the real binary.
+    install();
+    const root = mkdtempSync(join(tmpdir(), "ase-codex-check-"));
+    const fake = await startFake(join(root, "requests.jsonl"));
+    try {
+      const day = join(out, "home/sessions/2026/11/26");
+      const main = readdirSync(day).map((n) => join(day, n)).find((f) => readFileSync(f, "utf8").includes("Please run TOOLS") && !linesOf(f)[0].payload.history_base);
+      await checkOurFork(new Recorder(root, fake), main);
+    } finally {
+      await fake.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   }
   const failures = checkGoldens(repo, out);
   if (failures.length) {

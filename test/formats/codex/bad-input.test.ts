@@ -71,7 +71,7 @@ describe("Codex bad input: junk lines, a truncated .zst, a fork without its pare
     assert.deepEqual(items.map((i) => i.id), ["msg_6", "msg_7"]);
     const p = s.problems.find((x) => x.kind === "unknown-parent");
     assert.ok(p, "the missing parent is a problem");
-    assert.match(p.message, new RegExp(`fork of thread ${parent}: no rollout of that thread under .*; only the fork's own part is shown`));
+    assert.match(p.message, new RegExp(`fork of thread ${parent}: no rollout of that thread beside it or under .*; only the fork's own part is shown`));
     const r = await ase(["context", file, "--format", "native"]);
     assert.equal(r.code, 0);
     assert.match(r.err, new RegExp(parent));

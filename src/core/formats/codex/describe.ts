@@ -1,11 +1,12 @@
 import { type EntryDescription, KIND_LABELS } from "../entry-kinds";
 import type { SessionReader } from "../session-reader";
+import { COMPACTION_ITEM } from "./lines";
 
 /** Line types of 0.169.0 and older builds (docs/codex-format.md section 3); any other is shown as unknown. */
 const KNOWN_LINES = new Set(["session_meta", "response_item", "compacted", "turn_context", "world_state", "token_usage_record", "event_msg", "inter_agent_communication", "inter_agent_communication_metadata", "dynamic_tools_updated", "realtime_item", "retained_context", "security_risk_score"]);
 
 /** Item types Codex defines (section 4) that have no row shape of their own here. */
-const OTHER_ITEMS = new Set(["web_search_call", "image_generation_call", "tool_search_call", "tool_search_output", "compaction", "context_compaction", "compaction_trigger", "configuration_update", "agent_message", "ghost_snapshot"]);
+const OTHER_ITEMS = new Set(["web_search_call", "image_generation_call", "tool_search_call", "tool_search_output", "compaction_trigger", "configuration_update", "agent_message", "ghost_snapshot"]);
 
 /** A tool output that reports a failure: a command's non-zero exit, an unknown tool, a rejected patch. */
 export function looksFailed(preview: string): boolean {
@@ -38,7 +39,7 @@ function describeItem(session: SessionReader, i: number, role: string): EntryDes
     case "custom_tool_call_output":
       return { kind: "tool-result", label: KIND_LABELS["tool-result"], typeName: role, visibility: "conversation", ...(looksFailed(preview) ? { isError: true } : {}) };
     default:
-      if (OTHER_ITEMS.has(role)) return { kind: "other", label: words(role), typeName: role, visibility: "conversation" };
+      if (OTHER_ITEMS.has(role) || COMPACTION_ITEM.test(role)) return { kind: "other", label: words(role), typeName: role, visibility: "conversation" };
       return { kind: "other", label: `Unknown item (${role})`, typeName: role, visibility: "conversation" };
   }
 }

@@ -48,8 +48,13 @@ export function homeOf(path: string): string | undefined {
   return undefined;
 }
 
-/** The rollout of a thread id among the homes given (the plain file before a .zst), or undefined. */
-export function findRollout(homes: readonly string[], id: string): string | undefined {
+/** The rollout of a thread id beside a file, then among the homes given (the plain file before a .zst), or undefined. */
+export function findRollout(homes: readonly string[], id: string, beside?: string): string | undefined {
+  if (beside) {
+    const names = entries(dirname(beside)).filter((d) => (d.isFile() || d.isSymbolicLink()) && isRolloutName(d.name) && idFromFileName(d.name) === id).map((d) => d.name);
+    const hit = names.find((n) => n.endsWith(".jsonl")) ?? names[0];
+    if (hit) return join(dirname(beside), hit);
+  }
   for (const home of homes) {
     const hit = rolloutFiles(home).find((f) => idFromFileName(basename(f)) === id);
     if (hit) return hit;

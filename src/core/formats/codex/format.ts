@@ -12,6 +12,7 @@ import { codexInfo } from "./info";
 import { asObj, str } from "./lines";
 import { codexFacts, codexResponseOf, codexWindow, loadCodex } from "./session";
 import { codexSearchHooks } from "./search-text";
+import { forkCodex } from "./writer";
 
 /** A token_usage_record's payload, or undefined for any other line. */
 function usageRecord(session: SessionReader, i: number): Record<string, unknown> | undefined {
@@ -22,7 +23,7 @@ function usageRecord(session: SessionReader, i: number): Record<string, unknown>
 /**
  * OpenAI Codex CLI rollouts (docs/codex-format.md): plain and .zst, listed from
  * $CODEX_HOME, the history Codex resumes with (compactions, forks) and usage per model
- * response. Read-only: Codex's own files are never written, and no fork writer yet.
+ * response. Codex's own files are never written; a fork is a new rollout, as `codex exec fork` writes it.
  */
 export const codexFormat: SessionFormat = {
   id: "codex",
@@ -51,6 +52,16 @@ export const codexFormat: SessionFormat = {
     rootHelp: CODEX_ROOT_HELP,
   },
   search: codexSearchHooks,
+  // Codex appends to its own rollouts; we only write a new one, as `codex exec fork` does.
+  writer: {
+    capabilities: {
+      fork: true,
+      label: false,
+      compact: false,
+      why: "Codex writes its own rollouts: fork here, then resume the fork with codex resume",
+    },
+    fork: forkCodex,
+  },
   // One usage record per model response (token_count lines repeat it and are not counted).
   // The items a response wrote share its id with its usage record (index-hooks.ts linkResponse).
   responseId: (session, i) => codexResponseOf(session, i),

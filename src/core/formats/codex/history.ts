@@ -1,6 +1,6 @@
 import type { ContextMessage, PartKind } from "../session-format";
 import type { SessionReader } from "../session-reader";
-import { asObj, type CodexLine, contentText, isGeneratedUserText, payloadOf, sentItem } from "./lines";
+import { asObj, type CodexLine, COMPACTION_ITEM, contentText, isGeneratedUserText, payloadOf, sentItem } from "./lines";
 
 /** What a history item counts as in the token bars. */
 export function itemKind(item: unknown): PartKind {
@@ -22,11 +22,8 @@ export function itemKind(item: unknown): PartKind {
     case "function_call_output":
     case "custom_tool_call_output":
       return "toolResult";
-    case "compaction":
-    case "context_compaction":
-      return "summary";
     default:
-      return "custom";
+      return COMPACTION_ITEM.test(String(p.type)) ? "summary" : "custom";
   }
 }
 

@@ -6,7 +6,7 @@ import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition } from "../in
 import { kindOf, previewOf } from "../line-text";
 import { summarizeToolCall } from "../tool-summary";
 import { putUsageFigures } from "../usage-figures";
-import { asObj, type CodexLine, contentText, payloadOf, promptOf, str } from "./lines";
+import { asObj, type CodexLine, contentText, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
 
 /** Item types only a model response writes (a message is one when its role is assistant). */
 const MODEL_OUTPUT = new Set(["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call"]);
@@ -83,7 +83,7 @@ function estimateOf(l: CodexLine): number {
   if (l.type !== "response_item") return 0;
   const p = payloadOf(l);
   let chars = 0;
-  if (p.type === "message") chars = contentText(p.content).length;
+  if (p.type === MESSAGE_ITEM) chars = contentText(p.content).length;
   else if (p.type === "reasoning") chars = JSON.stringify(p.summary ?? "").length + (typeof p.encrypted_content === "string" ? p.encrypted_content.length * 0.75 : 0);
   else chars = JSON.stringify(p).length;
   return charsToTokens(chars);

@@ -9,6 +9,12 @@ export interface CodexLine {
   metadata?: unknown;
 }
 
+/** The Responses-API item type of a message (Codex's, not pi's entry type of the same name). */
+export const MESSAGE_ITEM = "message";
+
+/** Codex's compaction item types (`compaction`, `context_compaction`): a summary item sent back as is. */
+export const COMPACTION_ITEM = /^(context_)?compaction$/;
+
 /** The key Codex keeps beside every history item and never sends to the model (section 4). */
 export const PASSTHROUGH_KEY = "internal_chat_message_metadata_passthrough";
 
@@ -53,7 +59,7 @@ export function isGeneratedUserText(text: string): boolean {
 export function promptOf(l: CodexLine): string | undefined {
   if (l.type !== "response_item") return undefined;
   const p = payloadOf(l);
-  if (p.type !== "message" || p.role !== "user") return undefined;
+  if (p.type !== MESSAGE_ITEM || p.role !== "user") return undefined;
   const text = contentText(p.content);
   return text && !isGeneratedUserText(text) ? text : undefined;
 }

@@ -145,9 +145,9 @@ async function forkBase(session: SessionReader, meta: Record<string, unknown>, n
     say(`forks nest deeper than ${MAX_FORK_DEPTH}, not followed`);
     return { parentId };
   }
-  const parentPath = findRollout(parentHomes(session.path, env), parentId);
+  const parentPath = findRollout(parentHomes(session.path, env), parentId, session.path);
   if (!parentPath || parentPath === session.path) {
-    say(`no rollout of that thread under ${parentHomes(session.path, env).join(" or ")}`);
+    say(`no rollout of that thread beside it or under ${parentHomes(session.path, env).join(" or ")}`);
     return { parentId };
   }
   let parent: SessionReader;
@@ -179,10 +179,10 @@ async function forkBase(session: SessionReader, meta: Record<string, unknown>, n
 async function copiedTurns(session: SessionReader, file: CodexFileSession, meta: Record<string, unknown>, notes: LineProblem[], depth: number, env: NodeJS.ProcessEnv): Promise<CodexFacts["copied"] & { parentId: string; parentPath?: string } | undefined> {
   const parentId = str(meta.forked_from_id);
   if (!parentId || meta.history_base !== undefined) return undefined;
-  const parentPath = depth < MAX_FORK_DEPTH ? findRollout(parentHomes(session.path, env), parentId) : undefined;
+  const parentPath = depth < MAX_FORK_DEPTH ? findRollout(parentHomes(session.path, env), parentId, session.path) : undefined;
   const say = (why: string) => notes.push({ kind: "unknown-parent", line: 1, message: `line 1: ${session.path} is a fork of thread ${parentId} that copied its lines: ${why}; the copied lines' usage is counted as the fork's own` });
   if (!parentPath || parentPath === session.path) {
-    say(`no rollout of that thread under ${parentHomes(session.path, env).join(" or ")}`);
+    say(`no rollout of that thread beside it or under ${parentHomes(session.path, env).join(" or ")}`);
     return { parentId, parentTurns: new Set(), turnOf: file.hooks.turnOf };
   }
   try {
