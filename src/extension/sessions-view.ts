@@ -31,6 +31,8 @@ export function sessionsDir(): string {
 export function agentDirs(): Record<string, string> {
   const out: Record<string, string> = { pi: sessionsDir() };
   for (const [agent, dir] of Object.entries(readSettings().agentDirectories)) if (agent !== "pi") out[agent] = home(dir);
+  const codex = readSettings().codexHome.trim();
+  if (codex) out.codex = home(codex);
   return out;
 }
 

@@ -4,11 +4,14 @@ import type { PanelRegistry } from "./panel-registry";
 import type { SessionCosts } from "./session-costs";
 import type { SessionsView } from "./sessions-view";
 
+/** Settings that say where an agent keeps its sessions: a change lists them again. */
+const AGENT_HOMES = ["agentSessions.sessionsDirectory", "agentSessions.agentDirectories", "agentSessions.codexHome", "agentSessions.geminiHome"];
+
 /** Settings that change what is shown now: the folders listed, the prices (every cost shown), showCost. */
 export function watchSettings(ctx: vscode.ExtensionContext, on: { view: SessionsView; prices: ModelPrices; costs: SessionCosts; panels: PanelRegistry }): void {
   ctx.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration("agentSessions.sessionsDirectory") || e.affectsConfiguration("agentSessions.agentDirectories")) void on.view.refresh();
+      if (AGENT_HOMES.some((k) => e.affectsConfiguration(k))) void on.view.refresh();
       if (e.affectsConfiguration("agentSessions.modelPrices")) {
         on.prices.reset();
         on.costs.clear();

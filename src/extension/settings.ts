@@ -5,6 +5,8 @@ export interface Settings {
   sessionsDirectory: string;
   /** Roots of the other agents' stores by agent id (pi's is sessionsDirectory). */
   agentDirectories: Record<string, string>;
+  /** Codex's home (agentSessions.codexHome); empty: $CODEX_HOME, else ~/.codex. */
+  codexHome: string;
   summaryModel: string;
   anthropicBaseUrl: string;
   reserveTokens: number;
@@ -28,6 +30,7 @@ export function readSettings(): Settings {
   return {
     sessionsDirectory: c.get<string>("sessionsDirectory", ""),
     agentDirectories: stringRecord(c.get<unknown>("agentDirectories", {})),
+    codexHome: String(c.get<unknown>("codexHome", "") ?? ""),
     summaryModel: c.get<string>("summaryModel", ""),
     anthropicBaseUrl: c.get<string>("anthropicBaseUrl", ""),
     reserveTokens: c.get<number>("reserveTokens", 16384),

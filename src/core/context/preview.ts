@@ -33,12 +33,16 @@ function otherPreview(session: SessionReader, leafId: string | undefined, format
   const ctx = shaped?.ctx ?? recorded;
   const t = leafTokenSummary(session, f, leaf, { ctx });
   const byPart = ctx.messages.map((m) => ({ entryId: m.entryId, kind: m.kind, tokens: messageTokens(m.message) }));
-  const request = renderFormatContext(session, leaf, format === "pi" ? "native" : format, { system, ctx });
+  // The system prompt the file records (marked as what it is) when none is given.
+  const own = system === undefined ? f.recordedSystemPrompt?.(session) : undefined;
+  const rendered = renderFormatContext(session, leaf, format === "pi" ? "native" : format, { system: system ?? own?.text, ctx });
+  const request = own && format === "pi" ? { systemPromptApproximate: own.text, ...(rendered as object) } : rendered;
   const lines = [
     `// Context ${f.agent} sends for leaf ${ctx.leafId ?? "(none)"} of ${of}`,
     `// Format: ${format === "pi" ? "native" : format}. Model: ${t.model ?? "unknown"}.`,
     `// Context size: ${t.contextTokens.toLocaleString("en-US")} tokens = ${t.recordedPart.toLocaleString("en-US")} recorded usage + ${t.estimatedPart.toLocaleString("en-US")} estimated (chars/4).`,
     ...(t.overhead ? [`// ${overheadLine(t.overhead)}`] : [`// Not in the file: ${f.unrecordedParts ?? UNRECORDED_PARTS} (no recorded usage to estimate them from).`]),
+    ...(own ? [`// System prompt: ${own.note}`] : []),
     ...(shaped ? shaped.notes.map((n) => `// ${n}`) : []),
     `// ${ctx.messages.length} messages sent. Estimated tokens by part:`,
     ...Object.entries(t.byKind)

@@ -1,6 +1,7 @@
 import type { IndexHooks } from "../store/index-hooks";
 import { claudeCodeIndexHooks } from "./claude-code/index-hooks";
 import { clawdcodeIndexHooks } from "./clawdcode/index-hooks";
+import { codexIndexHooks } from "./codex/index-hooks";
 import { piIndexHooks } from "./pi/index-hooks";
 import { seed000IndexHooks } from "./seed-000/index-hooks";
 
@@ -15,6 +16,7 @@ const HOOKS: ReadonlyMap<string, IndexHooks> = new Map(
     seed000IndexHooks,
     clawdcodeIndexHooks,
     claudeCodeIndexHooks,
+    codexIndexHooks,
   ].map((h) => [h.formatId, h]),
 );
 

@@ -3,6 +3,7 @@ import { FirstLineTooLongError, firstLineEnd, linesEnd, readFrom, readHead } fro
 import { NotRegularFileError, openRegular } from "../util/safe-open";
 import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
+import { codexFormat } from "./codex/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import { formatById, registerFormats } from "../session/format-table";
@@ -19,6 +20,7 @@ export const FORMATS: readonly SessionFormat[] = [
   seed000Format,
   clawdcodeFormat,
   claudeCodeFormat,
+  codexFormat,
 ];
 
 registerFormats(FORMATS);

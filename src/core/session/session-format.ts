@@ -417,6 +417,14 @@ export interface SessionFormat extends CostHooks {
    */
   compactThreshold?(contextWindow: number): number;
   /**
+   * The system prompt as the file records it, when it does, and how far to trust it
+   * (Codex: session_meta.base_instructions, edited at request time, so approximate).
+   * Shown in the preview; never part of `native`.
+   */
+  recordedSystemPrompt?(session: SessionReader): { text: string; note: string } | undefined;
+  /** The model's context window as the file records it at a leaf (Codex: model_context_window); left out: the table's. */
+  recordedWindow?(session: SessionReader, leaf: number): number | undefined;
+  /**
    * What the agent sends that its files do not hold, in its own words ("system prompt,
    * tool definitions, CLAUDE.md and environment context"): the label of the estimated
    * "unrecorded overhead" (src/core/tokens/format-tokens.ts).

@@ -232,6 +232,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   shell,
   run: shell,
   exec: shell,
+  execcommand: shell,
   runcommand: shell,
   executecommand: shell,
   terminal: shell,

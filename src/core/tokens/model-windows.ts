@@ -41,7 +41,8 @@ export const KNOWN_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
 
 export interface ContextWindow {
   tokens: number;
-  source: "override" | "table" | "default";
+  /** "recorded": the session file says it (Codex writes model_context_window). */
+  source: "override" | "table" | "default" | "recorded";
 }
 
 function longestPrefix(table: Readonly<Record<string, number>>, modelId: string): number | undefined {

@@ -148,7 +148,10 @@ export function leafTokenSummary(session: SessionReader, format: SessionFormat, 
   const ctx = opts.ctx ?? format.context(session, leaf);
   const path = leaf >= 0 ? session.tree.path(leaf) : [];
   const model = modelOn(session, path);
-  const win = contextWindowFor(model, opts.windows);
+  const table = contextWindowFor(model, opts.windows);
+  // A window the file records beats the table, not the user's override.
+  const fromFile = table.source === "override" ? undefined : format.recordedWindow?.(session, leaf);
+  const win: ContextWindow = fromFile ? { tokens: fromFile, source: "recorded" } : table;
   const threshold = format.compactThreshold ? format.compactThreshold(win.tokens) : compactionThreshold(win.tokens);
   const byKind: Partial<Record<PartKind, number>> = {};
   const perMessage = ctx.messages.map((m) => messageTokens(m.message));

@@ -1,0 +1,110 @@
+import { closeSync, readSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { HeadFacts, SessionScanner } from "../../store/discover";
+import { openRegular, readTextFile } from "../../util/safe-open";
+import { rolloutFiles } from "./files";
+import { asObj, type CodexLine, payloadOf, promptOf, str } from "./lines";
+import { decompressRollout } from "./zst";
+
+/** Codex's home: an explicit folder (setting agentSessions.codexHome), else $CODEX_HOME, else ~/.codex (docs/codex-format.md section 1). */
+export function codexRoot(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
+  if (explicit) return explicit;
+  if (env.CODEX_HOME) return env.CODEX_HOME;
+  return join(env.HOME || homedir(), ".codex");
+}
+
+export const CODEX_ROOT_HELP = "$CODEX_HOME, else ~/.codex (rollouts under sessions/ and archived_sessions/)";
+
+/** Facts of a rollout from its first lines: session_meta first, the first real prompt after it. */
+export function codexHead(objects: Array<Record<string, unknown>>, size: number): HeadFacts {
+  if (size === 0) throw new Error("not a Codex rollout: the file is empty");
+  const metaLine = objects.find((o) => o.type === "session_meta");
+  const meta = metaLine ? payloadOf(metaLine as CodexLine) : undefined;
+  const id = str(meta?.id);
+  if (!meta || !id) throw new Error("not a Codex rollout: no session_meta line with an id in the first 256 KiB");
+  let firstMessage = "";
+  for (const o of objects) {
+    const p = promptOf(o as CodexLine);
+    if (p) {
+      firstMessage = p.replace(/\s+/g, " ").trim().slice(0, 200);
+      break;
+    }
+  }
+  const parent = str(meta.forked_from_id) ?? str(asObj(meta.history_base)?.thread_id);
+  return { id, cwd: str(meta.cwd) ?? "", created: str(meta.timestamp) ?? str(metaLine?.timestamp) ?? "", firstMessage, ...(parent ? { parentSession: parent } : {}) };
+}
+
+const HEAD_BYTES = 256 * 1024;
+
+/** A decompressed rollout's facts and line count (the .zst itself cannot be scanned as text). */
+function zstSummary(path: string): HeadFacts & { entryCount: number } {
+  const d = decompressRollout(path);
+  const fd = openRegular(d.plain);
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    let head = "";
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      if (pos < HEAD_BYTES) head += buf.toString("utf8", 0, Math.min(n, HEAD_BYTES - pos));
+      for (let k = buf.indexOf(10, 0); k !== -1 && k < n; k = buf.indexOf(10, k + 1)) lines++;
+      pos += n;
+    }
+    const objects: Array<Record<string, unknown>> = [];
+    for (const line of head.split("\n").slice(0, -1)) {
+      try {
+        const o = asObj(JSON.parse(line));
+        if (o) objects.push(o);
+      } catch {
+        // The reader reports bad lines; the list looks at what parses.
+      }
+    }
+    return { ...codexHead(objects, d.bytes), entryCount: Math.max(0, lines - 1) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Thread names from session_index.jsonl (`{id, thread_name, ...}` per line, the latest
+ * line for an id wins) [src: codex-rs/rollout/src/session_index.rs; not observed: codex
+ * exec names no thread]. A missing or unreadable index names nothing.
+ */
+export function codexTitles(root: string): Map<string, string> {
+  const names = new Map<string, string>();
+  let text: string;
+  try {
+    text = readTextFile(join(root, "session_index.jsonl"));
+  } catch {
+    return names;
+  }
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const o = asObj(JSON.parse(line));
+      const id = str(o?.id);
+      const name = str(o?.thread_name);
+      if (id && name?.trim()) names.set(id, name.trim().slice(0, 200));
+    } catch {
+      // A torn last line of the index: the others still name their threads.
+    }
+  }
+  return names;
+}
+
+/**
+ * Codex's store: rollouts under sessions/YYYY/MM/DD and archived_sessions (files.ts),
+ * grouped by session_meta.cwd; .zst rollouts summarized from their decompressed copy;
+ * titles from session_index.jsonl.
+ */
+export const codexScanner: SessionScanner = {
+  formatId: "codex",
+  projectsDir: (root) => root,
+  headerLines: 1,
+  head: codexHead,
+  files: async (root, notes) => rolloutFiles(root, notes),
+  summarizeOwn: async (path) => (path.endsWith(".zst") ? zstSummary(path) : undefined),
+  titles: async (root) => codexTitles(root),
+};

@@ -1,0 +1,247 @@
+import { createHash } from "node:crypto";
+import type { EntryTable } from "../../store/entry-table";
+import { charsToTokens } from "../../tokens/estimate";
+import { parseIsoTime } from "../../util/iso-time";
+import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition } from "../../store/index-hooks";
+import { kindOf, previewOf } from "../../session/line-text";
+import { summarizeToolCall } from "../../session/tool-summary";
+import { putUsageFigures } from "../../tokens/usage-figures";
+import { asObj, type CodexLine, contentText, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
+
+/** Item types only a model response writes (a message is one when its role is assistant). */
+const MODEL_OUTPUT = new Set(["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call"]);
+
+/**
+ * An entry's id: `o<ordinal>` where the line has one (0.169.0 numbers every line of a
+ * thread, forks continuing their parent's numbers), else a hash of the line (older builds
+ * write no ordinal; a copied-parent fork rewrites timestamps, so copies differ).
+ */
+export function codexEntryId(e: Record<string, unknown>): string {
+  const o = e.ordinal;
+  if (typeof o === "number" && Number.isInteger(o) && o >= 0) return `o${o}`;
+  return `h${createHash("sha1").update(JSON.stringify(e)).digest("hex").slice(0, 16)}`;
+}
+
+/** A function call's arguments (a JSON string) as an object, when they parse and are not huge. */
+export function callInput(args: unknown): unknown {
+  if (typeof args !== "string") return args;
+  if (args.length > 1_000_000) return {};
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return { arguments: args.slice(0, 200) };
+  }
+}
+
+/** What a history item does, on one line, tool calls through the neutral summarizer. */
+export function itemPreview(p: Record<string, unknown>, cwd: string | undefined): string {
+  switch (p.type) {
+    case "message":
+      return contentText(p.content);
+    case "reasoning": {
+      const summary = Array.isArray(p.summary) ? p.summary.map((s) => str(asObj(s)?.text) ?? "").join(" ") : "";
+      return `(reasoning) ${summary || (p.encrypted_content ? "(encrypted)" : "")}`;
+    }
+    case "function_call":
+      return summarizeToolCall(p.name, callInput(p.arguments), cwd);
+    case "custom_tool_call":
+      return summarizeToolCall(p.name, { input: p.input }, cwd);
+    case "local_shell_call":
+      return summarizeToolCall("shell", { command: (asObj(p.action)?.command as unknown[] | undefined)?.join?.(" ") }, cwd);
+    case "function_call_output":
+    case "custom_tool_call_output":
+      return typeof p.output === "string" ? p.output : contentText(p.output) || JSON.stringify(p.output ?? "");
+    case "web_search_call":
+      return `Search the web: ${str(asObj(p.action)?.query) ?? ""}`;
+    default:
+      return `(${String(p.type ?? "unknown item")})`;
+  }
+}
+
+/** The row text of a line (event_msg and bookkeeping lines say what they are). */
+function previewText(l: CodexLine, cwd: string | undefined): string {
+  const p = payloadOf(l);
+  switch (l.type) {
+    case "response_item":
+      return itemPreview(p, cwd);
+    case "compacted":
+      return `compacted: ${str(p.message) ?? ""}`;
+    case "turn_context":
+      return `model ${str(p.model) ?? "?"}`;
+    case "event_msg":
+      if (p.type === "task_complete" && p.error !== undefined && p.error !== null) return `turn failed: ${str(asObj(p.error)?.message) ?? JSON.stringify(p.error)}`;
+      if (p.type === "turn_aborted") return `turn aborted (${str(p.reason) ?? "?"})`;
+      if (p.type === "thread_rolled_back") return `rolled back ${String(p.num_turns ?? "?")} turn(s)`;
+      return String(p.type ?? "event");
+    default:
+      return String(l.type ?? "");
+  }
+}
+
+/** chars/4 of what a history item adds to the context; other lines add nothing. */
+function estimateOf(l: CodexLine): number {
+  if (l.type !== "response_item") return 0;
+  const p = payloadOf(l);
+  let chars = 0;
+  if (p.type === MESSAGE_ITEM) chars = contentText(p.content).length;
+  else if (p.type === "reasoning") chars = JSON.stringify(p.summary ?? "").length + (typeof p.encrypted_content === "string" ? p.encrypted_content.length * 0.75 : 0);
+  else chars = JSON.stringify(p).length;
+  return charsToTokens(chars);
+}
+
+/** The role the index keeps: a message's role, else the item's or event's own type. */
+function roleOf(l: CodexLine): string {
+  const p = payloadOf(l);
+  if (l.type === "response_item") return str(p.role) ?? str(p.type) ?? "unknown";
+  if (l.type === "event_msg") return str(p.type) ?? "event";
+  return String(l.type ?? "unknown");
+}
+
+/**
+ * The line scanner's view of a Codex rollout (docs/codex-format.md 2-5). The first line,
+ * `session_meta`, is the header; every other line is an entry, in one chain (a rollout is
+ * a linear log), except that a `thread_rolled_back` line (older builds) hangs under the
+ * entry before the turns it dropped, so they read as an abandoned branch. Usage is kept
+ * once per model response, on `token_usage_record` lines (never on `token_count`, which
+ * repeats it). State (turns, model, cwd) is per file: `load` makes hooks per session, and
+ * a file is never split across threads (header.splittable).
+ */
+export class CodexIndexHooks implements IndexHooks {
+  readonly formatId = "codex";
+  readonly agent = "Codex";
+  private cwd: string | undefined;
+  private model: string | undefined;
+  /** Per real prompt so far: the entry before it (the parent a rollback of that turn returns to). */
+  private turns: Array<string | null> = [];
+  /** Whether usage comes from token_usage_record lines (0.169.0); until one is seen, from token_count. */
+  private sawRecord = false;
+  /** The last token_count's cumulative total: a token_count repeating it reports no new response. */
+  private lastTotal: string | undefined;
+  private turnId: string | undefined;
+  /** The entry before the current turn's first line, until its prompt is read. */
+  private turnStart: string | null | undefined;
+  /** The turn each entry belongs to, by position (a copied-parent fork marks the parent's turns by these). */
+  readonly turnOf: Array<string | undefined> = [];
+  /** The model response each entry came from (its items and its token_usage_record), by position. */
+  readonly responseOf: Array<string | undefined> = [];
+  /** Model output items read since the last usage record: the next record names their response. */
+  private pending: number[] = [];
+  /** [entry, window] each time the recorded model_context_window changes, in file order. */
+  readonly windows: Array<[number, number]> = [];
+
+  /** The window recorded last at or before entry i. */
+  windowAt(i: number): number | undefined {
+    let found: number | undefined;
+    for (const [at, win] of this.windows) {
+      if (at > i) break;
+      found = win;
+    }
+    return found;
+  }
+
+  readonly header: HeaderHooks = {
+    accept: (obj, lineNo) => {
+      const e = asObj(obj);
+      if (!e || e.type !== "session_meta") return `line ${lineNo}: expected a "session_meta" line first, found ${e ? `a line of type ${kindOf(e.type) === "a string" ? JSON.stringify(String(e.type).slice(0, 40)) : kindOf(e.type)}` : kindOf(obj)}`;
+      this.cwd = str(payloadOf(e).cwd);
+      return { version: 0 };
+    },
+    missing: (hadBad, lines) => (hadBad ? `no session_meta line in ${lines} line(s) (none parsed as one)` : "no session_meta line"),
+    isRepeat: () => false,
+    positional: () => false,
+    splittable: () => false,
+  };
+
+  identify(e: Record<string, unknown>, _lineNo: number, at: IndexPosition): IndexedEntry | string | null {
+    if (typeof e.type !== "string" || !e.type) return `a Codex line needs a string "type"; found ${kindOf(e.type)} (line skipped)`;
+    const l = e as CodexLine;
+    const id = codexEntryId(e);
+    let parentId = at.prevId;
+    // A turn starts at its turn_context (or task_started): a rollback drops it from there.
+    const event = l.type === "event_msg" ? payloadOf(l).type : undefined;
+    if (l.type === "turn_context" || ((event === "task_started" || event === "turn_started") && this.turnStart === undefined)) this.turnStart ??= at.prevId;
+    if (event === "task_complete" || event === "turn_complete" || event === "turn_aborted") this.turnStart = undefined;
+    if (promptOf(l) !== undefined) {
+      this.turns.push(this.turnStart === undefined ? at.prevId : this.turnStart);
+      this.turnStart = undefined;
+    }
+    if (l.type === "event_msg" && payloadOf(l).type === "thread_rolled_back") {
+      const n = payloadOf(l).num_turns;
+      if (typeof n === "number" && n > 0 && Number.isInteger(n) && n <= this.turns.length) {
+        parentId = this.turns[this.turns.length - n];
+        this.turns.length -= n;
+      }
+    }
+    if (l.type === "turn_context") this.model = str(payloadOf(l).model) ?? this.model;
+    const time = typeof e.timestamp === "string" ? parseIsoTime(e.timestamp) : Number.NaN;
+    return { id, parentId, type: e.type, time, preview: previewOf(previewText(l, this.cwd)), estimate: estimateOf(l) };
+  }
+
+  fill(t: EntryTable, i: number, e: Record<string, unknown>): void {
+    const l = e as CodexLine;
+    t.setRole(i, roleOf(l));
+    const p = payloadOf(l);
+    if (l.type === "response_item" && (p.type === "function_call" || p.type === "custom_tool_call" || p.type === "local_shell_call")) t.toolCalls[i] = 1;
+    if (l.type === "turn_context" && str(p.model)) t.setModel(i, p.model as string);
+    // 0.169.0's task_started names its turn in turn_attribution; older builds at the top.
+    const turn = l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started")) ? (str(p.turn_id) ?? str(asObj(p.turn_attribution)?.turn_id)) : undefined;
+    if (turn) this.turnId = turn;
+    this.turnOf[i] = this.turnId;
+    const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : asObj(p.info)?.model_context_window) : undefined;
+    if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
+    this.linkResponse(i, l, p);
+    const u = this.usageOf(l, p);
+    if (!u) return;
+    if (this.model) t.setModel(i, this.model);
+    const input = u.input_tokens;
+    const cached = u.cached_input_tokens;
+    // cached_input_tokens is part of input_tokens (section 7): the index keeps them apart.
+    const fresh = typeof input === "number" && typeof cached === "number" && cached <= input ? input - cached : input;
+    putUsageFigures(t, i, {
+      input: ["usage.input_tokens - usage.cached_input_tokens", fresh],
+      output: ["usage.output_tokens", u.output_tokens],
+      cacheRead: ["usage.cached_input_tokens", cached],
+      total: ["usage.total_tokens", u.total_tokens],
+    });
+  }
+
+  /**
+   * Items a model response wrote carry no response id; the token_usage_record written after
+   * them does: it names the response of every model output item since the last record.
+   */
+  private linkResponse(i: number, l: CodexLine, p: Record<string, unknown>): void {
+    if (l.type === "response_item" && (p.role === "assistant" || MODEL_OUTPUT.has(String(p.type)))) this.pending.push(i);
+    const rid = l.type === "token_usage_record" ? str(p.response_id) : undefined;
+    if (!rid) return;
+    for (const k of this.pending) this.responseOf[k] = rid;
+    this.responseOf[i] = rid;
+    this.pending = [];
+  }
+
+  /**
+   * The usage of one model response on this line, if it carries one: a token_usage_record's
+   * `usage`; in files without those (older builds), a token_count's `last_token_usage`
+   * when its cumulative total moved (Codex writes token_count again without a new
+   * response: at turn start after a resume, around a compaction). Never both sources.
+   */
+  private usageOf(l: CodexLine, p: Record<string, unknown>): Record<string, unknown> | undefined {
+    if (l.type === "token_usage_record") {
+      this.sawRecord = true;
+      return asObj(p.usage);
+    }
+    if (this.sawRecord || l.type !== "event_msg" || p.type !== "token_count") return undefined;
+    const info = asObj(p.info);
+    const total = JSON.stringify(info?.total_token_usage ?? null);
+    if (!info || total === "null" || total === this.lastTotal) return undefined;
+    this.lastTotal = total;
+    return asObj(info.last_token_usage);
+  }
+
+  idOf(e: Record<string, unknown>): unknown {
+    return codexEntryId(e);
+  }
+}
+
+/** Hooks for code that only needs the line view (search, a worker): per-session state starts empty. */
+export const codexIndexHooks = new CodexIndexHooks();
+
