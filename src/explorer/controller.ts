@@ -3,7 +3,7 @@ import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/formats/session-reader";
 import { type EntryTokens, instantTokens } from "../core/formats/pi/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/formats/pi/tokens/leaf-tokens";
-import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/tokens/timeline";
+import { type ContextTimeline, contextTimeline, contextTimelineAsync, timelinePosition } from "../core/tokens/timeline";
 import { CostLedger } from "../core/tokens/cost-ledger";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { pushAll } from "../core/util/push-all";
@@ -300,6 +300,8 @@ export class ExplorerController {
       }
       case "timeline":
         return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });
+      case "timelinePosition":
+        return { position: timelinePosition(this.s, this.entryIndex(msg.leafId), msg.id) };
       default:
         return unknownRequest(msg);
     }
