@@ -11,7 +11,7 @@
 import type { ContextTimeline } from "../src/protocol";
 import { areaPaths, type AreaVertex, compositionLegend, hatchPatterns, kindsIn, thinRun } from "./chart-areas";
 import { brush, overviewStrip, svgNode as svg } from "./chart-overview";
-import { clampRange, fullRange, isFull, pan, reveal, type SlotRange, ZOOM_STEP, zoomAround } from "./chart-range";
+import { clampRange, fullRange, isFull, MIN_SPAN, pan, reveal, type SlotRange, ZOOM_STEP, zoomAround } from "./chart-range";
 import { drawLine, label, legend, title, type Mark, markedSlots, markIndex, markNode, MAX_MARKS } from "./chart-marks";
 import { clear, custom, el, formatInt, formatTokens, oneLine } from "./dom";
 
@@ -280,7 +280,8 @@ export class TimelineChart {
     };
     // The view shown reads as pressed (a primary button), not as unavailable.
     const modeButton = (mode: ChartMode, text: string, tip: string) => button(text, `chart-mode mode-${mode}`, { "aria-pressed": String(this.mode === mode), title: tip }, () => this.setMode(mode), this.mode === mode);
-    const zoomIn = button("", "chart-zoom-in", { icon: "zoom-in", "icon-only": "", "aria-label": "Zoom in (+)", title: "Zoom in (+, the wheel, or drag across the chart)" }, () => this.zoom(1 / ZOOM_STEP));
+    const narrowest = this.range.to - this.range.from + 1 <= MIN_SPAN;
+    const zoomIn = button("", "chart-zoom-in", { icon: "zoom-in", "icon-only": "", "aria-label": "Zoom in (+)", title: "Zoom in (+, the wheel, or drag across the chart)", ...(narrowest ? { disabled: "" } : {}) }, () => this.zoom(1 / ZOOM_STEP));
     const zoomOut = button("", "chart-zoom-out", { icon: "zoom-out", "icon-only": "", "aria-label": "Zoom out (-)", title: "Zoom out (-)", ...(full ? { disabled: "" } : {}) }, () => this.zoom(ZOOM_STEP));
     const reset = button("Reset zoom", "chart-reset-zoom", { title: "Show every step (0)", ...(full ? { disabled: "" } : {}) }, () => this.zoom(0));
     return el("div", { className: "timeline-tools", attrs: { role: "toolbar", "aria-label": "Chart view and zoom" } }, [
