@@ -130,6 +130,18 @@ export function chartZoomTests(test, browser) {
       await drag(page, ".timeline-svg", 0.5, 0.6);
       s = await until(async () => ((await chartState(page)).shown ? chartState(page) : null), "a range dragged on the chart");
       assert.ok(span(s.shown) < 800 && s.shown[0] > 1200, `steps ${s.shown}`);
+      // The arrow keys go on past the span's end: it moves on by half its width, the focus on the next step.
+      await page.focus(".timeline-svg [tabindex='0']");
+      await page.keyboard.press("End");
+      const lastShown = await page.evaluate(() => document.activeElement?.dataset?.entry);
+      await page.keyboard.press("ArrowRight");
+      const movedOn = await until(async () => {
+        const r = (await chartState(page)).shown;
+        return r && r[0] > s.shown[0] ? r : null;
+      }, "ArrowRight at the end moves the span on");
+      assert.equal(span(movedOn), span(s.shown), "the same width");
+      const next = await page.evaluate(() => document.activeElement?.dataset?.entry);
+      assert.ok(Number(next.slice(1)) > Number(lastShown.slice(1)), `focus moved on from ${lastShown} to ${next}`);
       assert.deepEqual(x.seen.errors, []);
     } finally {
       await x.close();
