@@ -58,6 +58,10 @@ export class TimelineChart {
   /** The slot of the entry selected in the tree (or picked here), marked with a cursor. */
   private selectedSlot: number | undefined;
   private frame = 0;
+  /** Marks a slot as the selected step on the chart drawn (set by each drawing). */
+  private markSelected: (slot: number | undefined) => void = (slot) => {
+    this.selectedSlot = slot;
+  };
   /** A position asked for before the chart was drawn. */
   private pending: number | undefined;
 
@@ -205,10 +209,15 @@ export class TimelineChart {
     }
 
     drawLine(root, marks, from, xAt, yAt);
-    if (this.selectedSlot !== undefined && this.selectedSlot >= from && this.selectedSlot <= to) {
-      const x = xAt(this.selectedSlot).toFixed(1);
-      root.appendChild(svg("line", { class: "timeline-cursor", x1: x, y1: PAD.top, x2: x, y2: PAD.top + plotH }));
-    }
+    const cursor = root.appendChild(svg("line", { class: "timeline-cursor", y1: PAD.top, y2: PAD.top + plotH, visibility: "hidden" }));
+    // The cursor and the marked step follow a pick here at once (a pick selects its row silently: no redraw comes).
+    this.markSelected = (slot) => {
+      this.selectedSlot = slot;
+      const inView = slot !== undefined && slot >= from && slot <= to;
+      if (inView) for (const a of ["x1", "x2"]) cursor.setAttribute(a, xAt(slot).toFixed(1));
+      cursor.setAttribute("visibility", inView ? "visible" : "hidden");
+      for (const m of this.marks) m.node.classList.toggle("selected", m.slot === slot);
+    };
 
     // The marks of the span shown, focusable in path order: at most MAX_MARKS however long the branch.
     const { slots, every } = markedSlots(marks);
@@ -218,17 +227,17 @@ export class TimelineChart {
       const node = markNode(m, xAt(slot), yAt);
       node.setAttribute("role", "button");
       node.setAttribute("tabindex", this.marks.length === 0 ? "0" : "-1");
-      if (slot === this.selectedSlot) node.classList.add("selected");
       const id = node.dataset.entry ?? "";
       const n = this.marks.length;
       node.addEventListener("click", () => {
-        this.selectedSlot = slot;
+        this.markSelected(slot);
         this.focus(n);
         this.onPick(id);
       });
       root.appendChild(node);
       this.marks.push({ mark: m, node, slot });
     });
+    this.markSelected(this.selectedSlot);
     // The selected step drawn over its neighbours (a zoomed-out view puts marks a pixel apart): it is seen and can be clicked.
     const chosen = this.marks.find((m) => m.slot === this.selectedSlot);
     if (chosen) root.appendChild(chosen.node);
@@ -357,7 +366,7 @@ export class TimelineChart {
     else if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       this.current = from;
-      this.selectedSlot = this.marks[from].slot;
+      this.markSelected(this.marks[from].slot);
       this.onPick(this.marks[from].node.dataset.entry ?? "");
       return;
     }

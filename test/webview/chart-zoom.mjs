@@ -244,6 +244,14 @@ export function chartZoomTests(test, browser) {
       const sel = await posted(host, mark2, (m) => m.type === "select" && m.id === "a7", "a click on the step selects a7");
       assert.equal(sel.keepLeaf, "a8");
       await until(() => page.$eval(".row.selected", (r) => r.dataset.id === "a7").catch(() => false), "a7 selected in the tree");
+      // Another step clicked: the mark and the cursor move to it at once.
+      // The last step shown (drawn last, so on top of its neighbours a pixel or two away).
+      const other = await page.$$eval(".timeline-svg .timeline-point:not(.selected)", (ns) => ns.at(-1).dataset.entry);
+      await page.click(`.timeline-svg [role=button][data-entry="${other}"]`, { force: true });
+      await until(() => page.$eval(".timeline-point.selected", (n, id) => n.dataset.entry === id, other).catch(() => false), `the mark moves to ${other}`);
+      const cursor = await page.$eval(".timeline-cursor", (c) => ({ x: Number(c.getAttribute("x1")), shown: c.getAttribute("visibility") }));
+      const at = await page.$eval(".timeline-point.selected", (n) => Number(n.getAttribute("cx")));
+      assert.deepEqual(cursor, { x: at, shown: "visible" });
       assert.deepEqual(x.seen.errors, []);
     } finally {
       await x.close();
