@@ -213,6 +213,13 @@ export interface TimelineRequest {
   requestId: number;
   leafId: string;
 }
+/** Where entry `id` sits on the path the timeline of `leafId` walks (the chart shows the step a tree row belongs to). */
+export interface TimelinePositionRequest {
+  type: "timelinePosition";
+  requestId: number;
+  leafId: string;
+  id: string;
+}
 /** Run an action on an entry (fork here, continue here, ...). */
 export interface ActionMessage {
   type: "action";
@@ -245,6 +252,7 @@ export type WebviewToHost =
   | SelectRequest
   | RevealRequest
   | TimelineRequest
+  | TimelinePositionRequest
   | ActionMessage
   | OpenFileMessage
   | OpenSubagentMessage
@@ -329,11 +337,13 @@ export interface ReplyResults {
   /** As select, plus the view's new shape: the filter it now has, its row count, and the branch points it unfolded. */
   reveal: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number; rowCount: number; filter: RowFilter; unfolded: string[] };
   timeline: ContextTimeline;
+  /** The path position (as TimelinePoint.index counts), -1 when the entry is not on the path. */
+  timelinePosition: { position: number };
 }
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "reveal", "timeline", "action", "openFile", "openSubagent", "retryLoad"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "reveal", "timeline", "timelinePosition", "action", "openFile", "openSubagent", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -368,6 +378,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return isInt(o.requestId) && isStr(o.id, 200);
     case "timeline":
       return isInt(o.requestId) && isStr(o.leafId, 200);
+    case "timelinePosition":
+      return isInt(o.requestId) && isStr(o.leafId, 200) && isStr(o.id, 200);
     case "search":
       return isInt(o.requestId) && isStr(o.query, 1000);
     case "action":

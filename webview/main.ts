@@ -369,7 +369,9 @@ async function loadSelection(id: string): Promise<void> {
   const seq = ++selectSeq;
   try {
     const res = await rpc.request<"select">({ type: "select", id });
-    if (seq === selectSeq) applySelection(res.bars, res.files);
+    if (seq !== selectSeq) return;
+    applySelection(res.bars, res.files);
+    void chartFollows(id);
   } catch (err) {
     report(err);
   }
@@ -379,6 +381,18 @@ function applySelection(b: TokenBar[], f: FileActivityView[]): void {
   bars.render(b);
   files.render(f);
   void showTimeline(b, false);
+}
+
+/** The chart shows the step the row selected in the tree belongs to (moved into view when zoomed). */
+async function chartFollows(id: string): Promise<void> {
+  const leaf = timelineLeaf;
+  if (leaf === undefined) return;
+  try {
+    const { position } = await rpc.request<"timelinePosition">({ type: "timelinePosition", leafId: leaf, id });
+    if (leaf === timelineLeaf) timeline.showPosition(position);
+  } catch (err) {
+    report(err);
+  }
 }
 
 /** The leaf the chart shows (the selected bar's), and the newest request for it. */

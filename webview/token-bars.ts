@@ -16,7 +16,7 @@ export const KIND_LABELS: Record<TokenKind, string> = {
 };
 
 /** Drawing order: what is sent first comes first (the system prompt and tools, then the messages). */
-const DRAW_ORDER: readonly TokenKind[] = ["system", ...TOKEN_KINDS.filter((k) => k !== "system")];
+export const DRAW_ORDER: readonly TokenKind[] = ["system", ...TOKEN_KINDS.filter((k) => k !== "system")];
 
 const SOURCE_TEXT: Record<TokenSource, string> = {
   recorded: "recorded usage",

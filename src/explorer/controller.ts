@@ -1,7 +1,7 @@
 import type { SessionReader } from "../core/session/session-reader";
 import type { EntryTokens } from "../core/tokens/entry-tokens";
 import type { LeafTokenOptions } from "../core/tokens/leaf-token-options";
-import { type ContextTimeline, contextTimeline, contextTimelineAsync } from "../core/usage/timeline";
+import { type ContextTimeline, contextTimeline, contextTimelineAsync, timelinePosition } from "../core/usage/timeline";
 import { CostLedger } from "../core/usage/cost-ledger";
 import type { PriceOverrides } from "../core/tokens/prices";
 import { pushAll } from "../core/util/push-all";
@@ -298,6 +298,8 @@ export class ExplorerController {
       }
       case "timeline":
         return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });
+      case "timelinePosition":
+        return { position: timelinePosition(this.s, this.entryIndex(msg.leafId), msg.id) };
       default:
         return unknownRequest(msg);
     }

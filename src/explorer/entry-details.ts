@@ -90,7 +90,10 @@ export function entryDetails(session: SessionReader, i: number, fullBlock?: numb
   const record = session.entryAt(i);
   const d = format.describe(session, i);
   const view = format.details ? format.details(session, i) : jsonView(record, []);
-  const ctx = blockContext(session, i, view.blocks);
+  // A compaction's summary is shown with its facts (webview compaction box): its summary block would print it again.
+  const summary = view.compaction?.summary.trim();
+  const blocks = summary ? view.blocks.filter((b) => !(b.kind === "summary" && (b.text ?? "").trim() === summary)) : view.blocks;
+  const ctx = blockContext(session, i, blocks);
   const out: EntryDetails = {
     id: meta.id,
     kind: d.kind,
@@ -101,7 +104,7 @@ export function entryDetails(session: SessionReader, i: number, fullBlock?: numb
     label: session.tree.labels.get(meta.id),
     meta: view.meta,
     // A format may know an entry failed without its blocks saying so (seed-000's "Error:" results).
-    blocks: view.blocks.map((b, k) => displayBlock(d.isError && b.kind === "toolResult" ? { ...b, isError: true } : b, fullBlock === k, ctx)),
+    blocks: blocks.map((b, k) => displayBlock(d.isError && b.kind === "toolResult" ? { ...b, isError: true } : b, fullBlock === k, ctx)),
   };
   if (view.compaction) out.compaction = view.compaction;
   if (view.subagents) out.subagents = view.subagents.map(({ path, ...rest }) => ({ ...rest, found: path !== undefined || rest.inlineEntryId !== undefined }));

@@ -57,7 +57,12 @@ describe("ase tokens --timeline", () => {
     assert.equal(j.leafId, "a1");
     assert.equal(j.window, 300_000);
     assert.equal(j.model, "claude-sonnet-4-5");
-    assert.deepEqual(j.points, [{ entryId: "a1", time: j.points[0].time, tokens: 150_500, source: "recorded" }]);
+    assert.deepEqual(j.points, [{ entryId: "a1", time: j.points[0].time, tokens: 150_500, source: "recorded", composition: j.points[0].composition }]);
+    // The estimated split by kind adds up to the step's size, the system prompt and tools first.
+    const parts = j.points[0].composition as Record<string, number>;
+    assert.equal(Object.keys(parts)[0], "system");
+    assert.ok(parts.user > 0);
+    assert.equal(Object.values(parts).reduce((a, b) => a + b, 0), 150_500);
     assert.match(String(j.points[0].time), /^\d{4}-\d\d-\d\dT.*Z$/);
     const all = JSON.parse((await run(["tokens", file, "--timeline", "--json"])).out) as TimelineJson;
     assert.deepEqual(all.compactions.map((c) => Object.keys(c)), [["entryId", "before", "after"]]);

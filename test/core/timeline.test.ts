@@ -59,7 +59,7 @@ describe("context timeline (core, every format)", () => {
     assert.equal(t.compactions.length, 1);
     const c = t.compactions[0];
     const after = tokensOf(s, "a5", "c1") + tokensOf(s, "a5", "u2") + tokensOf(s, "a5", "a3");
-    assert.deepEqual(c, { entryId: "c1", index: 6, time: c.time, before: 90100, beforeSource: "recorded", after, afterSource: "estimated" });
+    assert.deepEqual(c, { entryId: "c1", index: 6, time: c.time, before: 90100, beforeSource: "recorded", after, afterSource: "estimated", afterComposition: c.afterComposition });
     // The step after it grows from what the compaction left, not from the size before it.
     assert.equal(t.points[3].tokens, after + tokensOf(s, "a5", "u3") + tokensOf(s, "a5", "a4"));
   });

@@ -131,6 +131,14 @@ export class TreeHost {
     return { leafId, model: "claude-sonnet-4-5", window: bar.contextWindow, threshold: bar.threshold, points, compactions };
   }
 
+  /** Where an entry sits on the leaf's path, as the timeline's index counts (a given timeline: its own steps' places). */
+  timelinePosition(leafId, id) {
+    if (this.data.timeline) return [...this.data.timeline.points, ...this.data.timeline.compactions].find((x) => x.entryId === id)?.index ?? -1;
+    const path = [];
+    for (let x = this.byId.get(leafId); x; x = x.parentId ? this.byId.get(x.parentId) : undefined) path.unshift(x.id);
+    return path.indexOf(id);
+  }
+
   answer(m) {
     switch (m.type) {
       case "rows":
@@ -156,6 +164,8 @@ export class TreeHost {
       }
       case "timeline":
         return this.timeline(m.leafId);
+      case "timelinePosition":
+        return { position: this.timelinePosition(m.leafId, m.id) };
       case "select": {
         const bars = this.data.bars.map((b) => ({ ...b, selected: b.leafId === m.id || (b.selected && !this.data.bars.some((o) => o.leafId === m.id)) }));
         return { bars, files: this.data.files, rowIndex: this.rows.findIndex((r) => r.id === m.id) };
@@ -215,6 +225,8 @@ export class LargeHost {
         const points = Array.from({ length: 50 }, (_, k) => ({ entryId: `n${last - 2 * (49 - k)}`, index: last - 2 * (49 - k), time: null, tokens: 3_400 * (k + 1), source: "recorded" }));
         return { leafId: m.leafId, model: "claude-sonnet-4-5", window: 200_000, threshold: 183_616, points, compactions: [] };
       }
+      case "timelinePosition":
+        return { position: Number(m.id.slice(1)) };
       case "details":
         return { id: m.id, kind: "user", typeLabel: "user", timestamp: "2026-03-02T09:14:00.000Z", line: Number(m.id.slice(1)) + 2, meta: [], blocks: [{ kind: "text", text: this.row(Number(m.id.slice(1))).preview }] };
       case "search":

@@ -1,5 +1,7 @@
 import { shownField } from "../../core/util/visible-text";
+import type { StepComposition } from "../../core/usage/step-composition";
 import { type ContextTimeline, contextTimeline } from "../../core/usage/timeline";
+import { TOKEN_KINDS } from "../../core/tokens/token-vocabulary";
 import { CliError, type CliIO } from "../cli-error";
 import { humanTokens } from "../format";
 import { loadSession, reportProblems, requireEntry } from "../load";
@@ -14,9 +16,17 @@ export function timelineJson(t: ContextTimeline): unknown {
     model: t.model ?? null,
     window: t.window,
     threshold: t.threshold,
-    points: t.points.map((p) => ({ entryId: p.entryId, time: p.time, tokens: p.tokens, source: p.source })),
+    // composition: the estimated split of `tokens` by kind, "system" first (docs/tokens.md).
+    points: t.points.map((p) => ({ entryId: p.entryId, time: p.time, tokens: p.tokens, source: p.source, composition: orderedComposition(p.composition) })),
     compactions: t.compactions.map((c) => ({ entryId: c.entryId, before: c.before, after: c.after })),
   };
+}
+
+/** The parts in the bars' order (what is sent first: the system prompt and tools, then the messages), only those above 0. */
+function orderedComposition(c: StepComposition): StepComposition {
+  const out: StepComposition = {};
+  for (const k of ["system", ...TOKEN_KINDS.filter((x) => x !== "system")] as const) if ((c[k] ?? 0) > 0) out[k] = c[k];
+  return out;
 }
 
 /** `#` scaled to the window; a context past the window ends in `+`. */

@@ -40,6 +40,12 @@ function table(head: string, groups: Array<{ name: string; sum: CostSum }>): str
 /** Session text on one line: clipped to a field's width, hidden characters marked. */
 const safe = (s: string) => shownField(s);
 
+/** A model line's name, with the other names it was recorded as ("claude-sonnet-4-5 (also as claude-sonnet-4-5-20250929)"). */
+function modelName(g: { model: string; aliases?: string[] }): string {
+  const others = (g.aliases ?? []).filter((a) => a !== g.model);
+  return others.length ? `${safe(g.model)} (also as ${others.map(safe).join(", ")})` : safe(g.model);
+}
+
 /**
  * A total as plain text: the sum with its split, what was left out and why, then by
  * model, by day, by project and the sessions, most expensive first (up to `maxSessions`).
@@ -62,7 +68,7 @@ export function costTotalText(t: CostScanResult, opts: { title?: string; maxSess
   if (!Number.isFinite(t.total.usd)) out.push(`the total is ${TOO_LARGE}: a figure in the sessions is out of all proportion`);
   out.push(`read ${t.filesRead} file(s)${t.filesBefore ? `; ${t.filesBefore} last written before the range, not read` : ""}${t.failed.length ? `; ${t.failed.length} could not be read (listed at the end)` : ""}`);
   if (t.total.steps) {
-    out.push("", ...table("model", t.byModel.map((g) => ({ name: safe(g.model), sum: g }))));
+    out.push("", ...table("model", t.byModel.map((g) => ({ name: modelName(g), sum: g }))));
     out.push("", ...table("day", t.byDay.map((g) => ({ name: g.day, sum: g }))));
     out.push("", ...table("project", t.byProject.map((g) => ({ name: g.project ? safe(g.project) : "(no cwd)", sum: g }))));
     const max = opts.maxSessions ?? 50;

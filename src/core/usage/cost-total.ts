@@ -1,4 +1,5 @@
 import type { Reconciler } from "./reconcile";
+import { modelGroupName } from "../tokens/model-alias";
 import { addStep, type CostStep, type CostSum, emptySum, type SessionCost } from "./session-cost";
 
 /** A span of time in ms since the epoch: `since` included, `until` excluded; a missing end is open. */
@@ -34,8 +35,11 @@ export interface CostTotal {
   /** The range as given, ISO timestamps; null for an open end. */
   range: { since: string | null; until: string | null };
   total: CostSum;
-  /** Most expensive first. */
-  byModel: Array<CostSum & { model: string }>;
+  /**
+   * Most expensive first; a model's alias and its dated name are one line under the alias
+   * (model-alias.ts), `aliases` then naming every name it was recorded as.
+   */
+  byModel: Array<CostSum & { model: string; aliases?: string[] }>;
   /** UTC days, oldest first. */
   byDay: Array<CostSum & { day: string }>;
   /** Most expensive first. */
@@ -93,6 +97,8 @@ export class CostTotaller {
   private readonly counted = new Set<string>();
   private readonly forks: CostedSession[] = [];
   private readonly models = new Map<string, CostSum>();
+  /** The names each model line was recorded as. */
+  private readonly modelNames = new Map<string, Set<string>>();
   private readonly days = new Map<string, CostSum>();
   private readonly projects = new Map<string, CostSum>();
   private readonly lines: SessionCostLine[] = [];
@@ -130,7 +136,12 @@ export class CostTotaller {
       addStep(this.total, step);
       addStep(line, step);
       this.reconciler?.add(step);
-      bump(this.models, step.model ?? "(unknown)", step);
+      const model = step.model ?? "(unknown)";
+      const group = modelGroupName(model);
+      bump(this.models, group, step);
+      let names = this.modelNames.get(group);
+      if (!names) this.modelNames.set(group, (names = new Set()));
+      names.add(model);
       bump(this.days, step.day, step);
       bump(this.projects, s.project, step);
     }
@@ -143,7 +154,11 @@ export class CostTotaller {
     const forks = this.forks.splice(0).map((s) => ({ s, start: firstOwnStep(s) }));
     forks.sort((a, b) => a.start - b.start || a.s.path.localeCompare(b.s.path));
     for (const f of forks) this.count(f.s);
-    const byModel = [...this.models].map(([model, sum]) => ({ model, ...sum })).sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
+    const aliasesOf = (model: string) => {
+      const names = [...(this.modelNames.get(model) ?? [])].sort();
+      return names.length > 1 ? { aliases: names } : {};
+    };
+    const byModel = [...this.models].map(([model, sum]) => ({ model, ...sum, ...aliasesOf(model) })).sort((a, b) => b.usd - a.usd || a.model.localeCompare(b.model));
     return {
       range: { since: iso(this.range.since), until: iso(this.range.until) },
       total: { ...this.total, tokens: { ...this.total.tokens } },

@@ -1,6 +1,8 @@
 import type { ContextMessage, SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
-import { leafTokenSummary, messageTokens } from "./format-tokens";
+import { leafTokenSummary } from "./format-tokens";
+import { KindTally, messageKindTokens, type StepComposition } from "./step-composition";
+import type { TokenKind } from "../tokens/token-vocabulary";
 
 /** The context size at one assistant step (one API response) of a path. */
 export interface TimelinePoint {
@@ -16,6 +18,12 @@ export interface TimelinePoint {
    * estimated: the size before it plus chars/4 of the messages added since.
    */
   source: "recorded" | "estimated";
+  /**
+   * What the context held, by kind, adding up to `tokens`: the messages' chars/4 and
+   * "system" the rest (the overhead the file does not hold). Always an estimate, even
+   * where `tokens` is recorded: the agent records one figure per step, not its split.
+   */
+  composition: StepComposition;
 }
 
 /** A compaction on the path: the context size just before and right after it. */
@@ -30,6 +38,8 @@ export interface TimelineCompaction {
   after: number;
   /** recorded: postTokens; estimated: chars/4 of the context the compaction left. */
   afterSource: "recorded" | "estimated";
+  /** What `after` held, by kind (estimated, as TimelinePoint.composition). */
+  afterComposition: StepComposition;
 }
 
 /** How the context grew along one path, with the lines it is measured against. */
@@ -61,6 +71,8 @@ interface Segment {
   at: number[];
   /** chars/4 per message, -1 until asked (tokenOf). */
   tokens: Float64Array;
+  /** The same split by kind (splitOf), undefined until asked. */
+  splits: Array<Array<[TokenKind, number]> | undefined>;
 }
 
 /** One API response on the path: its lines in path order. */
@@ -134,7 +146,7 @@ function segmentOf(session: SessionReader, format: SessionFormat, path: readonly
     if (k !== undefined) last = k;
     at.push(k ?? last);
   }
-  return { start, messages, at, tokens: new Float64Array(messages.length).fill(-1) };
+  return { start, messages, at, tokens: new Float64Array(messages.length).fill(-1), splits: new Array(messages.length) };
 }
 
 /**
@@ -209,12 +221,15 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   const compactions: TimelineCompaction[] = [];
   let next = 0;
   let prev: Segment | undefined;
+  const tally = new KindTally();
   for (let s = 0; s < bounds.length; s++) {
     const end = s + 1 < bounds.length ? bounds[s + 1] : path.length;
     const seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
     yield;
     const counted = new Uint8Array(seg.messages.length);
     let running = 0;
+    // A compaction starts the context's composition again from what it left.
+    tally.reset();
     if (seg.start >= 0) {
       const i = path[seg.start];
       const left = leftByCompaction(seg);
@@ -223,6 +238,7 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
       let estimate = 0;
       for (const m of left) {
         counted[m] = 1;
+        tally.add(splitOf(seg, m));
         if (post === undefined || post <= 0) estimate += tokenOf(seg, m);
       }
       const lastPoint = points.length ? points[points.length - 1].tokens : undefined;
@@ -236,6 +252,7 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
         beforeSource: pre !== undefined && pre > 0 ? "recorded" : "estimated",
         after,
         afterSource: post !== undefined && post > 0 ? "recorded" : "estimated",
+        afterComposition: tally.composition(after),
       });
       running = after;
     }
@@ -248,18 +265,19 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
       if (last >= end) break;
       let recorded: number | undefined;
       for (let k = pos.length - 1; k >= 0 && recorded === undefined; k--) recorded = recordedTokens(session, path[pos[k]]);
-      // Only an estimate needs the added messages' sizes: a recorded step replaces the sum.
+      // Every added message's size goes into the composition; an estimate adds it to the size too.
       let added = 0;
       for (; cursor < order.length && seg.at[order[cursor]] <= last; cursor++) {
         const m = order[cursor];
         if (counted[m]) continue;
         counted[m] = 1;
+        tally.add(splitOf(seg, m));
         if (recorded === undefined) added += tokenOf(seg, m);
       }
       const tokens = recorded ?? running + added;
       running = tokens;
       const i = path[last];
-      points.push({ entryId: session.metas[i].id, index: last, time: isoTime(session, i), tokens, source: recorded !== undefined ? "recorded" : "estimated" });
+      points.push({ entryId: session.metas[i].id, index: last, time: isoTime(session, i), tokens, source: recorded !== undefined ? "recorded" : "estimated", composition: tally.composition(tokens) });
     }
     prev = seg;
   }
@@ -268,12 +286,34 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
 
 /** chars/4 of message m of a stretch, counted once and only when asked. */
 function tokenOf(seg: Segment, m: number): number {
-  if (seg.tokens[m] < 0) seg.tokens[m] = messageTokens(seg.messages[m].message);
+  if (seg.tokens[m] < 0) splitOf(seg, m);
   return seg.tokens[m];
+}
+
+/** The same split by kind (messageKindTokens), with its sum kept as the message's size. */
+function splitOf(seg: Segment, m: number): Array<[TokenKind, number]> {
+  let split = seg.splits[m];
+  if (!split) {
+    const { total, parts } = messageKindTokens(seg.messages[m]);
+    split = seg.splits[m] = parts;
+    seg.tokens[m] = total;
+  }
+  return split;
 }
 
 function wholeEstimate(seg: Segment | undefined): number {
   let n = 0;
   if (seg) for (let m = 0; m < seg.messages.length; m++) n += tokenOf(seg, m);
   return n;
+}
+
+/**
+ * Where an entry sits on the path the timeline of `leaf` walks (timelinePath): its
+ * position, comparable with the points' and compactions' `index`; -1 when it is not on
+ * it. The chart asks it to show the step a row selected in the tree belongs to.
+ */
+export function timelinePosition(session: SessionReader, leaf: number, entryId: string): number {
+  const i = session.tree.indexOf(entryId);
+  if (i === undefined || leaf < 0 || leaf >= session.metas.length) return -1;
+  return timelinePath(session, session.format, leaf).indexOf(i);
 }
