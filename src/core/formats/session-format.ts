@@ -6,6 +6,7 @@ import type { EntryDescription } from "./entry-kinds";
 import type { EntryView } from "./entry-view";
 import type { IndexHooks } from "./index-hooks";
 import type { SearchHooks } from "./search-hooks";
+import type { SubagentHooks } from "./subagent-hooks";
 import type { SessionInfo, SessionReader } from "./session-reader";
 
 /** How a load may be watched, stopped and split (see JsonlSession's LoadOptions). */
@@ -229,6 +230,8 @@ export interface SessionFormat extends CostHooks {
   readonly strategies?: ContextStrategies;
   /** What a search across sessions reads of a line (src/core/search); left out: its files are not searched. */
   readonly search?: SearchHooks;
+  /** Where its sub-agents are and which entry started each (rows nest them); left out: it has none. */
+  readonly subagents?: SubagentHooks;
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
 }

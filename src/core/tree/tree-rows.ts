@@ -77,7 +77,10 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
     return out;
   };
   const roots: number[] = [];
+  // A sub-agent written inline is no root of its own: it shows nested under the call that started it.
+  const nested = format.subagents?.inlineRoots(session);
   for (const r of tree.roots()) {
+    if (nested?.has(r)) continue;
     if (shown(r)) roots.push(r);
     else pushAll(roots, shownChildren(r));
   }
