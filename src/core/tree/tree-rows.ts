@@ -39,6 +39,11 @@ export interface TreeRowOptions {
   leaf?: number;
   /** Positions whose descendants are hidden (folded branch segments). */
   folded?: ReadonlySet<number>;
+  /**
+   * Only the rows of this entry and its descendants: a sub-agent written inline, nested
+   * under its call, shown by what its own rows would show (subagentVisibility).
+   */
+  root?: number;
 }
 
 /**
@@ -51,9 +56,11 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
   const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
   const format = formatOf(session);
   // The format says which filter shows an entry ("user" rows show under every filter).
+  const inside = opts.root !== undefined;
   const shown = (i: number) => {
     if (filter === "all") return true;
-    const v = format.describe(session, i).visibility;
+    const d = format.describe(session, i);
+    const v = (inside ? d.subagentVisibility : undefined) ?? d.visibility;
     return filter === "user" ? v === "user" : v !== "all";
   };
   const folded = opts.folded;
@@ -78,8 +85,8 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
   };
   const roots: number[] = [];
   // A sub-agent written inline is no root of its own: it shows nested under the call that started it.
-  const nested = format.subagents?.inlineRoots(session);
-  for (const r of tree.roots()) {
+  const nested = inside ? undefined : format.subagents?.inlineRoots(session);
+  for (const r of inside ? [opts.root as number] : tree.roots()) {
     if (nested?.has(r)) continue;
     if (shown(r)) roots.push(r);
     else pushAll(roots, shownChildren(r));

@@ -7,19 +7,7 @@ import { MemorySession } from "../../../src/core/formats/memory-session";
 import { openSession } from "../../../src/core/formats/registry";
 import { treeRows } from "../../../src/core/tree/tree-rows";
 import { tempDir } from "../../helpers/session-builder";
-import { fragment, jsonl, type Raw, SESSION, sidechain, text, toolResult, toolUse, user } from "./lines";
-
-/** 1.0.x: a Task call, its sub-agent written inline as a sidechain root, then the call's result and more. */
-function inline(): Raw[] {
-  return [
-    user("u1", null, "ask a helper"),
-    fragment("a1", "u1", "msg_1", toolUse("t1", "Task", { description: "Check in", subagent_type: "general-purpose", prompt: "How are you?" })),
-    sidechain(user("x1", null, "How are you?")),
-    sidechain(fragment("x2", "x1", "msg_x", text("Fine, thanks."))),
-    toolResult("r1", "a1", "t1", "Fine, thanks."),
-    fragment("a2", "r1", "msg_2", text("It is fine.")),
-  ];
-}
+import { fragment, inlineTask, jsonl, type Raw, SESSION, sidechain, text, toolResult, toolUse, user } from "./lines";
 
 /** 2.1.x: one response of three lines starting two Agent calls, each result reporting its agentId. */
 function parallel(): Raw[] {
@@ -38,7 +26,7 @@ function parallel(): Raw[] {
 
 describe("claude-code: sub-agents nested under the call that started them (format hook)", () => {
   it("an inline sub-agent is no root of the tree under any filter: it belongs to its call (inlineRoots)", () => {
-    const s = new MemorySession("claude-code", claudeCodeIndexHooks, inline());
+    const s = new MemorySession("claude-code", claudeCodeIndexHooks, inlineTask());
     const hooks = f.subagents;
     assert.ok(hooks, "Claude Code has sub-agent hooks");
     assert.deepEqual([...hooks.inlineRoots(s)].map(([root, call]) => [s.metas[root].id, s.metas[call].id]), [["x1", "a1"]]);
