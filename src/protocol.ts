@@ -71,7 +71,7 @@ export interface Row {
   /** A call that started sub-agents: expandable (expandSubagent); their figures once read. */
   subagents?: { expanded: boolean; agents: SubagentView[] };
   /** A row of a sub-agent's own, nested under the call that started it: read-only. */
-  nested?: { callId: string; agentId: string };
+  nested?: { callId: string; agentId: string; /** Levels it is indented by under the tree's own prefix (its call's depth + 1, + 1 under a head row). */ indent: number };
 }
 
 /** A sub-agent an entry started; `found`: its transcript is beside the session or its lines are inline in it. */

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { formatOf, openSession } from "../core/formats/registry";
 import type { SubagentRef } from "../core/formats/entry-view";
 import type { SessionReader } from "../core/formats/session-reader";
@@ -46,22 +47,37 @@ export class SubagentNesting {
   /** Figures read so far, by agent id: the call row keeps showing them when folded again. */
   private readonly figures = new Map<string, SubagentFigures>();
   private places = new Map<string, Place>();
+  /**
+   * The sub-agents each row started, as last looked up: finding a transcript walks the
+   * session's subagents folder, which a page of rows would otherwise do for every call on
+   * it. Looked up again when the session grows (a sub-agent still running writes its file).
+   */
+  private known = new WeakMap<SessionReader, { count: number; refs: Map<number, SubagentRef[]> }>();
 
   /** Forget everything (a new load of the session). */
   reset(): void {
     this.open.clear();
+    this.known = new WeakMap();
     this.places.clear();
   }
 
   /** The cue of a row whose entry started sub-agents, or undefined. */
   cue(session: SessionReader, i: number): Row["subagents"] {
-    const refs = formatOf(session).subagents?.startedBy(session, i) ?? [];
+    const refs = this.refs(session, i);
     if (!refs.length) return undefined;
     const agents = refs.map((r) => {
       const f = this.figures.get(r.agentId);
       return f ? { ...subagentView(r), figures: f } : subagentView(r);
     });
     return { expanded: this.open.has(session.metas[i].id), agents };
+  }
+
+  private refs(session: SessionReader, i: number): SubagentRef[] {
+    let k = this.known.get(session);
+    if (!k || k.count !== session.metas.length) this.known.set(session, (k = { count: session.metas.length, refs: new Map() }));
+    let refs = k.refs.get(i);
+    if (!refs) k.refs.set(i, (refs = formatOf(session).subagents?.startedBy(session, i) ?? []));
+    return refs;
   }
 
   /** Shows (reading its transcripts now) or hides the sub-agents entry i started. */
@@ -72,7 +88,9 @@ export class SubagentNesting {
       return;
     }
     if (this.open.has(id)) return;
-    const refs = formatOf(session).subagents?.startedBy(session, i) ?? [];
+    // Looked up anew: the transcript may have been written since the row was drawn.
+    this.known.get(session)?.refs.delete(i);
+    const refs = this.refs(session, i);
     if (!refs.length) throw new Error(`${session.path}: entry ${JSON.stringify(id).slice(0, 100)} started no sub-agent`);
     this.open.set(id, await Promise.all(refs.map((r) => this.openOne(session, r, prices))));
   }
@@ -142,7 +160,7 @@ export class SubagentNesting {
         for (const row of this.rowsOf(o, filter)) {
           const id = nestedId(o.ref.agentId, row.id);
           this.places.set(id, { callId, agentId: o.ref.agentId, inline, session: o.session, index: o.session.tree.indexOf(row.id) ?? -1 });
-          out.push(shown({ ...row, id, depth: base + row.depth, onActivePath: false, isActiveLeaf: false, isDefaultLeaf: false, childCount: 0, folded: false, nested: { callId, agentId: o.ref.agentId } }));
+          out.push(shown({ ...row, id, depth: base + row.depth, onActivePath: false, isActiveLeaf: false, isDefaultLeaf: false, childCount: 0, folded: false, nested: { callId, agentId: o.ref.agentId, indent: base } }));
         }
       }
     }
@@ -176,7 +194,7 @@ export class SubagentNesting {
       isDefaultLeaf: false,
       childCount: 0,
       folded: false,
-      nested: { callId, agentId: o.ref.agentId },
+      nested: { callId, agentId: o.ref.agentId, indent: call.depth + 1 },
     };
   }
 
@@ -197,7 +215,10 @@ export class SubagentNesting {
     if (!p) return undefined;
     const unavailable = refusals(p.inline);
     if ("note" in p) return { id, kind: "info", typeLabel: "Sub-agent", timestamp: "", line: 0, meta: [["agent", p.agentId]], blocks: [{ kind: "text", text: p.note }], unavailable };
-    return { ...entryDetails(p.session, p.index, fullBlock), id, unavailable };
+    const d = entryDetails(p.session, p.index, fullBlock);
+    // Its line number is in the sub-agent's transcript (or, inline, in this file): said first.
+    const where = p.inline ? "written inline in this session's file" : `its own transcript, ${basename(p.session.path)}`;
+    return { ...d, id, meta: [["sub-agent", `${p.agentId} (${where})`], ...d.meta], unavailable };
   }
 }
 

@@ -1395,6 +1395,7 @@ test("a broken parent link (a Claude Code transcript naming a parent it does not
 });
 
 usabilityTests(test, () => browser);
+(await import("./subagents.mjs")).subagentTests(test, () => browser);
 test("an edit diff in the detail pane: a Claude Code Edit's row says what it did, its details show - and + lines as text (markup inert), the title for a person and the type name beside it", async () => {
   const dir = mkdtempSync(join(tmpdir(), "ase-webview-edit-"));
   const cwd = "/home/dev/demo";
