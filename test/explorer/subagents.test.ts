@@ -1,11 +1,16 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";
 import type { Row } from "../../src/protocol";
 import { fragment, inlineTask, jsonl, type Raw, SESSION, sidechain, text, toolResult, toolUse, user } from "../formats/claude-code/lines";
+import { sharedFolderGuard } from "../helpers/fixtures";
 import { tempDir } from "../helpers/session-builder";
+
+const SHARED = resolve(process.env.ASE_CLAUDE_CODE_FIXTURES ?? join(process.cwd(), "..", "shared", "fixtures", "claude-code"));
+const need = sharedFolderGuard("Claude Code sub-agent", SHARED, "ASE_CLAUDE_CODE_FIXTURES");
+const REAL = "real/ccl-subagents-v2.1.114/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl";
 
 const CWD = "/home/dev/demo";
 let rid = 0;
@@ -134,5 +139,27 @@ describe("explorer: sub-agents nested under the call that started them", () => {
     assert.equal(shown[1].subagents?.agents[0].figures?.steps, 1);
     const d = await c.answerAsync({ type: "details", ...next(), id: shown[3].id });
     assert.match(d.unavailable?.compact ?? "", /written inline/);
+  });
+
+  it("the real 2.1.114 fixture: every Agent call row has a cue, and each expands into its own transcript's rows with its figures", async function () {
+    need(this, REAL);
+    const c = new ExplorerController(await openSession(join(SHARED, REAL)), { trusted: () => true });
+    c.init();
+    const calls = rows(c).filter((r) => r.subagents);
+    assert.ok(calls.length >= 1, "Agent calls with a cue");
+    for (const call of calls) {
+      const before = c.rowCount;
+      await expand(c, call.id);
+      const shown = rows(c);
+      const at = shown.findIndex((r) => r.id === call.id);
+      const nested = shown.slice(at + 1).filter((r, k, all) => all.slice(0, k + 1).every((x) => x.nested?.callId === call.id));
+      assert.ok(nested.length > 0 && c.rowCount === before + nested.length, `${call.preview}: ${nested.length} nested rows`);
+      for (const a of shown[at].subagents?.agents ?? []) {
+        assert.equal(a.found, true, `${a.agentId} found`);
+        assert.ok((a.figures?.steps ?? 0) > 0, `${a.agentId}: its steps`);
+      }
+      await expand(c, call.id, false);
+      assert.equal(c.rowCount, before);
+    }
   });
 });

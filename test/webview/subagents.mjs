@@ -1,7 +1,7 @@
 // Webview tests for sub-agents nested under the call that started them (issue 24, item 8),
 // through the real core (real-host.ts) on small Claude Code sessions written here.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,6 +59,7 @@ const selectedId = (page) => page.$eval(".row.selected", (r) => r.dataset.id).ca
 
 /** Registers the tests on the runner's `test`; `browser()` gives the shared Chromium. */
 export function subagentTests(test, browser) {
+  subagentRealTest(test, browser);
   test("sub-agents: an Agent call row has a cue and a twisty; expanding nests the sub-agent's own rows, read-only, its steps and cost on the call row; the keyboard folds it", async () => {
     const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
     const dir = mkdtempSync(join(tmpdir(), "ase-webview-subagents-"));
@@ -147,6 +148,39 @@ export function subagentTests(test, browser) {
     } finally {
       await x.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+/** The real 2.1.114 session with six sub-agent transcripts (../shared/fixtures/claude-code). */
+const REAL = join(ROOT, "..", "shared", "fixtures", "claude-code", "real", "ccl-subagents-v2.1.114", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl");
+
+/** A real session's first Agent call, expanded: a picture for the eye, and its nested rows checked. */
+function subagentRealTest(test, browser) {
+  test("sub-agents: the real 2.1.114 session's first Agent call expands into its transcript's rows", async () => {
+    if (!existsSync(REAL)) {
+      if (process.env.CI) throw new Error(`real fixture missing: ${REAL}`);
+      console.log(`  (real fixture not found at ${REAL}: only the built sessions were shown)`);
+      return;
+    }
+    const { createRealHost } = createRequire(import.meta.url)(join(ROOT, "out", "test-webview", "real-host.js"));
+    const host = await createRealHost(REAL);
+    const x = await openExplorer(browser(), host, { viewport: { width: 1280, height: 800 } });
+    const { page } = x;
+    try {
+      const call = page.locator(".row:has(.subagent-chip)").first();
+      await call.waitFor();
+      const id = await call.getAttribute("data-id");
+      await call.locator(".twisty").click();
+      await until(async () => (await page.locator(`.row.nested`).count()) > 3, "its nested rows");
+      await until(() => page.$eval(`.row[data-id='${id}'] .subagent-chip`, (c) => /steps · \$/.test(c.textContent)), "its steps and cost");
+      await page.locator(".row.nested").nth(2).locator(".preview").click();
+      await until(() => page.$eval(".detail-pane", (d) => d.dataset.id?.startsWith("sub:")), "a nested row's details");
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: join(ARTIFACTS, "explorer-subagents-real.png") });
+      assert.deepEqual(x.seen.errors, []);
+    } finally {
+      await x.close();
     }
   });
 }
