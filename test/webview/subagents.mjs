@@ -23,8 +23,12 @@ function assistant(uuid, parent, id, block, extra = {}) {
 const result = (uuid, parent, call, content, extra = {}) => user(uuid, parent, [{ type: "tool_result", tool_use_id: call, content }], { sourceToolAssistantUUID: parent, ...extra });
 const jsonl = (lines) => `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
 
-/** A 2.1.x session: an Agent call whose transcript is in <session>/subagents/, then the answer; plus a 1.0.x inline Task call. */
-function writeSessions(dir) {
+/**
+ * A 2.1.x session in `dir` (a Claude Code project folder): an Agent call whose transcript
+ * is in <session>/subagents/, then the answer. Returns the session's path. The e2e test
+ * writes it into its throwaway store too.
+ */
+export function writeSubagentSession(dir) {
   const main = [
     user("u1", null, "how well is the project tested?"),
     assistant("a1", "u1", "msg_1", { type: "tool_use", id: "t1", name: "Agent", input: { description: "Survey the test suite", subagent_type: "Explore", prompt: "Look at every test" } }),
@@ -41,6 +45,12 @@ function writeSessions(dir) {
   mkdirSync(join(dir, SESSION, "subagents"), { recursive: true });
   writeFileSync(join(dir, `${SESSION}.jsonl`), jsonl(main));
   writeFileSync(join(dir, SESSION, "subagents", "agent-sub1.jsonl"), jsonl(sub));
+  return join(dir, `${SESSION}.jsonl`);
+}
+
+/** writeSubagentSession's session, plus a 1.0.x session with its Task call's sub-agent inline. */
+function writeSessions(dir) {
+  const main = writeSubagentSession(dir);
   const inline = [
     user("i1", null, "ask a helper"),
     assistant("i2", "i1", "msg_i1", { type: "tool_use", id: "ti", name: "Task", input: { description: "Check in", subagent_type: "general-purpose", prompt: "How are you?" } }),
@@ -52,7 +62,7 @@ function writeSessions(dir) {
   const inlineFile = join(dir, "inline", "cc000000-0000-4000-8000-00000000005b.jsonl");
   mkdirSync(join(dir, "inline"));
   writeFileSync(inlineFile, jsonl(inline));
-  return { main: join(dir, `${SESSION}.jsonl`), inline: inlineFile };
+  return { main, inline: inlineFile };
 }
 
 const selectedId = (page) => page.$eval(".row.selected", (r) => r.dataset.id).catch(() => undefined);

@@ -44,6 +44,12 @@ export interface TreeRowOptions {
    * under its call, shown by what its own rows would show (subagentVisibility).
    */
   root?: number;
+  /**
+   * Sub-agents written inline shown as the first children of the calls that started them
+   * (a text tree shows everything at once); without it they are left out, for a view that
+   * nests them on demand (the explorer).
+   */
+  nestInline?: boolean;
 }
 
 /**
@@ -75,7 +81,8 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
       const a = Array.from(kids);
       for (let k = a.length - 1; k >= 0; k--) stack.push(a[k]);
     };
-    pushReversed(tree.children(i));
+    const inline = byCall.get(i);
+    pushReversed(inline ? [...inline, ...tree.children(i)] : tree.children(i));
     while (stack.length) {
       const c = stack.pop() as number;
       if (shown(c)) out.push(c);
@@ -86,6 +93,8 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
   const roots: number[] = [];
   // A sub-agent written inline is no root of its own: it shows nested under the call that started it.
   const nested = inside ? undefined : format.subagents?.inlineRoots(session);
+  const byCall = new Map<number, number[]>();
+  if (opts.nestInline) for (const [root, call] of nested ?? []) byCall.set(call, [...(byCall.get(call) ?? []), root]);
   for (const r of inside ? [opts.root as number] : tree.roots()) {
     if (nested?.has(r)) continue;
     if (shown(r)) roots.push(r);

@@ -64,3 +64,23 @@ describe("claude-code: sub-agents nested under the call that started them (forma
     assert.equal(f.subagents?.inlineRoots(s).size, 0);
   });
 });
+
+describe("claude-code: a text tree (ase tree --all) shows an inline sub-agent under its call", () => {
+  it("nestInline: the sub-agent's lines are the call's first branch, the call's result its second", () => {
+    const s = new MemorySession("claude-code", claudeCodeIndexHooks, inlineTask());
+    const rows = treeRows(s, { filter: "all", nestInline: true }).map((r) => [s.metas[r.index].id, r.prefix]);
+    assert.deepEqual(rows, [
+      ["u1", ""],
+      ["a1", ""],
+      ["x1", "├─ "],
+      ["x2", "│  "],
+      ["r1", "└─ "],
+      ["a2", "   "],
+    ]);
+    // Under the default filter the sub-agent's lines stay out, as they always did.
+    assert.deepEqual(
+      treeRows(s, { nestInline: true }).map((r) => s.metas[r.index].id),
+      ["u1", "a1", "r1", "a2"],
+    );
+  });
+});
