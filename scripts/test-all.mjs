@@ -24,6 +24,7 @@ const layers = [
   { name: "npm start, driven in Chromium", cmd: ["node", "test/e2e/start.test.mjs"] },
   { name: ".vsix installed into code-server", cmd: ["node", "test/e2e/vsix.test.mjs"] },
   { name: "names, icons, hover and notices, driven in Chromium", cmd: ["node", "test/e2e/names.test.mjs"] },
+  { name: "sub-agents nested under their call, driven in Chromium", cmd: ["node", "test/e2e/subagents.test.mjs"] },
 ];
 
 /** Passed/failed/pending counts from mocha's summary or a `name: N passed, M failed` line. */

@@ -11,6 +11,13 @@ import type { ContextTimeline } from "./core/usage/timeline";
 
 export type { CompactionFacts };
 
+/** Show or hide the rows of the sub-agents a call started (read on first expand); replied with the new row count. */
+export interface ExpandSubagentRequest {
+  type: "expandSubagent";
+  requestId: number;
+  id: string;
+  expand: boolean;
+}
 /** The context size at every assistant step of a path, with its compactions, threshold and window. */
 export type { ContextTimeline, TimelineCompaction, TimelinePoint } from "./core/usage/timeline";
 
@@ -71,6 +78,21 @@ export interface Row {
   boundary?: "summarized" | "kept-start";
   /** The parent the entry names, when it is not in the file (or would close a cycle): the row is shown as a root. */
   brokenParent?: string;
+  /** A call that started sub-agents: expandable (expandSubagent); their figures once read. */
+  subagents?: { expanded: boolean; agents: SubagentView[] };
+  /** A row of a sub-agent's own, nested under the call that started it: read-only. */
+  nested?: { callId: string; agentId: string; /** Levels it is indented by under the tree's own prefix (its call's depth + 1, + 1 under a head row). */ indent: number };
+}
+
+/** A sub-agent an entry started; `found`: its transcript is beside the session or its lines are inline in it. */
+export interface SubagentView {
+  agentId: string;
+  description?: string;
+  agentType?: string;
+  found: boolean;
+  inlineEntryId?: string;
+  /** Its steps, cost and context, once its transcript was read (expanded, or its call's details shown). */
+  figures?: SubagentFigures;
 }
 
 export interface SessionInfoView {
@@ -147,7 +169,9 @@ export interface EntryDetails {
   /** The sub-agents this entry started or reported on; `found`: the transcript is beside the session (openSubagent opens it). */
   /** What the API call this entry is (or ends) cost: recorded by the agent, priced from the table, or no price known. */
   stepCost?: { usd: number; source: "recorded" | "priced" | "none" };
-  subagents?: Array<{ agentId: string; description?: string; agentType?: string; found: boolean; inlineEntryId?: string; figures?: SubagentFigures }>;
+  subagents?: SubagentView[];
+  /** Actions this entry does not offer beyond what the session does not (a sub-agent's nested entry), with the reason. */
+  unavailable?: Partial<Record<EntryAction, string>>;
 }
 
 export type EntryAction = "fork" | "continue" | "label" | "previewContext" | "compareContext" | "compactionChange" | "compact";
@@ -207,6 +231,13 @@ export interface RevealRequest {
   requestId: number;
   id: string;
 }
+/** Show or hide the rows of the sub-agents a call started (read on first expand); replied with the new row count. */
+export interface ExpandSubagentRequest {
+  type: "expandSubagent";
+  requestId: number;
+  id: string;
+  expand: boolean;
+}
 /** The context size at every assistant step of the path root..leafId, for the timeline chart. */
 export interface TimelineRequest {
   type: "timeline";
@@ -251,6 +282,7 @@ export type WebviewToHost =
   | SearchRequest
   | SelectRequest
   | RevealRequest
+  | ExpandSubagentRequest
   | TimelineRequest
   | TimelinePositionRequest
   | ActionMessage
@@ -332,6 +364,7 @@ export interface ReplyResults {
   details: EntryDetails;
   setFilter: { rowCount: number };
   toggleFold: { rowCount: number };
+  expandSubagent: { rowCount: number };
   search: { matches: number[] };
   select: { bars: TokenBar[]; files: FileActivityView[]; rowIndex: number };
   /** As select, plus the view's new shape: the filter it now has, its row count, and the branch points it unfolded. */
@@ -343,7 +376,7 @@ export interface ReplyResults {
 
 export type RequestType = keyof ReplyResults;
 
-const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "reveal", "timeline", "timelinePosition", "action", "openFile", "openSubagent", "retryLoad"]);
+const INBOUND = new Set(["ready", "rows", "details", "setFilter", "toggleFold", "search", "select", "reveal", "expandSubagent", "timeline", "timelinePosition", "action", "openFile", "openSubagent", "retryLoad"]);
 const ACTIONS = new Set<EntryAction>(["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"]);
 const FILTERS = new Set<RowFilter>(["user", "default", "all"]);
 
@@ -376,6 +409,8 @@ export function isWebviewToHost(m: unknown): m is WebviewToHost {
       return isInt(o.requestId) && isStr(o.id, 200) && (o.keepLeaf === undefined || isStr(o.keepLeaf, 200));
     case "reveal":
       return isInt(o.requestId) && isStr(o.id, 200);
+    case "expandSubagent":
+      return isInt(o.requestId) && isStr(o.id, 200) && typeof o.expand === "boolean";
     case "timeline":
       return isInt(o.requestId) && isStr(o.leafId, 200);
     case "timelinePosition":

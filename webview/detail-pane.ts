@@ -88,7 +88,7 @@ export class DetailPane {
       ...(d.label ? [el("span", { className: "chip label-chip", text: oneLine(d.label, 300), title: d.label })] : []),
       el("span", { className: "detail-id", text: `${d.id} · line ${d.line} · ${d.timestamp}` }),
     ]);
-    this.element.append(head, this.actions(d.id, d.kind === "boundary"));
+    this.element.append(head, this.actions(d.id, d.kind === "boundary", d.unavailable));
     if (d.stepCost) {
       const c = d.stepCost;
       const how = c.source === "recorded" ? "recorded by the agent" : c.source === "priced" ? "priced per model" : "no price for its model (set agentSessions.modelPrices)";
@@ -100,13 +100,14 @@ export class DetailPane {
     if (d.meta.length) this.element.appendChild(this.meta(d.meta));
   }
 
-  private actions(id: string, boundary: boolean): HTMLElement {
+  /** `own`: what this entry does not offer beyond the session (a sub-agent's nested entry). */
+  private actions(id: string, boundary: boolean, own: EntryDetails["unavailable"]): HTMLElement {
     const bar = el("div", { className: "actions", attrs: { role: "toolbar", "aria-label": "Entry actions" } });
     for (const a of ACTIONS) {
       if (a.boundaryOnly && !boundary) continue;
       const btn = custom("vscode-button", { icon: a.icon, secondary: "", "data-action": a.action });
       btn.textContent = a.text;
-      const why = this.unavailable[a.action];
+      const why = own?.[a.action] ?? this.unavailable[a.action];
       if (why) {
         btn.setAttribute("disabled", "");
         btn.setAttribute("title", `${a.text}: not available. ${why}`);

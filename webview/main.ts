@@ -78,7 +78,8 @@ const files = new FileList((path) => rpc.post({ type: "openFile", path }));
 
 const tree = new EntryTree(rpc, {
   onSelect: (row, index) => {
-    store.update({ selectedId: row.id, selectedIndex: index });
+    // A sub-agent's nested row is not kept across a reload (it shows collapsed): its call is.
+    store.update({ selectedId: row.nested?.callId ?? row.id, selectedIndex: index });
     window.clearTimeout(selectTimer);
     // The details follow the selection, as VS Code's own trees do: the pane and its
     // actions always name the highlighted row (End then "Compare" compared the first one).
@@ -353,13 +354,17 @@ async function showEntry(id: string): Promise<void> {
     store.update({ filter: res.filter, folded: [...folded] });
     tree.setRowCount(res.rowCount);
     applySelection(res.bars, res.files);
+    // The row shown may stand for the entry under an id of its own (a sub-agent's line nested under its call).
+    let shown = id;
     if (res.rowIndex >= 0) {
       await tree.select(res.rowIndex, { silent: true, center: true });
-      store.update({ selectedId: id, selectedIndex: res.rowIndex });
+      const row = tree.selectedRow();
+      shown = row?.id ?? id;
+      store.update({ selectedId: row?.nested?.callId ?? shown, selectedIndex: res.rowIndex });
     }
     search.refresh();
     tree.element.focus();
-    await loadDetails(id);
+    await loadDetails(shown);
   } catch (err) {
     report(err);
   }

@@ -2,6 +2,7 @@ import { KIND_ICONS } from "../src/kind-icons";
 import type { Row } from "../src/protocol";
 import { clip, codicon, el, formatInt, formatTokens, oneLine, TITLE_MAX } from "./dom";
 import { markedNodes } from "./highlight";
+import { subagentChip, subagentKey } from "./subagent-cue";
 
 export interface RowPaintState {
   selected: boolean;
@@ -31,7 +32,13 @@ export function iconFor(row: Pick<Row, "kind">): string {
 }
 
 export function isFoldable(row: Row): boolean {
-  return row.folded || row.childCount > 1;
+  return !row.subagents && (row.folded || row.childCount > 1);
+}
+
+/** Whether the row expands (a branch point, or a call into its sub-agents) and is expanded. */
+function expandedState(row: Row): boolean | undefined {
+  if (row.subagents) return row.subagents.expanded;
+  return isFoldable(row) ? !row.folded : undefined;
 }
 
 /** The row's tree level for screen readers (1 at the top). */
@@ -61,6 +68,8 @@ export function rowLabel(row: Row): string {
   else if (row.onActivePath) parts.push("on active path");
   if (row.isDefaultLeaf) parts.push("default leaf");
   if (row.childCount > 1) parts.push(`${row.childCount} branches${row.folded ? ", folded" : ""}`);
+  if (row.subagents) parts.push(`starts ${row.subagents.agents.length === 1 ? "a sub-agent" : `${row.subagents.agents.length} sub-agents`}${row.subagents.expanded ? ", shown" : ""}`);
+  if (row.nested) parts.push("a sub-agent's entry, read-only");
   return oneLine(parts.join(", "), TITLE_MAX);
 }
 
@@ -72,7 +81,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   node.setAttribute("aria-setsize", String(st.setSize));
   node.setAttribute("aria-selected", String(st.selected));
   node.dataset.index = String(index);
-  const key = row ? `${row.id}|${row.folded}|${clip(row.label ?? "", TITLE_MAX)}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}` : "loading";
+  const key = row ? `${row.id}|${row.folded}|${clip(row.label ?? "", TITLE_MAX)}|${row.tokens}|${row.isActiveLeaf}|${row.onActivePath}|${row.boundary ?? ""}|${row.childCount}|${subagentKey(row)}` : "loading";
   const stateKey = `${st.selected}|${st.match}|${st.currentMatch}|${st.match ? st.query : ""}|${st.summaryStart}`;
   if (node.dataset.key === key && node.dataset.state === stateKey && node.dataset.pos === String(index)) return;
   node.dataset.key = key;
@@ -100,21 +109,33 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
   if (row.boundary) cls.push(`boundary-${row.boundary}`);
   cls.push(`kind-${row.kind}`);
   if (row.isError) cls.push("is-error");
+  if (row.nested) cls.push("nested");
   node.className = cls.join(" ");
   node.dataset.id = row.id;
   // VS Code's context menu for the row (package.json menus webview/context): the entry it acts on.
-  node.dataset.vscodeContext = JSON.stringify({ webviewSection: "row", entryId: row.id, isBoundary: row.kind === "boundary", preventDefaultContextMenuItems: true });
+  // A sub-agent's nested row is read-only: its own section, which no entry action's menu names.
+  node.dataset.vscodeContext = JSON.stringify({ webviewSection: row.nested ? "nestedRow" : "row", entryId: row.id, isBoundary: row.kind === "boundary", preventDefaultContextMenuItems: true });
   node.setAttribute("aria-level", String(levelOf(row)));
-  if (isFoldable(row)) node.setAttribute("aria-expanded", String(!row.folded));
+  const expanded = expandedState(row);
+  if (expanded !== undefined) node.setAttribute("aria-expanded", String(expanded));
   else node.removeAttribute("aria-expanded");
   node.setAttribute("aria-label", rowLabel(row));
 
-  const twisty = isFoldable(row)
+  const twisty = row.subagents
+    ? el("span", { className: `twisty codicon codicon-${row.subagents.expanded ? "chevron-down" : "chevron-right"}`, title: row.subagents.expanded ? "Hide the sub-agent's steps" : "Show the sub-agent's steps", attrs: { "data-action": "subagent", "aria-hidden": "true" } })
+    : isFoldable(row)
     ? el("span", { className: `twisty codicon codicon-${row.folded ? "chevron-right" : "chevron-down"}`, title: row.folded ? "Unfold branch" : "Fold branch", attrs: { "data-action": "fold", "aria-hidden": "true" } })
     : el("span", { className: "twisty", attrs: { "aria-hidden": "true" } });
-  const icon = codicon(iconFor(row));
+  // A call that started sub-agents: the agent's icon, the cue that it expands into them.
+  const icon = codicon(row.subagents ? "agent" : iconFor(row));
   icon.classList.add("role-icon");
   const children: Node[] = [el("span", { className: "prefix", text: row.prefix, attrs: { "aria-hidden": "true" } }), twisty, icon];
+  if (row.nested) {
+    // Indented under the call that started it, one guide a level, as VS Code's trees draw them.
+    const guides = el("span", { className: "nest-indent", attrs: { "aria-hidden": "true" } });
+    guides.style.width = `${row.nested.indent * 16}px`;
+    children.unshift(guides);
+  }
   const query = st.match ? st.query : "";
   children.push(el("span", { className: "preview" }, markedNodes(oneLine(row.preview, PREVIEW_MAX), query)));
   if (row.label) children.push(el("span", { className: "chip label-chip", title: row.label }, markedNodes(oneLine(row.label, LABEL_MAX), query)));
@@ -129,6 +150,7 @@ export function paintRow(node: HTMLElement, index: number, row: Row | undefined,
     children.push(el("span", { className: "chip compaction-chip", text: `compacted ${formatTokens(row.compaction.tokensBefore)}`, title: "Compaction: tokens in context before it ran" }));
   }
   if (row.boundary === "kept-start") children.push(el("span", { className: "chip kept-chip", text: "kept from here" }));
+  if (row.subagents) children.push(subagentChip(row.subagents));
   if (row.isDefaultLeaf) children.push(el("span", { className: "chip leaf-chip", text: "leaf" }));
   if (row.folded) children.push(el("span", { className: "chip fold-chip", text: `+${row.childCount}` }));
   children.push(el("span", { className: "tokens", text: formatTokens(row.tokens), title: `~${formatInt(row.tokens)} tokens. ${TOKENS_MEANING}.` }));

@@ -110,6 +110,24 @@ export class EntryTree {
     }
   }
 
+  /** Shows or hides the rows of the sub-agents a call started (the host reads them on first show). */
+  async toggleSubagents(row: Row): Promise<void> {
+    if (!row.subagents) return;
+    try {
+      const { rowCount } = await this.rpc.request<"expandSubagent">({ type: "expandSubagent", id: row.id, expand: !row.subagents.expanded });
+      this.setRowCount(rowCount);
+    } catch (err) {
+      this.cb.onError(err);
+    }
+  }
+
+  /** The row of the call a nested sub-agent row hangs under (the nearest row above that is not nested). */
+  private callAbove(index: number): number {
+    let k = index;
+    while (k > 0 && this.cache.get(k)?.nested) k--;
+    return k;
+  }
+
   private onRange(first: number, last: number): void {
     const vp = this.list.viewport;
     if (this.selected >= first && this.selected <= last) vp.setAttribute("aria-activedescendant", `row-${this.selected}`);
@@ -124,6 +142,11 @@ export class EntryTree {
     const index = Number(node.dataset.index);
     const row = this.cache.get(index);
     this.list.viewport.focus();
+    if (row && target.dataset.action === "subagent") {
+      this.selected = index;
+      void this.toggleSubagents(row);
+      return;
+    }
     if (row && target.dataset.action === "fold") {
       this.selected = index;
       void this.toggleFold(row);
@@ -162,10 +185,13 @@ export class EntryTree {
         if (row) this.cb.onOpen(row, this.selected);
         break;
       case "ArrowLeft":
-        if (row && isFoldable(row) && !row.folded) void this.toggleFold(row);
+        if (row?.subagents?.expanded) void this.toggleSubagents(row);
+        else if (row?.nested) void this.select(this.callAbove(this.selected));
+        else if (row && isFoldable(row) && !row.folded) void this.toggleFold(row);
         break;
       case "ArrowRight":
-        if (row && row.folded) void this.toggleFold(row);
+        if (row?.subagents && !row.subagents.expanded) void this.toggleSubagents(row);
+        else if (row && row.folded) void this.toggleFold(row);
         break;
       default:
         handled = false;

@@ -27,6 +27,7 @@ import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
 import { inlineSubagentFigures, subagentFigures } from "./subagent-figures";
+import { SubagentNesting } from "./subagent-rows";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
 export type ExplorerRequest = Extract<WebviewToHost, { requestId: number }>;
@@ -76,6 +77,8 @@ export class ExplorerController {
   private timelineRun: AbortController | undefined;
   /** The session's running cost: read on as the session grows, made anew for a new load or new prices. */
   private costs: { session: SessionReader; prices: PriceOverrides | undefined; ledger: CostLedger } | undefined;
+  /** Sub-agents shown nested under the calls that started them. */
+  private readonly nesting = new SubagentNesting();
 
   constructor(
     session: SessionReader,
@@ -85,6 +88,7 @@ export class ExplorerController {
     this.s = session;
     this.table = tableFor(session);
     this.view = new RowView(session);
+    this.view.nesting = this.nesting;
     this.files = new FileOffers({ cwd: () => this.s.format.info(this.s).cwd ?? "", folders: () => opts.folders?.() ?? [], exists: opts.fileExists });
     this.counting = opts.countExact
       ? new ExactCounting(
@@ -146,6 +150,7 @@ export class ExplorerController {
     this.counting?.stop();
     this.s = session;
     this.table = tableFor(session);
+    this.nesting.reset();
     this.view.setSession(session);
     this.startCounting();
   }
@@ -267,6 +272,8 @@ export class ExplorerController {
       case "rows":
         return { start: msg.start, rows: view.page(msg.start, msg.count), rowCount: view.rowCount };
       case "details": {
+        const nested = this.nesting.details(msg.id, msg.fullBlock);
+        if (nested) return nested;
         const i = this.entryIndex(msg.id);
         const d = entryDetails(this.s, i, msg.fullBlock);
         const step = this.stepCostOf(i);
@@ -280,6 +287,9 @@ export class ExplorerController {
       case "search":
         return { matches: view.search(msg.query) };
       case "select": {
+        // A sub-agent's row selects the call it hangs under (its branch's bars and files), the row staying selected.
+        const call = this.nesting.callOf(msg.id);
+        if (call !== undefined) return { ...this.answer({ ...msg, id: call }), rowIndex: view.indexOfId(msg.id) };
         this.entryIndex(msg.id);
         const keep = msg.keepLeaf === undefined ? undefined : this.s.tree.indexOf(msg.keepLeaf);
         const { entry, rowIndex } = view.select(msg.id, keep);
@@ -289,13 +299,18 @@ export class ExplorerController {
         return { bars: this.bars(), files, rowIndex };
       }
       case "reveal": {
-        this.entryIndex(msg.id);
-        const { entry, rowIndex, unfolded } = view.reveal(msg.id);
+        const at = this.entryIndex(msg.id);
+        // A line of an inline sub-agent shows nested under its call: its call is revealed, the filter kept.
+        const inline = this.nesting.expandInlineAround(this.s, at, this.opts.prices?.());
+        const { entry, rowIndex: own, unfolded } = view.reveal(inline ? this.s.metas[inline.call].id : msg.id);
+        const rowIndex = inline ? Math.max(own, view.indexOfId(inline.id)) : own;
         this.selected = msg.id;
         const format = this.s.format;
         const files = this.files.offer(format.files ? format.files(this.s, this.s.tree.path(entry)) : []);
         return { bars: this.bars(), files, rowIndex, rowCount: view.rowCount, filter: view.filter, unfolded };
       }
+      case "expandSubagent":
+        throw new Error("expandSubagent reads the sub-agent's transcript: it is answered by answerAsync");
       case "timeline":
         return contextTimeline(this.s, this.entryIndex(msg.leafId), { windows: this.opts.tokenOptions?.().windows });
       case "timelinePosition":
@@ -314,6 +329,11 @@ export class ExplorerController {
   async answerAsync(msg: ExplorerRequest): Promise<ReplyResults[RequestType]> {
     if (msg.type === "timeline") return this.timeline(msg.leafId);
     if (msg.type === "details") return this.detailsWithSubagents(msg);
+    if (msg.type === "expandSubagent") {
+      await this.nesting.expand(this.s, this.entryIndex(msg.id), msg.expand, this.opts.prices?.());
+      this.view.recompute();
+      return { rowCount: this.view.rowCount };
+    }
     return this.answer(msg);
   }
 
@@ -354,6 +374,8 @@ export class ExplorerController {
 
   /** Why an action the webview asked for may not run (undefined: it may). */
   actionRefusal(msg: Pick<ActionMessage, "action" | "id">): string | undefined {
+    const nested = this.nesting.refusal(msg.action, msg.id);
+    if (nested) return `${msg.action} on entry ${quoteId(msg.id)} of ${this.s.path}: ${nested}`;
     const why = actionRefusal(msg.action, this.s.tree.indexOf(msg.id) !== undefined, this.info().unavailable);
     return why && `${msg.action} on entry ${quoteId(msg.id)} of ${this.s.path}: ${why}`;
   }

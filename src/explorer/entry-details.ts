@@ -1,7 +1,7 @@
-import { type EntryBlock, jsonView } from "../core/session/entry-view";
+import { type EntryBlock, jsonView, type SubagentRef } from "../core/session/entry-view";
 import type { SessionReader } from "../core/session/session-reader";
 import { summarizeToolCall, toolEdits } from "../core/session/tool-summary";
-import type { DetailBlock, EntryDetails } from "../protocol";
+import type { DetailBlock, EntryDetails, SubagentView } from "../protocol";
 
 /** Text longer than this is cut for display; the webview can ask for the whole block. */
 export const DISPLAY_LIMIT = 4000;
@@ -80,6 +80,11 @@ function blockContext(session: SessionReader, i: number, own: readonly EntryBloc
   };
 }
 
+/** A sub-agent as the webview sees it: whether its transcript (or inline lines) was found, never its path. */
+export function subagentView({ path, ...rest }: SubagentRef): SubagentView {
+  return { ...rest, found: path !== undefined || rest.inlineEntryId !== undefined };
+}
+
 /**
  * What the detail pane shows for entry i of any format: the format's view of it (its
  * record as JSON when the format has none), long text cut unless `fullBlock` names it.
@@ -107,6 +112,6 @@ export function entryDetails(session: SessionReader, i: number, fullBlock?: numb
     blocks: blocks.map((b, k) => displayBlock(d.isError && b.kind === "toolResult" ? { ...b, isError: true } : b, fullBlock === k, ctx)),
   };
   if (view.compaction) out.compaction = view.compaction;
-  if (view.subagents) out.subagents = view.subagents.map(({ path, ...rest }) => ({ ...rest, found: path !== undefined || rest.inlineEntryId !== undefined }));
+  if (view.subagents) out.subagents = view.subagents.map(subagentView);
   return out;
 }

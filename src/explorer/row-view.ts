@@ -1,5 +1,4 @@
 import { offers, whyNotOffered } from "../core/session/capabilities";
-import { formatOf } from "../core/formats/registry";
 import type { SessionFormat } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
@@ -7,7 +6,18 @@ import { type TreeRow, treeRows } from "../core/formats/tree-rows";
 import { clipField } from "../core/util/visible-text";
 import { isLiveSession } from "./live-session";
 
+/** What the rows ask of the sub-agents nested in them (subagent-rows.ts builds it). */
+export interface RowNesting {
+  /** The rows with each expanded call's sub-agent rows spliced in after it. */
+  splice(session: SessionReader, rows: ShownRow[], filter: RowFilter): ShownRow[];
+  /** The cue of a row that started sub-agents (undefined for any other). */
+  cue(session: SessionReader, i: number): Row["subagents"];
+}
+
 type Boundary = "summarized" | "kept-start";
+
+/** A row of the tree, or one of a sub-agent's rows nested under its call (built by the nesting, index -1). */
+export type ShownRow = TreeRow & { nested?: Row };
 
 /** Filters from the narrowest to the widest (reveal widens along it). */
 const WIDER: readonly RowFilter[] = ["user", "default", "all"];
@@ -22,7 +32,9 @@ export class RowView {
   readonly folded = new Set<string>();
   /** Leaf of the selected branch; undefined = the default leaf. */
   selectedLeaf: number | undefined;
-  private rows: TreeRow[] = [];
+  private rows: ShownRow[] = [];
+  /** The sub-agents expanded under their calls (subagent-rows.ts); none: calls carry no cue. */
+  nesting: RowNesting | undefined;
   private marks = new Map<number, Boundary>();
   /** Position of the row marked as the default leaf (-1: none shown). */
   private leafMark = -1;
@@ -31,7 +43,11 @@ export class RowView {
   /** The session's cwd, read once: rows show paths inside it relative to it. */
   private cwd: string | undefined;
 
-  constructor(private session: SessionReader) {
+  /** `root`: the rows of that entry's subtree only (a sub-agent written inline, nested under its call). */
+  constructor(
+    private session: SessionReader,
+    private readonly root?: number,
+  ) {
     this.format = session.format;
     this.recompute();
   }
@@ -55,7 +71,8 @@ export class RowView {
       const i = s.tree.indexOf(id);
       if (i !== undefined) folded.add(i);
     }
-    this.rows = treeRows(s, { filter: this.filter, folded, leaf: this.selectedLeaf });
+    this.rows = treeRows(s, { filter: this.filter, folded, leaf: this.selectedLeaf, root: this.root });
+    if (this.nesting) this.rows = this.nesting.splice(s, this.rows, this.filter);
     this.marks = this.boundaries();
     this.leafMark = this.shownLeaf();
   }
@@ -137,6 +154,10 @@ export class RowView {
     const s = this.session;
     const out: number[] = [];
     this.rows.forEach((r, k) => {
+      if (r.nested) {
+        if (r.nested.preview.toLowerCase().includes(q) || r.nested.typeLabel.toLowerCase().includes(q)) out.push(k);
+        return;
+      }
       const m = s.metas[r.index];
       // The row's text and the line's own (a response's row shortens its calls' list).
       if (this.rowText(r.index).toLowerCase().includes(q) || m.preview.toLowerCase().includes(q) || m.id.startsWith(q) || (s.tree.labels.get(m.id) ?? "").toLowerCase().includes(q)) out.push(k);
@@ -145,7 +166,12 @@ export class RowView {
   }
 
   page(start: number, count: number): Row[] {
-    return this.rows.slice(start, start + count).map((r) => this.row(r));
+    return this.rows.slice(start, start + count).map((r) => r.nested ?? this.row(r));
+  }
+
+  /** Where the row with this id is (a nested sub-agent row's too), or -1. */
+  indexOfId(id: string): number {
+    return this.rows.findIndex((r) => (r.nested ? r.nested.id === id : this.session.metas[r.index].id === id));
   }
 
   /** On the active path, the entries the last compaction summarized and where its kept part starts. */
@@ -215,6 +241,8 @@ export class RowView {
     if (d.kind === "boundary") row.compaction = { tokensBefore: m.tokensBefore ?? 0, firstKeptEntryId: m.firstKeptEntryId };
     const b = this.marks.get(r.index);
     if (b) row.boundary = b;
+    const subagents = this.nesting?.cue(s, r.index);
+    if (subagents) row.subagents = subagents;
     return row;
   }
 }

@@ -3,7 +3,6 @@ import { type CompactionOutcome, type CompactionPlan, type CompactionStrategy, N
 import { type SummaryStatusEvent, summaryStatus } from "../core/compaction/progress-text";
 import type { LlmOptions } from "../core/compaction/summarizer";
 import { offers, type WriteAction, whyNotOffered } from "../core/session/capabilities";
-import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction, FormatWriter } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import { getApiKey } from "./api-key";
@@ -34,7 +33,7 @@ export function requireTrust(what: string): void {
  */
 async function writableFor(deps: ActionDeps, file: string, what: string, action: WriteAction, has: (w: FormatWriter) => boolean): Promise<{ s: SessionReader; writer: FormatWriter; agent: string }> {
   const s = await deps.session(file);
-  const f = formatOf(s);
+  const f = s.format;
   if (!f.writer || !offers(f, action) || !has(f.writer)) throw new Error(`${what} is not offered for ${f.agent} sessions: ${whyNotOffered(f, action)}.`);
   return { s, writer: f.writer, agent: f.agent };
 }
@@ -54,14 +53,14 @@ export const piSession = writableSession;
 
 /** The leaf a command acts on: the one asked for, else the format's own default leaf (the one rule per format). */
 export function leafOf(s: SessionReader, leafId: string | undefined): number {
-  return leafId === undefined ? formatOf(s).defaultLeaf(s) : s.requireIndex(leafId);
+  return leafId === undefined ? s.format.defaultLeaf(s) : s.requireIndex(leafId);
 }
 
 /** Fork at an entry: a new session file the agent can resume (written as the agent writes one). Returns its path. */
 export async function forkAt(deps: ActionDeps, file: string, entryId: string): Promise<string> {
   requireTrust("Fork");
   const s = await deps.session(file);
-  const f = formatOf(s);
+  const f = s.format;
   if (!f.writer?.capabilities.fork) throw new Error(`Fork is not offered for ${f.agent} sessions: ${whyNotOffered(f, "fork")}.`);
   const res = f.writer.fork(s, entryId);
   deps.log.info(`forked ${file} at ${entryId} -> ${res.path}`);
@@ -154,7 +153,7 @@ function planOptions(args: CompactArgs) {
 
 /** The plan of a compaction with strategies (cut, kept, summarized): the plan-first dialog shows it. */
 export function compactionPlan(s: SessionReader, args: CompactArgs): CompactionPlan {
-  const f = formatOf(s);
+  const f = s.format;
   const plan = f.writer?.compaction?.plan;
   if (!plan) throw new Error(`${f.agent} sessions are compacted their agent's one way: there is no plan by strategy (${whyNotOffered(f, "compact")}).`);
   return plan(s, leafOf(s, args.leafId), planOptions(args));
@@ -221,7 +220,7 @@ export async function compactOtherFormat(deps: ActionDeps, file: string, leafId:
 export async function previewContext(deps: ActionDeps, file: string, leafId: string | undefined, format: ContextFormat | undefined, strategy?: string): Promise<PreviewResult | undefined> {
   const s = await deps.session(file);
   const fmt = format ?? readSettings().defaultContextFormat;
-  const strategies = formatOf(s).strategies;
+  const strategies = s.format.strategies;
   let chosen = strategy === "none" ? undefined : strategy;
   if (strategy === undefined && strategies) {
     const pick = await vscode.window.showQuickPick(

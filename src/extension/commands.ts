@@ -3,7 +3,6 @@ import { CancelledError, SummaryError } from "../core/compaction/llm-errors";
 import type { CompactionOutcome, CompactionPlan, CompactionStrategy } from "../core/compaction/plan";
 import type { EntryAction } from "../protocol";
 import { visibleText } from "../core/util/visible-text";
-import { formatOf } from "../core/formats/registry";
 import type { FormatCompaction } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import { type CompactArgs, compact, compactionPlan, compactOtherFormat, formatCompaction, piSession, projectFolders } from "./actions";
@@ -119,7 +118,7 @@ export async function compactInteractive(deps: CommandDeps, file: string, leafId
 
 /** The palette flow for a format with its own compaction: its dry run to confirm, then progress with cancel. */
 async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s: SessionReader; compaction: FormatCompaction; agent: string }, leafId?: string): Promise<{ lines: string[] } | undefined> {
-  const f = formatOf(got.s);
+  const f = got.s.format;
   const leaf = leafId === undefined ? f.defaultLeaf(got.s) : got.s.requireIndex(leafId);
   const plan = got.compaction.dryRun(got.s, leaf, { project: projectFolders() });
   if (plan.nothingToDo) {
@@ -147,7 +146,7 @@ export function registerCompactCommands(ctx: vscode.ExtensionContext, deps: Comm
       const other = await formatCompaction(deps, file);
       if (other) {
         if (args.dryRun) {
-          const f = formatOf(other.s);
+          const f = other.s.format;
           return other.compaction.dryRun(other.s, args.leafId === undefined ? f.defaultLeaf(other.s) : other.s.requireIndex(args.leafId), { project: projectFolders() });
         }
         return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Compacting ${other.agent} session`, cancellable: true }, (p, token) =>

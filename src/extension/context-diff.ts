@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
 import { compactionSides } from "../core/diff/compaction-change";
 import { renderContextText } from "../core/diff/render-text";
-import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/session/session-reader";
 import { clipText, visibleText } from "../core/util/visible-text";
 import { quoted, sessionTitle } from "../core/util/session-title";
@@ -73,7 +72,7 @@ type LeafItem = vscode.QuickPickItem & { id?: string; other?: true };
 
 /** Leaves of a session for a quick pick: the agent's default leaf first, then the others, newest first. */
 export function leafItems(s: SessionReader, exclude?: string): LeafItem[] {
-  const f = formatOf(s);
+  const f = s.format;
   const def = f.defaultLeaf(s);
   const leaves = s.tree.leaves().filter((i) => i !== def).reverse();
   const items: LeafItem[] = [];
@@ -107,7 +106,7 @@ export async function pickLeaf(deps: ActionDeps & { view?: SessionsView }, file:
 /** Asks for one of a session's compactions, newest first; undefined when it has none or the pick is dismissed. */
 export async function pickCompaction(deps: ActionDeps, file: string): Promise<string | undefined> {
   const s = await deps.session(file);
-  const f = formatOf(s);
+  const f = s.format;
   const items: Array<vscode.QuickPickItem & { id: string }> = [];
   for (let i = s.metas.length - 1; i >= 0; i--) {
     if (f.describe(s, i).kind !== "boundary") continue;

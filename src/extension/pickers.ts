@@ -1,5 +1,4 @@
 import * as vscode from "vscode";
-import { formatOf } from "../core/formats/registry";
 import type { SessionReader } from "../core/session/session-reader";
 import type { SessionsView } from "./sessions-view";
 import { clipText, visibleText } from "../core/util/visible-text";
@@ -27,7 +26,7 @@ const PICKABLE = new Set(["user", "assistant", "shell", "injected", "summary", "
 
 export async function pickEntry(session: SessionReader, title: string): Promise<string | undefined> {
   const tree = session.tree;
-  const format = formatOf(session);
+  const format = session.format;
   const leaf = format.defaultLeaf(session);
   const items: Array<vscode.QuickPickItem & { id: string }> = [];
   for (let i = session.metas.length - 1; i >= 0 && items.length < 2000; i--) {

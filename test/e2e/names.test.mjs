@@ -9,24 +9,19 @@
 // Screenshots: test-artifacts/e2e/names-*.png (look at them).
 // Usage: node test/e2e/names.test.mjs   Closing line: `names: N passed, M failed`.
 // Needs `node scripts/e2e/setup-vscode.mjs` once; builds the extension first.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createChecks } from './checks.mjs';
-import { failureReport, launchBrowser, openWorkbench, runCommand, screenshot, webviewFrame } from '../../scripts/e2e/browser.mjs';
-import { startCodeServer, workbenchUrl } from '../../scripts/e2e/code-server.mjs';
-import { assertInstalled } from '../../scripts/e2e/paths.mjs';
+import { ARTIFACTS, ROOT, runOnWorkbench } from './workbench-run.mjs';
+import { runCommand, screenshot, webviewFrame } from '../../scripts/e2e/browser.mjs';
 import { budget, until } from '../../scripts/e2e/waits.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
 const CWD = '/home/ana/names';
 const TITLE = 'Fix the build';
 const BIG = 'Refactor the parser';
 
-const { say, check, fail, finish, setFailureReporter } = createChecks('names');
+const checks = createChecks('names');
+const { say, check } = checks;
 
 let clock = Date.parse('2026-05-01T10:00:00.000Z');
 const ts = () => new Date((clock += 1000)).toISOString();
@@ -77,33 +72,7 @@ function makeStores(work) {
   return { source, fork, big };
 }
 
-try {
-  assertInstalled();
-} catch (e) {
-  console.error(`names: ${e.message}`);
-  process.exit(2);
-}
-const built = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'inherit' });
-if (built.status !== 0) process.exit(1);
-fs.mkdirSync(ARTIFACTS, { recursive: true });
-
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ase-names-'));
-const workspace = path.join(work, 'workspace');
-fs.mkdirSync(workspace);
-fs.mkdirSync(path.join(work, 'clawdcode', 'projects'), { recursive: true });
-const files = makeStores(work);
-let server;
-let browser;
-try {
-  server = await startCodeServer({
-    workspace, runDir: path.join(work, 'run'),
-    env: { PI_CODING_AGENT_DIR: path.join(work, 'agent'), CLAUDE_CONFIG_DIR: path.join(work, 'claude'), CLAWDCODE_DIR: path.join(work, 'clawdcode') },
-  });
-  browser = await launchBrowser({ profileDir: path.join(work, 'chromium') });
-  const { page } = browser;
-  setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `names-failure-${title.slice(0, 30).replace(/\W+/g, '-')}.png`)));
-  say(`workbench restored in ${((await openWorkbench(page, workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT }))) / 1000).toFixed(1)}s`);
-
+await runOnWorkbench(checks, 'names', makeStores, async ({ page, files }) => {
   const rows = page.locator('.sidebar .monaco-list-row');
   const row = (label) => page.locator('.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
 
@@ -230,13 +199,4 @@ try {
     await dialog.waitFor({ state: 'detached', timeout: budget(10_000) });
     if (!fs.readFileSync(files.big).equals(before)) throw new Error('the session changed');
   });
-} catch (e) {
-  fail('the harness', e);
-} finally {
-  if (browser) await browser.close();
-  if (server) await server.stop();
-}
-const ok = finish();
-if (ok) fs.rmSync(work, { recursive: true, force: true });
-else say(`files kept in ${work}`);
-process.exit(ok ? 0 : 1);
+});

@@ -18,6 +18,7 @@ export function run(): Promise<void> {
   require("./cost.test");
   require("./search.test");
   require("./names.test");
+  require("./subagents.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -19,12 +19,14 @@ import { loadingTests } from "./loading.test.mjs";
 import { realSessionTests } from "./real-sessions.test.mjs";
 import { searchTests } from "./search.test.mjs";
 import { securityTests } from "./security.test.mjs";
+import { subagentTests } from "./subagents.test.mjs";
 import { themesLayoutTests } from "./themes-layout.test.mjs";
 import { tokenBarTests } from "./token-bars.test.mjs";
 import { treeTests } from "./tree.test.mjs";
 
 loadingTests(test, () => browser);
 treeTests(test, () => browser);
+subagentTests(test, () => browser);
 keyboardTests(test, () => browser);
 detailsTests(test, () => browser);
 fileListTests(test, () => browser);

@@ -1,4 +1,3 @@
-import { formatOf } from "../../core/formats/registry";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { safeText } from "../format";
@@ -22,7 +21,7 @@ export const branchCommand: CliCommand = {
     const totalMs = timeoutFlag(values.timeout);
     if (!values.to) throw new CliError(`missing --to ID (usage: ${usage})`);
     const session = await loadSession(onePositional(positionals, "session file", usage));
-    const writer = formatOf(session).writer;
+    const writer = session.format.writer;
     if (!writer?.continueFrom) throw notOffered(session, "a branch summary", "continue", (w) => !!w.continueFrom);
     requireEntry(session, values.to, "to");
     const apiKey = io.env.ANTHROPIC_API_KEY;

@@ -1,7 +1,6 @@
 import { seconds } from "../../core/compaction/budgets";
 import { type CompactionStrategy, NothingToCompactError, STRATEGIES, strategyCallsModel } from "../../core/compaction/plan";
 import { PartialWriteError } from "../../core/store/append-line";
-import { formatOf } from "../../core/formats/registry";
 import { intFlag, onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
 import { safeText } from "../format";
@@ -56,7 +55,7 @@ export const compactCommand: CliCommand = {
     const totalMs = timeoutFlag(values.timeout);
     const settings = { keepRecentTokens: intFlag(values["keep-recent"], "keep-recent"), reserveTokens: intFlag(values.reserve, "reserve") };
     const session = await loadSession(onePositional(positionals, "session file", usage));
-    const format = formatOf(session);
+    const format = session.format;
     const compaction = format.writer?.compaction;
     if (!compaction) throw notOffered(session, "compacting", "compact", (w) => !!w.compaction);
     const agent = safeText(format.agent);

@@ -1,5 +1,5 @@
 import { whyNotOffered, type WriteAction } from "../../core/session/capabilities";
-import { FORMATS, formatOf } from "../../core/formats/registry";
+import { FORMATS } from "../../core/formats/registry";
 import type { FormatWriter } from "../../core/session/session-format";
 import type { SessionReader } from "../../core/session/session-reader";
 import { CliError } from "../cli-error";
@@ -14,6 +14,6 @@ export function agentsWith(has: (w: FormatWriter) => boolean): string {
  * agents that do offer it and the format's own reason.
  */
 export function notOffered(session: SessionReader, what: string, action: WriteAction, has: (w: FormatWriter) => boolean): CliError {
-  const f = formatOf(session);
+  const f = session.format;
   return new CliError(`${session.path}: a ${f.agent} session; ${what} is offered for ${agentsWith(has)} sessions only (${whyNotOffered(f, action)}); nothing written`);
 }

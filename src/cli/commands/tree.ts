@@ -26,7 +26,8 @@ export const treeCommand: CliCommand = {
     const { values, positionals } = parseFlags(args, { all: { type: "boolean" }, json: { type: "boolean" }, leaf: { type: "string" } }, usage);
     const session = await loadSession(onePositional(positionals, "session file", usage));
     const leaf = requireEntry(session, values.leaf, "leaf");
-    const rows = treeRows(session, { all: values.all, leaf });
+    // A text tree shows an inline sub-agent under the call that started it (the explorer nests it on demand).
+    const rows = treeRows(session, { all: values.all, leaf, nestInline: true });
     const labels = session.tree.labels;
     const format = session.format;
     const version = format.info(session).version;

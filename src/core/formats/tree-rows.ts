@@ -38,6 +38,17 @@ export interface TreeRowOptions {
   leaf?: number;
   /** Positions whose descendants are hidden (folded branch segments). */
   folded?: ReadonlySet<number>;
+  /**
+   * Only the rows of this entry and its descendants: a sub-agent written inline, nested
+   * under its call, shown by what its own rows would show (subagentVisibility).
+   */
+  root?: number;
+  /**
+   * Sub-agents written inline shown as the first children of the calls that started them
+   * (a text tree shows everything at once); without it they are left out, for a view that
+   * nests them on demand (the explorer).
+   */
+  nestInline?: boolean;
 }
 
 /**
@@ -50,9 +61,11 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
   const filter: RowFilter = opts.all ? "all" : (opts.filter ?? "default");
   const format = session.format;
   // The format says which filter shows an entry ("user" rows show under every filter).
+  const inside = opts.root !== undefined;
   const shown = (i: number) => {
     if (filter === "all") return true;
-    const v = format.describe(session, i).visibility;
+    const d = format.describe(session, i);
+    const v = (inside ? d.subagentVisibility : undefined) ?? d.visibility;
     return filter === "user" ? v === "user" : v !== "all";
   };
   const folded = opts.folded;
@@ -67,7 +80,8 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
       const a = Array.from(kids);
       for (let k = a.length - 1; k >= 0; k--) stack.push(a[k]);
     };
-    pushReversed(tree.children(i));
+    const inline = byCall.get(i);
+    pushReversed(inline ? [...inline, ...tree.children(i)] : tree.children(i));
     while (stack.length) {
       const c = stack.pop() as number;
       if (shown(c)) out.push(c);
@@ -76,7 +90,12 @@ export function treeRows(session: SessionReader, opts: TreeRowOptions = {}): Tre
     return out;
   };
   const roots: number[] = [];
-  for (const r of tree.roots()) {
+  // A sub-agent written inline is no root of its own: it shows nested under the call that started it.
+  const nested = inside ? undefined : format.subagents?.inlineRoots(session);
+  const byCall = new Map<number, number[]>();
+  if (opts.nestInline) for (const [root, call] of nested ?? []) byCall.set(call, [...(byCall.get(call) ?? []), root]);
+  for (const r of inside ? [opts.root as number] : tree.roots()) {
+    if (nested?.has(r)) continue;
     if (shown(r)) roots.push(r);
     else pushAll(roots, shownChildren(r));
   }

@@ -54,6 +54,12 @@ export interface EntryDescription {
    * rows under the default one, "all" only when everything is shown.
    */
   visibility: "user" | "conversation" | "all";
+  /**
+   * A line of a sub-agent written inline in the session's file: which filter shows it among
+   * its sub-agent's rows, nested under the call that started it (`visibility` keeps it out
+   * of the session's own rows).
+   */
+  subagentVisibility?: "user" | "conversation" | "all";
   /** The entry carries an error (a failed tool call). */
   isError?: boolean;
 }

@@ -6,7 +6,7 @@ import type { SystemPrompt } from "./system-prompt";
 import type { LlmOptions, SummaryProgress, SummaryResult } from "../compaction/summarizer";
 import type { CompactionOutcome, CompactionPlan, CompactionPlanOptions, CompactionProgress, CompactionRunOptions, CompactionStrategy } from "../compaction/plan";
 import type { EntryDescription } from "./entry-kinds";
-import type { EntryView } from "./entry-view";
+import type { EntryView, SubagentRef } from "./entry-view";
 import type { IndexHooks } from "../store/index-hooks";
 import type { SearchHooks } from "./search-hooks";
 import type { EntryMeta, LineProblem } from "../store/entry-meta";
@@ -436,6 +436,28 @@ export interface SessionFormat extends CostHooks {
   readonly strategies?: ContextStrategies;
   /** What a search across sessions reads of a line (src/core/search); left out: its files are not searched. */
   readonly search?: SearchHooks;
+  /** Where its sub-agents are and which entry started each (rows nest them); left out: it has none. */
+  readonly subagents?: SubagentHooks;
   /** Optional writer; a format without one is read-only. */
   readonly writer?: FormatWriter;
+}
+
+/**
+ * How a format's sub-agents hang in its sessions (Claude Code's Task/Agent calls): the
+ * explorer nests a sub-agent's own entries under the row of the call that started it,
+ * reading them only when that row is expanded.
+ */
+export interface SubagentHooks {
+  /**
+   * The sub-agents entry i started, in call order; empty for any other entry (and for the
+   * earlier lines of a response written over several: its row, the last line, names them).
+   * Asked for every row of a page, so cheap where the entry starts none.
+   */
+  startedBy(session: SessionReader, i: number): SubagentRef[];
+  /**
+   * Sub-agents written inline in the session's own file: the first of their lines -> the
+   * entry (row) that started them. These lines are no root of the tree: they show nested
+   * under that entry. Kept per session while it does not grow.
+   */
+  inlineRoots(session: SessionReader): ReadonlyMap<number, number>;
 }

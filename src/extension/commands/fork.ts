@@ -1,5 +1,4 @@
 import * as vscode from "vscode";
-import { formatOf } from "../../core/formats/registry";
 import { forkAt } from "../actions";
 import { pickEntry } from "../pickers";
 import { guarded } from "../commands";
@@ -29,7 +28,7 @@ export function registerForkCommands(ctx: vscode.ExtensionContext, deps: Command
     const s = await deps.session(file);
     // The leaf the agent itself would resume from, by the format's own rule (a Claude Code
     // transcript ending in a sub-agent's sidechain line resumes from its main chain).
-    const leaf = formatOf(s).defaultLeaf(s);
+    const leaf = s.format.defaultLeaf(s);
     if (leaf < 0) throw new Error(`${file}: no entry to fork from`);
     const path = await forkAt(deps, file, s.metas[leaf].id);
     void deps.view.refresh();

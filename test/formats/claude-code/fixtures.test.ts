@@ -73,7 +73,7 @@ describe("claude-code: our fixtures", () => {
       assert.deepEqual(d(3), { kind: "assistant", label: "Assistant (part 2 of 3 of a response)", typeName: "assistant (line 2 of 3 of a response)", visibility: "all" });
       assert.deepEqual(d(4), { kind: "tool-call", label: "Tool call", typeName: "tool_use (response of 3 lines)", visibility: "conversation", preview: "Listing them. -> $ ls" });
       assert.deepEqual(d(12), { kind: "user", label: "User", typeName: "user", visibility: "user" });
-      assert.deepEqual(d(17), { kind: "user", label: "Sub-agent prompt", typeName: "sidechain user", visibility: "all" });
+      assert.deepEqual(d(17), { kind: "user", label: "Sub-agent prompt", typeName: "sidechain user", visibility: "all", subagentVisibility: "user" });
       assert.equal(d(18).visibility, "all");
     });
   });

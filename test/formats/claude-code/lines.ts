@@ -73,3 +73,15 @@ export function sidechain(r: Raw): Raw {
 export function jsonl(records: readonly Raw[]): string {
   return records.map((r) => JSON.stringify(r)).join("\n") + "\n";
 }
+
+/** 1.0.x: a Task call, its sub-agent written inline (a sidechain root after the call), the call's result, an answer. */
+export function inlineTask(): Raw[] {
+  return [
+    user("u1", null, "ask a helper"),
+    fragment("a1", "u1", "msg_1", toolUse("t1", "Task", { description: "Check in", subagent_type: "general-purpose", prompt: "How are you?" })),
+    sidechain(user("x1", null, "How are you?")),
+    sidechain(fragment("x2", "x1", "msg_x", text("Fine, thanks."))),
+    toolResult("r1", "a1", "t1", "Fine, thanks."),
+    fragment("a2", "r1", "msg_2", text("It is fine.")),
+  ];
+}

@@ -53,7 +53,7 @@ export function describeClaudeCode(session: SessionReader, i: number): EntryDesc
   const facts = chainFacts(session);
   const d = fragmentOf(session, facts, i, describeLine(session, i, facts.flags[i], facts.subtype[i]));
   // Inline sub-agent lines are hidden in their parent's session, not in the sub-agent's own file.
-  if (facts.flags[i] & SIDECHAIN && !facts.sidechainFile) return { ...d, label: subagentLabel(d), typeName: `sidechain ${d.typeName}`, visibility: "all" };
+  if (facts.flags[i] & SIDECHAIN && !facts.sidechainFile) return { ...d, label: subagentLabel(d), typeName: `sidechain ${d.typeName}`, visibility: "all", subagentVisibility: d.visibility };
   return d;
 }
 

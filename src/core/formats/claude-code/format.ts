@@ -13,6 +13,7 @@ import { detectClaudeCode } from "./detect";
 import { claudeCodeIndexHooks } from "./index-hooks";
 import { claudeCodeInfo } from "./info";
 import { claudeCodeSearchHooks } from "./search-text";
+import { claudeCodeSubagents } from "./subagent-nesting";
 
 /**
  * Claude Code transcripts (claude-code-format.md). Reads, lists (titles, sub-agents),
@@ -61,6 +62,7 @@ export const claudeCodeFormat: SessionFormat = {
   },
   // Claude Code appends its own lines; we only write a new file, as its /branch does.
   search: claudeCodeSearchHooks,
+  subagents: claudeCodeSubagents,
   writer: {
     capabilities: {
       fork: true,
