@@ -1,0 +1,189 @@
+/**
+ * Gemini CLI's record replay (docs/gemini-cli-format.md sections 2 and 5), kept as a tree:
+ * Gemini itself keeps only the current message list; we also keep what a `$rewindTo` or a
+ * checkpoint dropped, as abandoned branches, so nothing the file holds is lost from view.
+ *
+ * - A metadata line (string sessionId and projectHash) merges into the metadata.
+ * - A message (string id) appends, or replaces the message with that id in place.
+ * - `{$set}` merges into the metadata; `$set.messages` replaces the whole list (a checkpoint).
+ *   Messages of a checkpoint that continue the current path (same id, same parent) update it
+ *   in place; the first one that does not starts a new branch from there.
+ * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
+ */
+
+/** One message of the replay, with its place in the tree. */
+export interface ReplayNode {
+  /** Unique in the session: the message id, or id#n when the id is seen again on another branch. */
+  key: string;
+  parentKey: string | null;
+  /** The message as Gemini holds it (its latest version on this branch). */
+  message: Record<string, unknown>;
+  /** 1-based line of the record that last wrote it. */
+  line: number;
+  /** Set on a checkpoint's first new message when the checkpoint dropped messages it did not keep. */
+  checkpoint?: { line: number; replacedLeaf: string | null; compression: boolean };
+}
+
+export interface ReplayProblem {
+  line: number;
+  message: string;
+}
+
+export interface Replay {
+  meta: Record<string, unknown>;
+  nodes: ReplayNode[];
+  /** Keys of the current list, in order: what Gemini would resume. */
+  current: string[];
+  problems: ReplayProblem[];
+  /** Lines that were metadata-only starts of a process (resumes), 1-based. */
+  starts: number[];
+  /** Records of a kind this reader does not know: kept, named, never fatal. */
+  unknown: Array<{ line: number; keys: string[] }>;
+  /** True when the file is one legacy JSON object. */
+  legacy: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isMeta = (r: Record<string, unknown>) => typeof r.sessionId === "string" && typeof r.projectHash === "string";
+
+/** Whether a user message is the compression's state snapshot (section 7). */
+export function isStateSnapshot(m: Record<string, unknown>): boolean {
+  if (m.type !== "user") return false;
+  const c = m.content;
+  const text = typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (isObject(p) && typeof p.text === "string" ? p.text : "")).join("") : "";
+  return text.trimStart().startsWith("<state_snapshot>");
+}
+
+class Builder {
+  readonly nodes: ReplayNode[] = [];
+  private readonly byKey = new Map<string, ReplayNode>();
+  private readonly copies = new Map<string, number>();
+  current: string[] = [];
+
+  private newKey(id: string): string {
+    if (!this.byKey.has(id)) return id;
+    const n = (this.copies.get(id) ?? 1) + 1;
+    this.copies.set(id, n);
+    return `${id}#${n}`;
+  }
+
+  private add(message: Record<string, unknown>, parentKey: string | null, line: number): ReplayNode {
+    const node: ReplayNode = { key: this.newKey(String(message.id)), parentKey, message, line };
+    this.nodes.push(node);
+    this.byKey.set(node.key, node);
+    return node;
+  }
+
+  /** The key of id in the current list, if it is there. */
+  private inCurrent(id: string): number {
+    return this.current.findIndex((k) => this.byKey.get(k)?.message.id === id);
+  }
+
+  message(m: Record<string, unknown>, line: number): void {
+    const at = this.inCurrent(String(m.id));
+    if (at >= 0) {
+      const node = this.byKey.get(this.current[at])!;
+      node.message = m;
+      node.line = line;
+      return;
+    }
+    this.current.push(this.add(m, this.current.at(-1) ?? null, line).key);
+  }
+
+  checkpoint(list: unknown[], line: number, problems: ReplayProblem[]): void {
+    const before = this.current;
+    const next: string[] = [];
+    let diverged = false;
+    let firstNew: ReplayNode | undefined;
+    list.forEach((raw, k) => {
+      if (!isObject(raw) || typeof raw.id !== "string") {
+        problems.push({ line, message: `line ${line}: message ${k} of the $set.messages checkpoint has no string id (skipped)` });
+        return;
+      }
+      const parentKey = next.at(-1) ?? null;
+      const same = !diverged && before[next.length] !== undefined && this.byKey.get(before[next.length])!.message.id === raw.id;
+      if (same) {
+        const node = this.byKey.get(before[next.length])!;
+        node.message = raw;
+        node.line = line;
+        next.push(node.key);
+        return;
+      }
+      diverged = true;
+      const node = this.add(raw, parentKey, line);
+      firstNew ??= node;
+      next.push(node.key);
+    });
+    // A checkpoint that dropped messages it did not keep (a compression, a reset) says so on
+    // its first new message; one that only extends or repeats the path is a resume.
+    const dropped = before.length > 0 && (firstNew !== undefined ? before.length > next.indexOf(firstNew.key) : before.length > next.length);
+    if (firstNew && dropped) {
+      firstNew.checkpoint = { line, replacedLeaf: before.at(-1) ?? null, compression: list.some((m) => isObject(m) && isStateSnapshot(m)) };
+    }
+    this.current = next;
+  }
+
+  rewind(id: string): void {
+    const at = this.inCurrent(id);
+    this.current = at < 0 ? [] : this.current.slice(0, at);
+  }
+}
+
+/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one). */
+export function replay(text: string, path: string): Replay {
+  const problems: ReplayProblem[] = [];
+  const unknown: Replay["unknown"] = [];
+  const starts: number[] = [];
+  const b = new Builder();
+  let meta: Record<string, unknown> = {};
+  const lines = text.split("\n");
+  lines.forEach((raw, k) => {
+    const line = k + 1;
+    if (!raw.trim()) return;
+    let r: unknown;
+    try {
+      r = JSON.parse(raw);
+    } catch {
+      problems.push({ line, message: `${path}:${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
+      return;
+    }
+    if (!isObject(r)) {
+      problems.push({ line, message: `${path}:${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
+      return;
+    }
+    if (isMeta(r)) {
+      if (Object.keys(meta).length) starts.push(line);
+      meta = { ...meta, ...r };
+    } else if (isObject(r.$set)) {
+      const { messages, ...rest } = r.$set;
+      meta = { ...meta, ...rest };
+      if (Array.isArray(messages)) b.checkpoint(messages, line, problems);
+      else if (messages !== undefined) problems.push({ line, message: `${path}:${line}: $set.messages is not an array (ignored)` });
+    } else if ("$rewindTo" in r) {
+      if (typeof r.$rewindTo === "string") b.rewind(r.$rewindTo);
+      else problems.push({ line, message: `${path}:${line}: $rewindTo is not a message id (ignored)` });
+    } else if (typeof r.id === "string") b.message(r, line);
+    else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
+  });
+  if (!isMeta(meta)) {
+    const legacy = legacyRecord(text);
+    if (legacy) {
+      const lb = new Builder();
+      lb.checkpoint(legacy.messages, 1, problems);
+      const { messages: _m, ...rest } = legacy;
+      return { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true };
+    }
+  }
+  return { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false };
+}
+
+/** A legacy session: one JSON object with sessionId, projectHash and messages (section 5). */
+function legacyRecord(text: string): (Record<string, unknown> & { messages: unknown[] }) | undefined {
+  try {
+    const r: unknown = JSON.parse(text);
+    if (isObject(r) && isMeta(r) && Array.isArray(r.messages)) return r as Record<string, unknown> & { messages: unknown[] };
+  } catch {
+    /* not one JSON object */
+  }
+  return undefined;
+}
