@@ -3,6 +3,7 @@ import { FirstLineTooLongError, firstLineEnd, linesEnd, readFrom, readHead } fro
 import { NotRegularFileError, openRegular } from "../util/safe-open";
 import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
+import { geminiFormat } from "./gemini-cli/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import type { FirstLines, FormatLoadOptions, SessionFormat } from "../session/session-format";
@@ -18,6 +19,7 @@ export const FORMATS: readonly SessionFormat[] = [
   seed000Format,
   clawdcodeFormat,
   claudeCodeFormat,
+  geminiFormat,
 ];
 
 const FALLBACK = piFormat;

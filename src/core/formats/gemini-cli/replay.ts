@@ -11,6 +11,8 @@
  * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
  */
 
+import { isSessionContext } from "./native-context";
+
 /** One message of the replay, with its place in the tree. */
 export interface ReplayNode {
   /** Unique in the session: the message id, or id#n when the id is seen again on another branch. */
@@ -90,35 +92,57 @@ class Builder {
     this.current.push(this.add(m, this.current.at(-1) ?? null, line).key);
   }
 
-  checkpoint(list: unknown[], line: number, problems: ReplayProblem[]): void {
-    const before = this.current;
-    const next: string[] = [];
-    let diverged = false;
-    let firstNew: ReplayNode | undefined;
+  checkpoint(list: unknown[], line: number, problems: ReplayProblem[], isContext: (m: Record<string, unknown>) => boolean): void {
+    const valid: Array<Record<string, unknown>> = [];
     list.forEach((raw, k) => {
-      if (!isObject(raw) || typeof raw.id !== "string") {
-        problems.push({ line, message: `line ${line}: message ${k} of the $set.messages checkpoint has no string id (skipped)` });
-        return;
+      if (isObject(raw) && typeof raw.id === "string") valid.push(raw);
+      else problems.push({ line, message: `line ${line}: message ${k} of the $set.messages checkpoint has no string id (skipped)` });
+    });
+    const before = this.current;
+    // A start writes the session context alone before the full checkpoint of the session it
+    // resumes (section 4): in the resumed file itself when the minute is the same. The full
+    // checkpoint follows; reading the first as a reset would show every resume as a branch.
+    if (valid.length && valid.length < before.length && valid.every(isContext)) return;
+    const ids = before.map((k) => this.byKey.get(k)!.message.id);
+    // A resume writes the history again, converted, with the results of tool calls as
+    // messages of their own: every message kept, in order, some inserted. Same path.
+    let matched = 0;
+    for (const m of valid) if (matched < ids.length && m.id === ids[matched]) matched++;
+    if (before.length && matched === ids.length) {
+      const next: string[] = [];
+      let k = 0;
+      for (const m of valid) {
+        const parentKey = next.at(-1) ?? null;
+        if (k < before.length && m.id === ids[k]) {
+          const node = this.byKey.get(before[k++])!;
+          node.message = m;
+          node.line = line;
+          node.parentKey = parentKey;
+          next.push(node.key);
+        } else next.push(this.add(m, parentKey, line).key);
       }
-      const parentKey = next.at(-1) ?? null;
-      const same = !diverged && before[next.length] !== undefined && this.byKey.get(before[next.length])!.message.id === raw.id;
+      this.current = next;
+      return;
+    }
+    // Otherwise the path goes on as far as it is the same, and the rest is a new branch; the
+    // old path's end stays where it was (a compression's snapshot names it as what it replaced).
+    const next: string[] = [];
+    let firstNew: ReplayNode | undefined;
+    for (const m of valid) {
+      const same = firstNew === undefined && next.length < before.length && ids[next.length] === m.id;
       if (same) {
         const node = this.byKey.get(before[next.length])!;
-        node.message = raw;
+        node.message = m;
         node.line = line;
         next.push(node.key);
-        return;
+        continue;
       }
-      diverged = true;
-      const node = this.add(raw, parentKey, line);
+      const node = this.add(m, next.at(-1) ?? null, line);
       firstNew ??= node;
       next.push(node.key);
-    });
-    // A checkpoint that dropped messages it did not keep (a compression, a reset) says so on
-    // its first new message; one that only extends or repeats the path is a resume.
-    const dropped = before.length > 0 && (firstNew !== undefined ? before.length > next.indexOf(firstNew.key) : before.length > next.length);
-    if (firstNew && dropped) {
-      firstNew.checkpoint = { line, replacedLeaf: before.at(-1) ?? null, compression: list.some((m) => isObject(m) && isStateSnapshot(m)) };
+    }
+    if (firstNew && before.length > next.indexOf(firstNew.key)) {
+      firstNew.checkpoint = { line, replacedLeaf: before.at(-1) ?? null, compression: valid.some(isStateSnapshot) };
     }
     this.current = next;
   }
@@ -131,6 +155,7 @@ class Builder {
 
 /** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one). */
 export function replay(text: string, path: string): Replay {
+  const isContext = isSessionContext;
   const problems: ReplayProblem[] = [];
   const unknown: Replay["unknown"] = [];
   const starts: number[] = [];
@@ -157,7 +182,7 @@ export function replay(text: string, path: string): Replay {
     } else if (isObject(r.$set)) {
       const { messages, ...rest } = r.$set;
       meta = { ...meta, ...rest };
-      if (Array.isArray(messages)) b.checkpoint(messages, line, problems);
+      if (Array.isArray(messages)) b.checkpoint(messages, line, problems, isContext);
       else if (messages !== undefined) problems.push({ line, message: `${path}:${line}: $set.messages is not an array (ignored)` });
     } else if ("$rewindTo" in r) {
       if (typeof r.$rewindTo === "string") b.rewind(r.$rewindTo);
@@ -169,7 +194,7 @@ export function replay(text: string, path: string): Replay {
     const legacy = legacyRecord(text);
     if (legacy) {
       const lb = new Builder();
-      lb.checkpoint(legacy.messages, 1, problems);
+      lb.checkpoint(legacy.messages, 1, problems, isContext);
       const { messages: _m, ...rest } = legacy;
       return { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true };
     }
