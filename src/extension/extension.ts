@@ -192,6 +192,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
       } else if (e.affectsConfiguration("agentSessions.showCost")) {
         view.costsChanged();
       }
+      if (e.affectsConfiguration("agentSessions.geminiHome")) void view.refresh();
     }),
   );
   const openListed = (files: string[]) => {

@@ -94,6 +94,12 @@ export interface SessionScanner {
    */
   readonly inlineMarker?: Buffer;
   inlineOf?(obj: Record<string, unknown>): { agentId: string; description?: string } | undefined;
+  /** The session files under the root, for stores not laid out as one folder per project (Codex: sessions/YYYY/MM/DD). */
+  files?(root: string, unread: Unread[]): Promise<string[]>;
+  /** A file's facts read its own way (a compressed file), or undefined to scan it as text. */
+  summarizeOwn?(path: string, size: number, mtimeMs: number): Promise<(HeadFacts & { entryCount: number }) | undefined>;
+  /** Names by session id from a file beside the sessions (Codex's session_index.jsonl), read fresh each listing. */
+  titles?(root: string): Promise<ReadonlyMap<string, string>>;
 }
 
 export interface ListOptions {
@@ -123,7 +129,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   const skipped: ListResult["skipped"] = [];
   const notes: Unread[] = [];
   const stats = { files: 0, fromCache: 0, scannedBytes: 0 };
-  const files = await sessionFiles(sessionsDir, scanner.accepts, true, notes);
+  const files = scanner.files ? await scanner.files(root, notes) : await sessionFiles(sessionsDir, scanner.accepts, true, notes);
   const summaries: SessionSummary[] = [];
   const inlineByFile = new Map<string, NonNullable<CacheRecord["inline"]>>();
   // A few files at a time: enough to overlap I/O without thousands of open handles.
@@ -144,7 +150,8 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
         } else {
           // Session files only grow: a grown file is scanned from where we stopped.
           const grown = old && old.size < st.size && old.firstFound ? old : undefined;
-          rec = await summarize(scanner, file, st.size, st.mtimeMs, grown);
+          const own = await scanner.summarizeOwn?.(file, st.size, st.mtimeMs);
+          rec = own ? { path: file, agent: scanner.formatId, ...own, size: st.size, mtimeMs: st.mtimeMs, scanned: st.size, firstFound: true, lines: own.entryCount } : await summarize(scanner, file, st.size, st.mtimeMs, grown);
           stats.scannedBytes += st.size - (grown ? grown.scanned : 0);
         }
         next.records[file] = rec;
@@ -157,7 +164,10 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   if (opts.cacheFile) saveCache(opts.cacheFile, next);
+  const titles = scanner.titles ? await scanner.titles(root) : undefined;
   for (const s of summaries) {
+    const title = titles?.get(s.id);
+    if (title) s.name = title;
     const subs = scanner.subagents ? await scanner.subagents(s.path, s, notes).catch(() => []) : [];
     // Inline ones open the session's own file at their first line.
     for (const a of inlineByFile.get(s.path) ?? []) subs.push({ path: s.path, agentId: a.agentId, entryId: a.agentId, ...(a.description ? { description: a.description } : {}), size: 0, mtimeMs: s.mtimeMs });

@@ -47,6 +47,20 @@ function verboseText(content: unknown): string {
     .join("");
 }
 
+/**
+ * Whether a message makes a session worth offering (hasResumableContent, doc section 4): a
+ * user message the history keeps, or a gemini message with text, tool calls or thoughts.
+ */
+export function isResumable(m: Record<string, unknown>): boolean {
+  if (m.type === "user") {
+    const text = verboseText(m.content).trim();
+    return text !== "" && !SKIPPED_PREFIXES.some((p) => text.startsWith(p));
+  }
+  if (m.type !== "gemini") return false;
+  const has = (v: unknown) => Array.isArray(v) && v.length > 0;
+  return verboseText(m.content).trim() !== "" || has(m.toolCalls) || has(m.thoughts);
+}
+
 /** The converted history (before stripping and coalescing), one content per message or result set. */
 function toClientHistory(messages: ReadonlyArray<{ key: string; message: Record<string, unknown> }>): NativeContent[] {
   const out: NativeContent[] = [];
