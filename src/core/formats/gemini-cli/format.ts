@@ -8,6 +8,7 @@ import { geminiIndexHooks } from "./index-hooks";
 import type { NativeContent } from "./native-context";
 import { GEMINI_ID, type GeminiEntry } from "./records";
 import { GeminiSession, projectRootOf } from "./session";
+import { geminiSearchHooks } from "./search-text";
 import { sessionContents } from "./session-contents";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -94,4 +95,5 @@ export const geminiFormat: SessionFormat = {
 
   unrecordedParts: "system instruction and tool declarations",
   discovery: { scanner: geminiScanner, root: geminiRoot, rootHelp: GEMINI_ROOT_HELP },
+  search: geminiSearchHooks,
 };
