@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
-import { searchSessions, type SessionHits } from "../../../src/core/search/search-sessions";
+import { searchSessions } from "../../../src/core/search/search-sessions";
+import type { SessionHits } from "../../../src/core/search/search-types";
 
 const FIX = join(process.cwd(), "test", "fixtures", "gemini-cli");
 
@@ -15,7 +16,7 @@ describe("Gemini CLI search: its store found as the listing finds it, messages a
     const res = await hits("notes", join(FIX, "subagent"));
     assert.equal(res.length, 1);
     const kinds = res[0].hits.map((h) => h.kind);
-    for (const k of ["user", "tool-call", "tool-result"]) assert.ok(kinds.includes(k as never), `${k} in ${kinds.join(", ")}`);
+    for (const k of ["user", "tool-call", "tool-result"] as const) assert.ok(kinds.includes(k), `${k} in ${kinds.join(", ")}`);
     assert.ok(res[0].hits.some((h) => /sub-agent/.test(JSON.stringify(h))), "a hit in the sub-agent's transcript");
   });
 
