@@ -10,6 +10,7 @@ import { GEMINI_ID, type GeminiEntry } from "./records";
 import { GeminiSession, projectRootOf } from "./session";
 import { geminiSearchHooks } from "./search-text";
 import { sessionContents } from "./session-contents";
+import { subagentRefs } from "./subagent-link";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -82,7 +83,7 @@ export const geminiFormat: SessionFormat = {
     const e = session.entryAt(i) as GeminiEntry;
     const m = e.message;
     const t = isObject(m.tokens) ? m.tokens : undefined;
-    return messageEntryView(m, storedToAnthropic(m), [
+    const view = messageEntryView(m, storedToAnthropic(m), [
       ["line", session.metas[i].line],
       ["time", e.timestamp],
       ["message id", m.id],
@@ -91,6 +92,9 @@ export const geminiFormat: SessionFormat = {
       ["note", e.sessionContext ? "Gemini CLI writes this turn again at every start; what it sends next time may differ (date, directory listing)" : undefined],
       ["checkpoint", e.checkpoint ? `line ${e.checkpoint.line} replaced the message list${e.checkpoint.compression ? " (a compression)" : ""}` : undefined],
     ]);
+    const sessionId = asGemini(session).replayed.meta.sessionId;
+    const subs = subagentRefs(session.path, typeof sessionId === "string" ? sessionId : "", m);
+    return subs.length ? { ...view, subagents: subs } : view;
   },
 
   unrecordedParts: "system instruction and tool declarations",
