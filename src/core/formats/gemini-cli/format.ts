@@ -4,6 +4,7 @@ import { messageEntryView } from "../../session/entry-view";
 import { contentsToAnthropic, storedToAnthropic } from "./anthropic";
 import { describeGemini } from "./describe";
 import { GEMINI_ROOT_HELP, geminiRoot, geminiScanner } from "./discover";
+import { geminiWriter } from "./fork";
 import { geminiIndexHooks } from "./index-hooks";
 import type { NativeContent } from "./native-context";
 import { GEMINI_ID, type GeminiEntry } from "./records";
@@ -100,4 +101,5 @@ export const geminiFormat: SessionFormat = {
   unrecordedParts: "system instruction and tool declarations",
   discovery: { scanner: geminiScanner, root: geminiRoot, rootHelp: GEMINI_ROOT_HELP },
   search: geminiSearchHooks,
+  writer: geminiWriter,
 };
