@@ -26,7 +26,7 @@ export function ensureGemini() {
 }
 
 /** A throw-away home with a project folder, settings for API-key auth and no telemetry. */
-function makeHome() {
+export function makeHome() {
   const home = mkdtempSync(join(tmpdir(), "ase-gemini-"));
   const project = join(home, "project");
   mkdirSync(project);
@@ -37,7 +37,7 @@ function makeHome() {
   return { home, project };
 }
 
-function runner(bin, home, project, port) {
+export function runner(bin, home, project, port) {
   const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`, GEMINI_API_KEY: "fake-key", GEMINI_CLI_TRUST_WORKSPACE: "true", NO_COLOR: "1" };
   return (args) =>
     new Promise((done, fail) => {
@@ -49,7 +49,7 @@ function runner(bin, home, project, port) {
 }
 
 /** The main requests of a log, in order. */
-function mainRequests(log) {
+export function mainRequests(log) {
   if (!existsSync(log)) return [];
   return readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).filter((r) => r.kind === "main");
 }
