@@ -81,6 +81,8 @@ describe("Gemini CLI replay on hand-built sessions (the rules of docs/gemini-cli
     assert.equal(s.metas[geminiFormat.defaultLeaf(s)].id, "u2");
     assert.deepEqual(ids(s, geminiFormat.defaultLeaf(s)), ["u2"]);
     assert.ok(pos(s, "g1") >= 0, "the dropped messages are still shown");
+    assert.deepEqual(s.problems.map((p) => p.line), [4]);
+    assert.match(s.problems[0].message, /:4: \$rewindTo names "no-such-id", no message of the list: Gemini CLI drops every message \(kept here as a branch\)/);
   });
 
   it("info, warning and error lines are shown, never sent; a failed tool call is marked", () => {

@@ -147,9 +147,11 @@ class Builder {
     this.current = next;
   }
 
-  rewind(id: string): void {
+  /** False when the id is not in the list (Gemini then drops everything). */
+  rewind(id: string): boolean {
     const at = this.inCurrent(id);
     this.current = at < 0 ? [] : this.current.slice(0, at);
+    return at >= 0;
   }
 }
 
@@ -185,7 +187,9 @@ export function replay(text: string, path: string): Replay {
       if (Array.isArray(messages)) b.checkpoint(messages, line, problems, isContext);
       else if (messages !== undefined) problems.push({ line, message: `${path}:${line}: $set.messages is not an array (ignored)` });
     } else if ("$rewindTo" in r) {
-      if (typeof r.$rewindTo === "string") b.rewind(r.$rewindTo);
+      if (typeof r.$rewindTo === "string") {
+        if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `${path}:${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
+      }
       else problems.push({ line, message: `${path}:${line}: $rewindTo is not a message id (ignored)` });
     } else if (typeof r.id === "string") b.message(r, line);
     else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
