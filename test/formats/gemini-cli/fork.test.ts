@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { cpSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { geminiFormat } from "../../../src/core/formats/gemini-cli/format";
 import { GeminiSession } from "../../../src/core/formats/gemini-cli/session";
@@ -42,12 +42,27 @@ describe("Gemini CLI fork: a new session in Gemini's JSONL shape beside the sour
     });
   }
 
-  it("a sub-agent's transcript is refused, saying why; nothing is written", () => {
+  it("a sub-agent's transcript forks into chats/ as a main session (gemini --resume offers only those), its folder untouched", () => {
     const { file } = copy("subagent");
-    const dir = join(file, "..", readdirSync(join(file, "..")).find((n) => !n.startsWith("session-"))!);
+    const chats = join(file, "..");
+    const dir = join(chats, readdirSync(chats).find((n) => !n.startsWith("session-"))!);
     const sub = GeminiSession.open(join(dir, readdirSync(dir)[0]));
-    assert.match(geminiFormat.writer!.refuses!(sub) ?? "", /sub-agent's transcript; gemini --resume never offers it/);
-    assert.throws(() => geminiFormat.writer!.fork(sub, sub.metas[0].id), /sub-agent/);
+    const leaf = geminiFormat.defaultLeaf(sub);
+    const res = geminiFormat.writer!.fork(sub, sub.metas[leaf].id);
+    assert.equal(join(res.path, ".."), chats);
+    const fork = GeminiSession.open(res.path);
+    assert.equal(fork.replayed.meta.kind, "main");
+    assert.equal(JSON.stringify(sent(fork, geminiFormat.defaultLeaf(fork))), JSON.stringify(sent(sub, leaf)));
     assert.equal(readdirSync(dir).length, 1);
+  });
+
+  it("a file without a session's metadata is refused, saying why; nothing is written", () => {
+    const dir = tempDir();
+    const file = join(dir, "session-x.jsonl");
+    writeFileSync(file, '{"id":"u1","type":"user","content":"hi"}\n');
+    const s = GeminiSession.open(file);
+    assert.match(geminiFormat.writer!.refuses!(s) ?? "", /no metadata line with sessionId and projectHash/);
+    assert.throws(() => geminiFormat.writer!.fork(s, "u1"), /no metadata line/);
+    assert.deepEqual(readdirSync(dir), ["session-x.jsonl"]);
   });
 });

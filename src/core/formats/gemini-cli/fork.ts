@@ -45,17 +45,18 @@ export function forkGemini(session: SessionReader, entryId: string, opts: { dir?
     ...(Array.isArray(meta.directories) ? { directories: meta.directories } : {}),
   };
   const lines = [header, ...path.map((n) => n.message)].map((r) => JSON.stringify(r));
-  const dir = opts.dir ?? dirname(resolve(session.path));
+  // A sub-agent's transcript (chats/<parent>/<agent>.jsonl) forks into chats/ as a main session: gemini --resume offers only those.
+  const own = dirname(resolve(session.path));
+  const dir = opts.dir ?? (meta.kind === "subagent" ? dirname(own) : own);
   const target = join(dir, geminiFileName(now, sessionId));
   cleanStaleTemps(dir);
   writeNewFile(target, `${lines.join("\n")}\n`, { replace: false });
   return { path: target, sessionId, entryCount: path.length };
 }
 
-/** Files Gemini would not resume from: sub-agent transcripts, and files without a session's metadata. */
+/** Files Gemini would not read a fork of as a session: no metadata line. */
 export function refusesGemini(session: SessionReader): string | undefined {
   const meta = asGemini(session).replayed.meta;
-  if (meta.kind === "subagent") return `${session.path}: a sub-agent's transcript; gemini --resume never offers it, so a fork of it could not be resumed (fork the session that started it)`;
   if (typeof meta.projectHash !== "string" || typeof meta.sessionId !== "string") return `${session.path}: no metadata line with sessionId and projectHash; Gemini CLI would not read a fork of it as a session`;
   return undefined;
 }

@@ -171,11 +171,11 @@ export function replay(text: string, path: string): Replay {
     try {
       r = JSON.parse(raw);
     } catch {
-      problems.push({ line, message: `${path}:${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
+      problems.push({ line, message: `line ${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
       return;
     }
     if (!isObject(r)) {
-      problems.push({ line, message: `${path}:${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
+      problems.push({ line, message: `line ${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
       return;
     }
     if (isMeta(r)) {
@@ -185,12 +185,12 @@ export function replay(text: string, path: string): Replay {
       const { messages, ...rest } = r.$set;
       meta = { ...meta, ...rest };
       if (Array.isArray(messages)) b.checkpoint(messages, line, problems, isContext);
-      else if (messages !== undefined) problems.push({ line, message: `${path}:${line}: $set.messages is not an array (ignored)` });
+      else if (messages !== undefined) problems.push({ line, message: `line ${line}: $set.messages is not an array (ignored)` });
     } else if ("$rewindTo" in r) {
       if (typeof r.$rewindTo === "string") {
-        if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `${path}:${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
+        if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `line ${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
       }
-      else problems.push({ line, message: `${path}:${line}: $rewindTo is not a message id (ignored)` });
+      else problems.push({ line, message: `line ${line}: $rewindTo is not a message id (ignored)` });
     } else if (typeof r.id === "string") b.message(r, line);
     else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
   });

@@ -19,7 +19,7 @@ export class GeminiSession extends MemorySession {
   ) {
     const problems: LineProblem[] = [
       ...replayed.problems.map((p) => ({ kind: "parse-error" as const, line: p.line, message: p.message })),
-      ...replayed.unknown.map((u) => ({ kind: "bad-field" as const, line: u.line, message: `${path}:${u.line}: a record of a kind this reader does not know (keys ${u.keys.join(", ")}): kept out of the tree` })),
+      ...replayed.unknown.map((u) => ({ kind: "bad-field" as const, line: u.line, message: `line ${u.line}: a record of a kind this reader does not know (keys ${u.keys.join(", ")}): kept out of the tree` })),
     ];
     const entries = entriesOf(replayed, isSessionContext);
     const lines = new Map(replayed.nodes.map((n) => [n.key, n.line]));
