@@ -30,6 +30,8 @@ export function sessionsDir(): string {
 /** Every agent's root from the settings (pi's from sessionsDirectory); unset ones come from the environment. */
 export function agentDirs(): Record<string, string> {
   const out: Record<string, string> = { pi: sessionsDir() };
+  const gemini = readSettings().geminiHome.trim();
+  if (gemini) out["gemini-cli"] = home(gemini);
   for (const [agent, dir] of Object.entries(readSettings().agentDirectories)) if (agent !== "pi") out[agent] = home(dir);
   const codex = readSettings().codexHome.trim();
   if (codex) out.codex = home(codex);

@@ -21,6 +21,8 @@ export interface Settings {
   modelPrices: unknown;
   /** Show each session's cost in the Sessions view (computed lazily, cached). */
   showCost: boolean;
+  /** The folder holding Gemini CLI's .gemini (agentSessions.geminiHome); empty: $GEMINI_CLI_HOME, else ~. */
+  geminiHome: string;
 }
 
 export const MIN_SUMMARY_TIMEOUT_SECONDS = 10;
@@ -42,6 +44,7 @@ export function readSettings(): Settings {
     summaryTimeoutSeconds: timeoutSeconds(c.get<unknown>("summaryTimeoutSeconds", 300)),
     modelPrices: c.get<unknown>("modelPrices", {}),
     showCost: c.get<unknown>("showCost", false) === true,
+    geminiHome: String(c.get<unknown>("geminiHome", "") ?? ""),
   };
 }
 

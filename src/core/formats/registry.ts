@@ -4,6 +4,7 @@ import { NotRegularFileError, openRegular } from "../util/safe-open";
 import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { codexFormat } from "./codex/format";
+import { geminiFormat } from "./gemini-cli/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import { formatById, registerFormats } from "../session/format-table";
@@ -21,6 +22,7 @@ export const FORMATS: readonly SessionFormat[] = [
   clawdcodeFormat,
   claudeCodeFormat,
   codexFormat,
+  geminiFormat,
 ];
 
 registerFormats(FORMATS);

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
 import type { SearchHooks } from "../session/search-hooks";
 import type { SessionFormat } from "../session/session-format";
-import { type SessionSummary, type SubagentSummary, sessionFiles } from "../store/discover";
+import { type SessionScanner, type SessionSummary, type SubagentSummary, sessionFiles } from "../store/discover";
 import { linesEnd } from "../store/head-lines";
 import { openRegularAsync } from "../util/safe-open";
 
@@ -34,12 +34,12 @@ export interface TargetOptions {
 }
 
 /** The roots each agent's store is searched under, as `ase list` lists them. */
-export function searchRoots(opts: TargetOptions): Array<{ agent: string; root: string; dir: string; accepts?: (name: string) => boolean }> {
+export function searchRoots(opts: TargetOptions): Array<{ agent: string; root: string; dir: string; accepts?: (name: string) => boolean; files?: SessionScanner["files"] }> {
   const env = opts.env ?? process.env;
   return FORMATS.filter((f) => f.discovery && f.search && (!opts.only || opts.only.includes(f.id))).map((f) => {
     const d = f.discovery as NonNullable<SessionFormat["discovery"]>;
     const root = d.root(opts.dirs?.[f.id], env);
-    return { agent: f.id, root, dir: d.scanner.projectsDir(root), accepts: d.scanner.accepts };
+    return { agent: f.id, root, dir: d.scanner.projectsDir(root), accepts: d.scanner.accepts, files: d.scanner.files };
   });
 }
 
@@ -51,7 +51,8 @@ export function searchRoots(opts: TargetOptions): Array<{ agent: string; root: s
 export async function findTargets(opts: TargetOptions): Promise<{ targets: SearchTarget[]; skipped: Array<{ path: string; reason: string }> }> {
   const paths: string[] = [];
   if (opts.files) paths.push(...opts.files);
-  else for (const r of searchRoots(opts)) paths.push(...(await sessionFiles(r.dir, r.accepts, false)));
+  // A store not laid out as one folder per project lists its own files (Gemini CLI, Codex).
+  else for (const r of searchRoots(opts)) paths.push(...(r.files ? await r.files(r.root, []) : await sessionFiles(r.dir, r.accepts, false)));
   const skipped: Array<{ path: string; reason: string }> = [];
   const targets: SearchTarget[] = [];
   const seen = new Set<string>();

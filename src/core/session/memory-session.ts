@@ -28,9 +28,14 @@ export class MemorySession implements SessionReader {
     firstLine = 0,
     /** The file version the records are read as (pi: its header's; 0 for formats without one). */
     readonly version = 0,
+    /** The file line each record came from, where records are not lines (a replayed file). */
+    lineOf?: (record: Record<string, unknown>, k: number) => number,
+    /** Problems found before the records (lines a replay skipped). */
+    problems: readonly LineProblem[] = [],
   ) {
+    this.lineProblems.push(...problems);
     records.forEach((r, k) => {
-      const lineNo = firstLine + k + 1;
+      const lineNo = lineOf ? lineOf(r, k) : firstLine + k + 1;
       const got = hooks.identify(r, lineNo, { version, prevId: this.table.count ? this.table.idAt(this.table.count - 1) : null });
       if (got === null) return;
       if (typeof got === "string") {

@@ -180,7 +180,7 @@ function todoSummary(input: Input): string {
 }
 
 function agentSummary(input: Input): string {
-  const type = field(input.subagent_type ?? input.agent ?? input.agentType, 60);
+  const type = field(input.subagent_type ?? input.agent ?? input.agentType ?? input.agent_name, 60);
   const what = field(input.description, SUMMARY_WIDTH) || field(input.prompt, SUMMARY_WIDTH);
   return `Agent${type ? ` (${type})` : ""}${what ? `: ${what}` : ""}`;
 }
@@ -260,6 +260,13 @@ const RULES: Readonly<Record<string, Rule>> = {
   skill: (i) => `Skill ${field(i.skill ?? i.command ?? i.name, SUMMARY_WIDTH)}`,
   sendmessage: (i) => `Message ${field(i.to, 40)}: ${field(i.summary ?? i.message, SUMMARY_WIDTH)}`,
   toolsearch: (i) => `Find tools: ${field(i.query, SUMMARY_WIDTH)}`,
+  // Gemini CLI's tools (0.61): replace has Edit's old_string/new_string.
+  runshellcommand: shell,
+  replace: edit,
+  grepsearch: grepSummary,
+  listdirectory: list,
+  invokeagent: agentSummary,
+  googlewebsearch: (i) => `Search the web: ${field(i.query, SUMMARY_WIDTH)}`,
 };
 
 /** A tool's rule, looked up by its name in lower case, letters only ("MultiEdit", "multi_edit": "multiedit"). */

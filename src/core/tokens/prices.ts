@@ -6,6 +6,8 @@ export interface ModelPrice {
   cacheRead: number;
   /** The 1-hour cache write; left out (an override may): such writes are priced as `cacheWrite`. */
   cacheWrite1h?: number;
+  /** A higher rate for calls whose whole prompt (input, cache reads and writes) is above `over` tokens (Gemini Pro: 200K). */
+  longContext?: { over: number; input: number; output: number; cacheRead: number };
 }
 
 /** Prices by model id or id prefix (the `agentSessions.modelPrices` setting, once validated). */
@@ -62,8 +64,8 @@ const p = (input: number, output: number, cacheRead: number): ModelPrice => ({ i
  * providers' list prices for their standard tier as pi's own model table (pi-ai, pinned as a
  * devDependency) records them; test/core/prices-oracle.test.ts checks every entry against
  * it. Matched exactly, never as a family prefix or without a date ("gpt-4o-2024-05-13" had
- * its own price): a model not listed stays unpriced rather than guessed. Long-context tiers
- * (Gemini 2.5 Pro above 200K input) are not modelled.
+ * its own price): a model not listed stays unpriced rather than guessed. Gemini's Pro models
+ * charge more for a prompt above 200K tokens (Google's list prices): `longContext`.
  */
 export const EXACT_PRICES: Readonly<Record<string, ModelPrice>> = {
   "gpt-4.1": p(2, 8, 0.5),
@@ -87,12 +89,12 @@ export const EXACT_PRICES: Readonly<Record<string, ModelPrice>> = {
   "gpt-5.4-mini": p(0.75, 4.5, 0.075),
   "gpt-5.4-nano": p(0.2, 1.25, 0.02),
   "gpt-5.5": p(5, 30, 0.5),
-  "gemini-2.5-pro": p(1.25, 10, 0.125),
+  "gemini-2.5-pro": { ...p(1.25, 10, 0.125), longContext: { over: 200_000, input: 2.5, output: 15, cacheRead: 0.25 } },
   "gemini-2.5-flash": p(0.3, 2.5, 0.03),
   "gemini-2.5-flash-lite": p(0.1, 0.4, 0.025),
-  "gemini-3-pro-preview": p(2, 12, 0.2),
+  "gemini-3-pro-preview": { ...p(2, 12, 0.2), longContext: { over: 200_000, input: 4, output: 18, cacheRead: 0.4 } },
   "gemini-3-flash-preview": p(0.5, 3, 0.05),
-  "gemini-3.1-pro-preview": p(2, 12, 0.2),
+  "gemini-3.1-pro-preview": { ...p(2, 12, 0.2), longContext: { over: 200_000, input: 4, output: 18, cacheRead: 0.4 } },
 };
 
 /** What a model's price was found as. */
@@ -218,7 +220,9 @@ export interface TokenFigures {
 }
 
 /** USD of a step's tokens at a price. */
-export function priceTokens(t: TokenFigures, p: ModelPrice): number {
+export function priceTokens(t: TokenFigures, price: ModelPrice): number {
+  const tier = price.longContext;
+  const p = tier && t.input + t.cacheRead + t.cacheWrite > tier.over ? { ...price, ...tier } : price;
   const long = Math.min(Math.max(t.cacheWrite1h ?? 0, 0), t.cacheWrite);
   const writes = (t.cacheWrite - long) * p.cacheWrite + long * (p.cacheWrite1h ?? p.cacheWrite);
   return (t.input * p.input + t.output * p.output + writes + t.cacheRead * p.cacheRead) / 1_000_000;

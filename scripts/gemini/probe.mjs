@@ -1,0 +1,22 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeApi } from "./fake-api.mjs";
+const BIN = join(process.env.HOME, ".cache/ase-agents/gemini-0.61.0/node_modules/.bin/gemini");
+const home = mkdtempSync(join(tmpdir(), "gem-"));
+const project = join(home, "proj"); mkdirSync(project);
+writeFileSync(join(project, "notes.txt"), "alpha\nbeta\n");
+mkdirSync(join(home, ".gemini"));
+writeFileSync(join(home, ".gemini/settings.json"), JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false } }));
+const log = join(home, "requests.jsonl");
+const api = await startFakeApi({ log, script: (prompt, after) => {
+  if (/TOOL/.test(prompt) && after === 0) return { parts: [{ text: "Looking", thought: true }, { functionCall: { name: "read_file", args: { file_path: "notes.txt" } } }] };
+  return { parts: [{ text: `reply to ${prompt.slice(0, 20)}` }] };
+}});
+const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${api.port}`, GEMINI_API_KEY: "x", GEMINI_CLI_TRUST_WORKSPACE: "true", NO_COLOR: "1" };
+const run = (args) => new Promise((r) => { const c = execFile(BIN, args, { cwd: project, env, encoding: "utf8", timeout: 180000 }, (e, so, se) => r(e ? `ERR ${e.code} ${so} ${se}` : so)); c.stdin.end(); });
+console.log(await run(["-p", "hello there", "--approval-mode", "yolo"]));
+console.log(await run(["--resume", "latest", "-p", "TOOL please", "--approval-mode", "yolo"]));
+await api.close();
+console.log(home);

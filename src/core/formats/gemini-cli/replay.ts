@@ -1,0 +1,218 @@
+/**
+ * Gemini CLI's record replay (docs/gemini-cli-format.md sections 2 and 5), kept as a tree:
+ * Gemini itself keeps only the current message list; we also keep what a `$rewindTo` or a
+ * checkpoint dropped, as abandoned branches, so nothing the file holds is lost from view.
+ *
+ * - A metadata line (string sessionId and projectHash) merges into the metadata.
+ * - A message (string id) appends, or replaces the message with that id in place.
+ * - `{$set}` merges into the metadata; `$set.messages` replaces the whole list (a checkpoint).
+ *   Messages of a checkpoint that continue the current path (same id, same parent) update it
+ *   in place; the first one that does not starts a new branch from there.
+ * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
+ */
+
+import { isSessionContext } from "./native-context";
+
+/** One message of the replay, with its place in the tree. */
+export interface ReplayNode {
+  /** Unique in the session: the message id, or id#n when the id is seen again on another branch. */
+  key: string;
+  parentKey: string | null;
+  /** The message as Gemini holds it (its latest version on this branch). */
+  message: Record<string, unknown>;
+  /** 1-based line of the record that last wrote it. */
+  line: number;
+  /** Set on a checkpoint's first new message when the checkpoint dropped messages it did not keep. */
+  checkpoint?: { line: number; replacedLeaf: string | null; compression: boolean };
+}
+
+export interface ReplayProblem {
+  line: number;
+  message: string;
+}
+
+export interface Replay {
+  meta: Record<string, unknown>;
+  nodes: ReplayNode[];
+  /** Keys of the current list, in order: what Gemini would resume. */
+  current: string[];
+  problems: ReplayProblem[];
+  /** Lines that were metadata-only starts of a process (resumes), 1-based. */
+  starts: number[];
+  /** Records of a kind this reader does not know: kept, named, never fatal. */
+  unknown: Array<{ line: number; keys: string[] }>;
+  /** True when the file is one legacy JSON object. */
+  legacy: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isMeta = (r: Record<string, unknown>) => typeof r.sessionId === "string" && typeof r.projectHash === "string";
+
+/** Whether a user message is the compression's state snapshot (section 7). */
+export function isStateSnapshot(m: Record<string, unknown>): boolean {
+  if (m.type !== "user") return false;
+  const c = m.content;
+  const text = typeof c === "string" ? c : Array.isArray(c) ? c.map((p) => (isObject(p) && typeof p.text === "string" ? p.text : "")).join("") : "";
+  return text.trimStart().startsWith("<state_snapshot>");
+}
+
+class Builder {
+  readonly nodes: ReplayNode[] = [];
+  private readonly byKey = new Map<string, ReplayNode>();
+  private readonly copies = new Map<string, number>();
+  current: string[] = [];
+
+  private newKey(id: string): string {
+    if (!this.byKey.has(id)) return id;
+    const n = (this.copies.get(id) ?? 1) + 1;
+    this.copies.set(id, n);
+    return `${id}#${n}`;
+  }
+
+  private add(message: Record<string, unknown>, parentKey: string | null, line: number): ReplayNode {
+    const node: ReplayNode = { key: this.newKey(String(message.id)), parentKey, message, line };
+    this.nodes.push(node);
+    this.byKey.set(node.key, node);
+    return node;
+  }
+
+  /** The key of id in the current list, if it is there. */
+  private inCurrent(id: string): number {
+    return this.current.findIndex((k) => this.byKey.get(k)?.message.id === id);
+  }
+
+  message(m: Record<string, unknown>, line: number): void {
+    const at = this.inCurrent(String(m.id));
+    if (at >= 0) {
+      const node = this.byKey.get(this.current[at])!;
+      node.message = m;
+      node.line = line;
+      return;
+    }
+    this.current.push(this.add(m, this.current.at(-1) ?? null, line).key);
+  }
+
+  checkpoint(list: unknown[], line: number, problems: ReplayProblem[], isContext: (m: Record<string, unknown>) => boolean): void {
+    const valid: Array<Record<string, unknown>> = [];
+    list.forEach((raw, k) => {
+      if (isObject(raw) && typeof raw.id === "string") valid.push(raw);
+      else problems.push({ line, message: `line ${line}: message ${k} of the $set.messages checkpoint has no string id (skipped)` });
+    });
+    const before = this.current;
+    // A start writes the session context alone before the full checkpoint of the session it
+    // resumes (section 4): in the resumed file itself when the minute is the same. The full
+    // checkpoint follows; reading the first as a reset would show every resume as a branch.
+    if (valid.length && valid.length < before.length && valid.every(isContext)) return;
+    const ids = before.map((k) => this.byKey.get(k)!.message.id);
+    // A resume writes the history again, converted, with the results of tool calls as
+    // messages of their own: every message kept, in order, some inserted. Same path.
+    let matched = 0;
+    for (const m of valid) if (matched < ids.length && m.id === ids[matched]) matched++;
+    if (before.length && matched === ids.length) {
+      const next: string[] = [];
+      let k = 0;
+      for (const m of valid) {
+        const parentKey = next.at(-1) ?? null;
+        if (k < before.length && m.id === ids[k]) {
+          const node = this.byKey.get(before[k++])!;
+          node.message = m;
+          node.line = line;
+          node.parentKey = parentKey;
+          next.push(node.key);
+        } else next.push(this.add(m, parentKey, line).key);
+      }
+      this.current = next;
+      return;
+    }
+    // Otherwise the path goes on as far as it is the same, and the rest is a new branch; the
+    // old path's end stays where it was (a compression's snapshot names it as what it replaced).
+    const next: string[] = [];
+    let firstNew: ReplayNode | undefined;
+    for (const m of valid) {
+      const same = firstNew === undefined && next.length < before.length && ids[next.length] === m.id;
+      if (same) {
+        const node = this.byKey.get(before[next.length])!;
+        node.message = m;
+        node.line = line;
+        next.push(node.key);
+        continue;
+      }
+      const node = this.add(m, next.at(-1) ?? null, line);
+      firstNew ??= node;
+      next.push(node.key);
+    }
+    if (firstNew && before.length > next.indexOf(firstNew.key)) {
+      firstNew.checkpoint = { line, replacedLeaf: before.at(-1) ?? null, compression: valid.some(isStateSnapshot) };
+    }
+    this.current = next;
+  }
+
+  /** False when the id is not in the list (Gemini then drops everything). */
+  rewind(id: string): boolean {
+    const at = this.inCurrent(id);
+    this.current = at < 0 ? [] : this.current.slice(0, at);
+    return at >= 0;
+  }
+}
+
+/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one). */
+export function replay(text: string, path: string): Replay {
+  const isContext = isSessionContext;
+  const problems: ReplayProblem[] = [];
+  const unknown: Replay["unknown"] = [];
+  const starts: number[] = [];
+  const b = new Builder();
+  let meta: Record<string, unknown> = {};
+  const lines = text.split("\n");
+  lines.forEach((raw, k) => {
+    const line = k + 1;
+    if (!raw.trim()) return;
+    let r: unknown;
+    try {
+      r = JSON.parse(raw);
+    } catch {
+      problems.push({ line, message: `line ${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
+      return;
+    }
+    if (!isObject(r)) {
+      problems.push({ line, message: `line ${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
+      return;
+    }
+    if (isMeta(r)) {
+      if (Object.keys(meta).length) starts.push(line);
+      meta = { ...meta, ...r };
+    } else if (isObject(r.$set)) {
+      const { messages, ...rest } = r.$set;
+      meta = { ...meta, ...rest };
+      if (Array.isArray(messages)) b.checkpoint(messages, line, problems, isContext);
+      else if (messages !== undefined) problems.push({ line, message: `line ${line}: $set.messages is not an array (ignored)` });
+    } else if ("$rewindTo" in r) {
+      if (typeof r.$rewindTo === "string") {
+        if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `line ${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
+      }
+      else problems.push({ line, message: `line ${line}: $rewindTo is not a message id (ignored)` });
+    } else if (typeof r.id === "string") b.message(r, line);
+    else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
+  });
+  if (!isMeta(meta)) {
+    const legacy = legacyRecord(text);
+    if (legacy) {
+      const lb = new Builder();
+      lb.checkpoint(legacy.messages, 1, problems, isContext);
+      const { messages: _m, ...rest } = legacy;
+      return { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true };
+    }
+  }
+  return { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false };
+}
+
+/** A legacy session: one JSON object with sessionId, projectHash and messages (section 5). */
+function legacyRecord(text: string): (Record<string, unknown> & { messages: unknown[] }) | undefined {
+  try {
+    const r: unknown = JSON.parse(text);
+    if (isObject(r) && isMeta(r) && Array.isArray(r.messages)) return r as Record<string, unknown> & { messages: unknown[] };
+  } catch {
+    /* not one JSON object */
+  }
+  return undefined;
+}
