@@ -436,6 +436,13 @@ export interface SessionFormat extends CostHooks {
   readonly strategies?: ContextStrategies;
   /** What a search across sessions reads of a line (src/core/search); left out: its files are not searched. */
   readonly search?: SearchHooks;
+  /**
+   * Set (to why) when the file's lines are not its entries: Gemini CLI's records are
+   * replayed (a line may replace an earlier message or the whole list), so its reader
+   * builds the entries in memory and a line maps to no single entry. The format contract
+   * then checks the replayed entries instead of line-for-entry equalities.
+   */
+  readonly replayed?: string;
   /** Where its sub-agents are and which entry started each (rows nest them); left out: it has none. */
   readonly subagents?: SubagentHooks;
   /** Optional writer; a format without one is read-only. */

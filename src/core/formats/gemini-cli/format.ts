@@ -99,6 +99,7 @@ export const geminiFormat: SessionFormat = {
   },
 
   unrecordedParts: "system instruction and tool declarations",
+  replayed: "a line may replace an earlier message ($set.messages, a repeated id) or drop later ones ($rewindTo): the records are replayed into messages",
   discovery: { scanner: geminiScanner, root: geminiRoot, rootHelp: GEMINI_ROOT_HELP },
   search: geminiSearchHooks,
   writer: geminiWriter,
