@@ -13,8 +13,12 @@ import { assistant, header, tempDir, user, writeSession } from "../helpers/sessi
  */
 const DIST = resolve("dist");
 const LAZY = { tokenizer: join(DIST, "tokenizer.js"), sdk: join(DIST, "anthropic-sdk.js") };
-/** Both main bundles are ~0.25 MB (development build); the tokenizer is 3.4 MB, the SDK 1.3 MB. */
-const MAIN_BUNDLE_MAX = 1024 * 1024;
+/**
+ * The main bundles are ~1 MB with six formats (development build: 0.96 MB CLI, 1.06 MB
+ * extension); the tokenizer is 3.4 MB and the SDK 1.3 MB, so either one bundled in again
+ * passes 1.5 MB at once (the marks below name which).
+ */
+const MAIN_BUNDLE_MAX = 1.5 * 1024 * 1024;
 /** In the o200k encoder's text-splitting pattern (gpt-tokenizer), nowhere else. */
 const TOKENIZER_MARK = "\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}";
 /** Request headers only the SDK sends. */

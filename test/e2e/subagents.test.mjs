@@ -13,7 +13,7 @@ import { createChecks } from './checks.mjs';
 import { ARTIFACTS, runOnWorkbench } from './workbench-run.mjs';
 import { screenshot, webviewFrame } from '../../scripts/e2e/browser.mjs';
 import { budget, until } from '../../scripts/e2e/waits.mjs';
-import { writeSubagentSession } from '../webview/subagents.mjs';
+import { writeSubagentSession } from '../webview/subagents.test.mjs';
 
 const checks = createChecks('subagents');
 const { say, check } = checks;
