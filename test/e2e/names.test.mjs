@@ -170,6 +170,12 @@ await runOnWorkbench(checks, 'names', makeStores, async ({ page, files }) => {
 
   await check('Compact: the plan of each strategy before the choice, the session named, and the free "Show the Plan" as the dialog\'s default', async () => {
     const before = fs.readFileSync(files.big);
+    // The last check's message may still hold the window (a modal leaves the rest inert): close it.
+    await until('no dialog over the window', async () => {
+      if (!(await page.locator('.monaco-dialog-box').count())) return true;
+      await page.keyboard.press('Escape');
+      return false;
+    }, { ms: 15_000, everyMs: 300 });
     await row(BIG).click();
     await page.locator('.tabs-container .tab', { hasText: BIG }).first().waitFor({ timeout: budget(30_000) });
     await runCommand(page, 'Agent Sessions: Compact Session');
