@@ -53,7 +53,7 @@ export interface CompactionPlan {
   /** The context size for the leaf (last recorded usage + estimate of the rest). */
   tokensBefore: number;
   firstKeptEntryId: string;
-  /** Role or entry type at the cut ("user", "assistant", "model_change"...). */
+  /** Role or entry type at the cut, in the format's own words (a role such as "user", or a line type). */
   cutAt: string;
   isSplitTurn: boolean;
   turnStartEntryId?: string;
