@@ -78,6 +78,19 @@ const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * modal "Command '...' resulted in an error": that becomes a thrown Error here.
  * @param {string} title  as shown in the palette, including its category ("Cat: Title")
  */
+/** Closes any modal dialog over the workbench (Escape, as a person would), saying which. */
+export async function closeDialogs(page, { ms = 10_000 } = {}) {
+  const dialog = page.locator('.monaco-dialog-box');
+  const end = Date.now() + budget(ms);
+  while (await dialog.count()) {
+    const text = (await dialog.first().innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
+    process.stderr.write(`[e2e] closing a dialog left open: ${text.slice(0, 200)}\n`);
+    await page.keyboard.press('Escape');
+    await sleep(300);
+    if (Date.now() > end) throw new Error(`a dialog stays open over the window: ${text.slice(0, 200)}`);
+  }
+}
+
 export async function runCommand(page, title, { appearMs: baseAppear = 20_000, settleMs = 1_500 } = {}) {
   const appearMs = budget(baseAppear);
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -86,6 +99,9 @@ export async function runCommand(page, title, { appearMs: baseAppear = 20_000, s
   }).first();
   const end = Date.now() + appearMs;
   for (;;) {
+    // A modal dialog left by an earlier step makes the whole window inert (the palette opens
+    // but takes no typing): name it in the log, and close it before asking for the palette.
+    await closeDialogs(page);
     await page.keyboard.press('F1');
     try {
       await input.waitFor({ timeout: budget(5_000) });
@@ -96,7 +112,14 @@ export async function runCommand(page, title, { appearMs: baseAppear = 20_000, s
       await sleep(700);
       continue;
     }
-    await input.fill(`>${title}`);
+    try {
+      await input.fill(`>${title}`, { timeout: budget(5_000) });
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await page.keyboard.press('Escape');
+      await sleep(700);
+      continue;
+    }
     try {
       await row.waitFor({ timeout: budget(2_000) });
       break;
