@@ -1,4 +1,4 @@
-import { lineDiff } from "../util/line-diff";
+import { lineDiffCounts } from "../util/line-diff";
 
 /**
  * One line saying what a tool call did ("Read b.txt", "$ ls", "Edit src/csv.js (-1 +1)"),
@@ -110,13 +110,7 @@ const DIFF_COUNT_CHARS = 20_000;
 /** Lines an edit removes and adds: its line diff's - and + lines, so the row agrees with the detail pane's diff. */
 export function editCounts(oldText: string, newText: string): { minus: number; plus: number } {
   if (oldText.length + newText.length > DIFF_COUNT_CHARS) return { minus: lineCount(oldText), plus: lineCount(newText) };
-  let minus = 0;
-  let plus = 0;
-  for (const l of lineDiff(oldText, newText)) {
-    if (l.op === "-") minus++;
-    else if (l.op === "+") plus++;
-  }
-  return { minus, plus };
+  return lineDiffCounts(oldText, newText);
 }
 
 function editSummary(input: Input, cwd: string | undefined): string {

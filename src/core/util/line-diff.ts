@@ -1,4 +1,4 @@
-import { commonEnds, myers } from "./word-diff";
+import { commonEnds, myers, myersDistance } from "./word-diff";
 
 /** One line of a unified diff: kept (" "), removed ("-") or added ("+"). */
 export interface DiffLine {
@@ -40,4 +40,49 @@ export function lineDiff(oldText: string, newText: string): DiffLine[] {
   }
   for (const text of a.slice(endA)) out.push({ op: " ", text });
   return out;
+}
+
+/**
+ * How many lines `lineDiff` marks removed and added, without building it: an index
+ * counts every edit of a session, and the script's trace and lines cost it more than the
+ * count. Same limits, same numbers: a script of D edits over n and m lines removes
+ * (D + n - m) / 2 and adds (D - n + m) / 2.
+ */
+export function lineDiffCounts(oldText: string, newText: string): { minus: number; plus: number } {
+  const a = splitLines(oldText);
+  const b = splitLines(newText);
+  const { start, endA, endB } = commonEnds(a, b);
+  const n = endA - start;
+  const m = endB - start;
+  const d = n + m > MAX_LINES ? undefined : middleDistance(a, start, endA, b, endB);
+  if (d === undefined) return { minus: n, plus: m };
+  return { minus: (d + n - m) / 2, plus: (d - n + m) / 2 };
+}
+
+/**
+ * The edit distance of the two middles, on numbers: each line of the old middle gets a
+ * number, a new line an old one's number or one of its own, so Myers compares integers.
+ * When no line is shared (the usual edit: a block replaced) the distance is known
+ * without a search.
+ */
+function middleDistance(a: readonly string[], start: number, endA: number, b: readonly string[], endB: number): number | undefined {
+  const n = endA - start;
+  const m = endB - start;
+  if (n === 0 || m === 0) return n + m;
+  const ids = new Map<string, number>();
+  const left = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const line = a[start + i];
+    let id = ids.get(line);
+    if (id === undefined) ids.set(line, (id = ids.size));
+    left[i] = id;
+  }
+  const right = new Int32Array(m);
+  let shared = false;
+  for (let j = 0; j < m; j++) {
+    const id = ids.get(b[start + j]);
+    if (id !== undefined) shared = true;
+    right[j] = id ?? -1 - j;
+  }
+  return shared ? myersDistance(left, right, MAX_EDITS) : n + m;
 }

@@ -80,6 +80,32 @@ export function myers(a: readonly string[], b: readonly string[], maxEdits: numb
   }
 }
 
+/**
+ * The length of Myers' shortest edit script (insertions + deletions), or undefined past
+ * `maxEdits`: the same forward search as `myers`, keeping no trace (the trace is the
+ * O(D²) part), for callers that only count the lines a script removes and adds.
+ */
+export function myersDistance<T>(a: ArrayLike<T>, b: ArrayLike<T>, maxEdits: number): number | undefined {
+  const n = a.length;
+  const m = b.length;
+  const limit = Math.min(maxEdits, n + m);
+  const off = limit + 1;
+  const v = new Int32Array(2 * limit + 3);
+  for (let d = 0; d <= limit; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[off + k] = x;
+      if (x >= n && y >= m) return d;
+    }
+  }
+  return undefined;
+}
+
 /** The edit script from the kept diagonals, first word first. */
 function walkBack(a: readonly string[], b: readonly string[], trace: readonly Int32Array[], edits: number): Array<[WordRun["op"], string]> {
   const out: Array<[WordRun["op"], string]> = [];
