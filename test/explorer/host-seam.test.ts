@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatFolderNames, sourceFiles } from "../helpers/source-files";
 
 /**
  * The VS Code host and the explorer work through the format seam and the LiveSession
@@ -9,18 +10,10 @@ import { join } from "node:path";
  * (issue 26: compaction and exact counting move into pi's SessionFormat); it only shrinks.
  */
 const ROOT = process.cwd();
-const FORMAT_FOLDERS = readdirSync(join(ROOT, "src", "core", "formats"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+const FORMAT_FOLDERS = formatFolderNames(ROOT);
 const STILL_ALLOWED = new Set<string>([]);
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
+const sources = (dir: string) => sourceFiles(ROOT, dir);
 
 /** Lines of a file that import from a format's folder or name the JSONL reader class. */
 function offending(file: string, formats: readonly string[]): string[] {

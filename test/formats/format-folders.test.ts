@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, normalize, sep } from "node:path";
-import { sourceFiles } from "../helpers/source-files";
+import { formatFolderNames, sourceFiles } from "../helpers/source-files";
 
 /**
  * A format lives in its own folder under src/core/formats/<id>/ and everything else works
@@ -23,9 +23,7 @@ const sources = (dir: string) => sourceFiles(ROOT, dir);
 
 /** Format folders: every folder directly under src/core/formats/. */
 function formatFolders(): string[] {
-  return readdirSync(join(ROOT, FORMATS_DIR), { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => join(FORMATS_DIR, e.name) + sep);
+  return formatFolderNames(ROOT).map((name) => join(FORMATS_DIR, name) + sep);
 }
 
 const IMPORT = /(?:^|[\s;])(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm;

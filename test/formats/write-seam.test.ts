@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatFolderNames, sourceFiles } from "../helpers/source-files";
 
 /**
  * Issue 26: every format writes through its writer's hooks (compaction, label, continue,
@@ -19,15 +20,7 @@ const WRITE_PATHS = ["src/extension/actions.ts", "src/cli/commands/compact.ts", 
  */
 const DEFAULT_LEAF_HOLDOUTS = ["src/explorer/token-bars.ts"];
 
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory()) out.push(...sources(p));
-    else if (e.name.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
+const sources = (dir: string) => sourceFiles(ROOT, dir);
 
 /** Lines of code (comments left out) matching `re`, as "file:line: text". */
 function hits(files: readonly string[], re: RegExp): string[] {
@@ -41,7 +34,8 @@ function hits(files: readonly string[], re: RegExp): string[] {
   return found;
 }
 
-const FORMAT_IMPORT = /from\s+"[./]*(core\/)?formats\/(pi|claude-code|clawdcode|seed-000)\//;
+/** An import from any format's folder (the list read from src/core/formats, so a new format is covered). */
+const FORMAT_IMPORT = new RegExp(`from\\s+"[./]*(core/)?formats/(${formatFolderNames(ROOT).join("|")})/`);
 const FORMAT_CLASS = /instanceof\s+(Session|PiSession|JsonlSession)\b/;
 const TREE_DEFAULT_LEAF = /\btree\.defaultLeaf\b/;
 
@@ -60,6 +54,7 @@ describe("write seam: one path for every format (issue 26)", () => {
   it("the checks themselves find what they look for", () => {
     assert.ok(FORMAT_IMPORT.test(`import { x } from "../core/formats/pi/compaction/compact";`));
     assert.ok(FORMAT_IMPORT.test(`import { x } from "../../core/formats/clawdcode/format";`));
+    assert.ok(FORMAT_IMPORT.test(`import { x } from "../core/formats/codex/writer";`) && FORMAT_IMPORT.test(`import { x } from "../core/formats/gemini-cli/fork";`));
     assert.ok(!FORMAT_IMPORT.test(`import { formatOf } from "../core/formats/registry";`));
     assert.ok(FORMAT_CLASS.test(`if (s instanceof Session) return s;`));
     assert.ok(TREE_DEFAULT_LEAF.test(`const leaf = session.tree.defaultLeaf;`));

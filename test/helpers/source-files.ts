@@ -11,3 +11,10 @@ export function sourceFiles(root: string, dir: string): string[] {
   }
   return out;
 }
+
+/** The format folders' names: every folder directly under src/core/formats/ (a new format is seen by every seam check). */
+export function formatFolderNames(root: string): string[] {
+  return readdirSync(join(root, "src", "core", "formats"), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+}
