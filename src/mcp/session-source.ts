@@ -35,8 +35,14 @@ export class SessionSource {
   /** The loaded session, turning a load failure into the tool's error. */
   async load(given: string): Promise<SessionReader> {
     const path = await this.resolve(given);
-    const st = statSync(path);
-    const stamp = `${st.size}:${st.mtimeMs}`;
+    let stamp: string;
+    try {
+      const st = statSync(path);
+      stamp = `${st.size}:${st.mtimeMs}`;
+    } catch (err) {
+      // Gone since it was resolved (an agent deleting it).
+      throw new ToolInputError(`${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
     if (this.last?.path === path && this.last.stamp === stamp) return this.last.session;
     let session: SessionReader;
     try {
