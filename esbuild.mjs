@@ -35,6 +35,10 @@ const indexWorker = await esbuild.build({
 const LAZY = [
   { source: "src/core/lazy/tokenizer-bundle.ts", outfile: "dist/tokenizer.js" },
   { source: "src/core/lazy/anthropic-bundle.ts", outfile: "dist/anthropic-sdk.js" },
+  // `ase mcp` alone needs the MCP SDK (+ zod, ajv): the server and its SDK are one bundle of
+  // their own, so no other command (nor the extension, which only names the command) parses them.
+  // It holds core code too, so it requires the two above beside it, as dist/cli.js does.
+  { source: "src/mcp/mcp-bundle.ts", outfile: "dist/mcp.js", holdsCore: true },
 ];
 
 /**
@@ -46,7 +50,7 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\/(tokenizer|anthropic)-bundle$/ }, (args) => {
+      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp)-bundle$/ }, (args) => {
         if (args.kind !== "require-call") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;
@@ -90,7 +94,7 @@ function files(dir, suffix) {
 
 const builds = [
   { ...shipped, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  ...LAZY.map((l) => ({ ...node, plugins: [], entryPoints: [l.source], outfile: l.outfile })),
+  ...LAZY.map((l) => ({ ...(l.holdsCore ? shipped : { ...node, plugins: [] }), entryPoints: [l.source], outfile: l.outfile })),
 ];
 if (existsSync("src/extension/extension.ts")) {
   builds.push({ ...shipped, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });

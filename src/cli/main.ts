@@ -7,13 +7,14 @@ import { diffCommand } from "./commands/diff";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
 import { listCommand } from "./commands/list";
+import { mcpCommand } from "./commands/mcp";
 import { searchCommand } from "./commands/search";
 import { tokensCommand } from "./commands/tokens";
 import { treeCommand } from "./commands/tree";
 import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
-const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand];
+const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand, mcpCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

@@ -1,6 +1,7 @@
 import { moduleCodeStarted } from "./load-clock";
 import * as vscode from "vscode";
 import { loadedBundles } from "../core/lazy/lazy-bundles";
+import { type McpDefinitionProvider, registerMcpDefinition } from "./mcp-definition";
 import { registerCompactCommands, runEntryAction } from "./commands";
 import { registerApiKeyCommands } from "./commands/api-key";
 import type { CommandDeps } from "./commands/command-kit";
@@ -36,6 +37,8 @@ export interface ExtensionApi {
   activation: ActivationStats;
   /** The extension's log folder (context.logUri): the log channel's file is in or beside it. */
   logDir: string;
+  /** The MCP server definition provider (`ase mcp`), where VS Code has the API. */
+  mcp?: McpDefinitionProvider;
 }
 
 export interface ActivationStats {
@@ -82,8 +85,9 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   const search = registerSearch(context, log, view);
   watchSettings(context, { view, prices, costs, panels });
   openListedSessions(context, log, (file) => panels.open(vscode.Uri.file(file)));
+  const mcp = registerMcpDefinition(context, log);
   const activation = activationStats(log, activateStarted);
-  return { panels: () => panels.files(), panelFor: (f) => panels.get(f), sessionsView: view, searchView: search, activation, logDir: context.logUri.fsPath };
+  return { panels: () => panels.files(), panelFor: (f) => panels.get(f), sessionsView: view, searchView: search, activation, logDir: context.logUri.fsPath, mcp };
 }
 
 export function deactivate(): void {
