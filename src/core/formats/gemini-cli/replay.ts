@@ -103,6 +103,10 @@ class Builder {
     // resumes (section 4): in the resumed file itself when the minute is the same. The full
     // checkpoint follows; reading the first as a reset would show every resume as a branch.
     if (valid.length && valid.length < before.length && valid.every(isContext)) return;
+    // After a /rewind the CLI checkpoints what is left without the session context (recorded
+    // `rewind` fixture); the path still starts at the stored one, which a resume regenerates.
+    const head = before.length ? this.byKey.get(before[0])!.message : undefined;
+    if (head && isContext(head) && valid.length && !valid.some(isContext)) valid.unshift(head);
     const ids = before.map((k) => this.byKey.get(k)!.message.id);
     // A resume writes the history again, converted, with the results of tool calls as
     // messages of their own: every message kept, in order, some inserted. Same path.
@@ -115,8 +119,8 @@ class Builder {
         const parentKey = next.at(-1) ?? null;
         if (k < before.length && m.id === ids[k]) {
           const node = this.byKey.get(before[k++])!;
+          if (node.message !== m) node.line = line;
           node.message = m;
-          node.line = line;
           node.parentKey = parentKey;
           next.push(node.key);
         } else next.push(this.add(m, parentKey, line).key);
@@ -132,8 +136,8 @@ class Builder {
       const same = firstNew === undefined && next.length < before.length && ids[next.length] === m.id;
       if (same) {
         const node = this.byKey.get(before[next.length])!;
+        if (node.message !== m) node.line = line;
         node.message = m;
-        node.line = line;
         next.push(node.key);
         continue;
       }
