@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { geminiFormat } from "../../../src/core/formats/gemini-cli/format";
+import { replay } from "../../../src/core/formats/gemini-cli/replay";
 import { sessionContents } from "../../../src/core/formats/gemini-cli/session-contents";
 import { GeminiSession } from "../../../src/core/formats/gemini-cli/session";
 import { treeRows } from "../../../src/core/formats/tree-rows";
@@ -127,6 +128,16 @@ describe("Gemini CLI bad input: shown and named, never fatal, nothing written", 
     assert.deepEqual(s.metas.map((m) => m.id), ["u1", "g1", "x1"]);
     assert.equal(geminiFormat.describe(s, pos(s, "x1")).kind, "other");
     assert.equal(readFileSync(path, "utf8"), bytes, "the file is never written");
+  });
+
+  it("bytes replay exactly as text: multi-byte characters, CRLF line ends, a junk line and a missing final newline keep their lines", () => {
+    const text = lines([meta(ROOT), userMsg("u1", "└── ünïcödé ✦ 日本語"), "{not json", geminiMsg("g1", "réponse ✦")]).replace(/\n/g, "\r\n") + lines([userMsg("u2", "last, no newline")]).trimEnd();
+    const fromText = replay(text, "x.jsonl");
+    const fromBytes = replay(Buffer.from(text, "utf8"), "x.jsonl");
+    assert.deepEqual(fromBytes, fromText);
+    assert.deepEqual(fromBytes.problems.map((p) => p.line), [3]);
+    assert.equal((fromBytes.nodes[0].message.content as Array<{ text: string }>)[0].text, "└── ünïcödé ✦ 日本語");
+    assert.deepEqual(fromBytes.current, ["u1", "g1", "u2"]);
   });
 
   it("a file with no session in it at all opens empty with its problems, not a throw", () => {

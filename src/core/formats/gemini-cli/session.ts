@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { LineProblem } from "../../store/entry-meta";
 import { MemorySession } from "../../session/memory-session";
-import { readTextFile } from "../../util/safe-open";
+import { readBytesFile, readTextFile } from "../../util/safe-open";
 import { geminiIndexHooks } from "./index-hooks";
 import { isSessionContext } from "./native-context";
 import { entriesOf, GEMINI_ID, type GeminiEntry } from "./records";
@@ -28,7 +28,7 @@ export class GeminiSession extends MemorySession {
 
   /** Reads and replays a session file (.jsonl, or a legacy .json). */
   static open(path: string): GeminiSession {
-    return new GeminiSession(path, replay(readTextFile(path, MAX_BYTES), path));
+    return new GeminiSession(path, replay(readBytesFile(path, MAX_BYTES), path));
   }
 
   /** Position of the message Gemini would resume from: the end of the current list (-1: none). */
