@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
+import { benchGemini } from "./gemini";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchSearch } from "./search";
@@ -64,6 +65,14 @@ const SIZES = (process.env.ASE_BENCH_SIZES ?? "25,100,400").split(",").map(Numbe
 /** Issue 15: Claude Code transcripts of 100 and 400 MB. */
 const CLAUDE_CODE_SIZES = (process.env.ASE_BENCH_CLAUDE_CODE_SIZES ?? "100,400").split(",").map(Number);
 const CLAUDE_CODE_FIXTURES = join(FIXTURES, "..", "claude-code");
+/** Issue 28: a Gemini CLI session of 100 MB, built from the recorded fixtures. */
+const GEMINI_SIZES = (process.env.ASE_BENCH_GEMINI_SIZES ?? "100").split(",").map(Number);
+const GEMINI_FIXTURES = join(process.cwd(), "test", "fixtures", "gemini-cli");
+
+function geminiSection(): Promise<void> {
+  console.log("\n# Gemini CLI sessions (built from the recorded fixtures)");
+  return benchGemini({ work: WORK, fixtures: GEMINI_FIXTURES, sizes: GEMINI_SIZES, runs: 3, report });
+}
 
 /** Runs per mode and size; interleaved, so drift on a shared machine hits every mode alike. */
 const LOAD_RUNS = Number(process.env.ASE_BENCH_RUNS ?? 5);
@@ -216,7 +225,7 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code` or `-- search`: only that section. */
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini` or `-- search`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -241,13 +250,19 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "gemini") {
+    await geminiSection();
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "search") {
     await searchSection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
     const failed = results.filter((r) => !r.ok).length;
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -273,6 +288,7 @@ async function main(): Promise<void> {
   await benchTokens((line) => console.log(line));
   console.log("\n# Claude Code transcripts (built from the real fixtures)");
   await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
+  await geminiSection();
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }

@@ -10,7 +10,8 @@
 //      workspace whose .agent-sessions/open.json asks the extension to open the rich one
 //   5. code-server on 127.0.0.1 with the extension loaded from this folder and
 //      PI_CODING_AGENT_DIR pointing at the demo (CLAWDCODE_DIR at a clawdcode store and
-//      CLAUDE_CONFIG_DIR at a Claude Code one), so the Sessions view lists every agent's sessions
+//      CLAUDE_CONFIG_DIR at a Claude Code one, GEMINI_CLI_HOME at a Gemini CLI one), so the
+//      Sessions view lists every agent's sessions
 //   6. a headless Chromium check that the explorer really shows the demo (skip it with
 //      --no-browser-check), then the URL, and it waits for Ctrl+C / SIGTERM
 //
@@ -111,6 +112,7 @@ try {
   const { generateDemo } = await import('./demo/generate-demo.mjs');
   const { generateClawdcodeDemo } = await import('./demo/clawdcode-demo.mjs');
   const { generateClaudeCodeDemo } = await import('./demo/claude-code-demo.mjs');
+  const { generateGeminiDemo } = await import('./demo/gemini-demo.mjs');
   assertInstalled();
 
   // ---- 4: the demo
@@ -124,16 +126,19 @@ try {
   // Claude Code's store: a rewind, a partial compaction, a sub-agent.
   const claudeDir = path.join(runDir, 'claude');
   generateClaudeCodeDemo(claudeDir);
+  // Gemini CLI's store: recorded sessions with a compression, a /rewind, a sub-agent.
+  const geminiHome = path.join(runDir, 'gemini');
+  generateGeminiDemo(geminiHome);
   const workspace = path.join(runDir, 'demo-workspace');
   fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }, null, 2) + '\n');
   fs.writeFileSync(path.join(workspace, 'README.md'),
     '# Agent Session Explorer demo\n\nThis throwaway workspace was made by `npm start`. `.agent-sessions/open.json` lists the sessions\n' +
-    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR) and a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR).\n`);
+    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR) a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR) and a Gemini CLI one in \`${geminiHome}\` (GEMINI_CLI_HOME).\n`);
   say(`demo sessions in ${sessionsDir}`);
 
   // The CLI on the same sessions, so the newcomer sees it once.
-  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`];
+  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`, '--dir', `gemini-cli=${geminiHome}`];
   console.log(`\n$ node ${cliArgs.join(' ')}`);
   const cli = spawnSync(process.execPath, cliArgs, { cwd: ROOT, encoding: 'utf8' });
   process.stdout.write(cli.stdout || '');
@@ -146,7 +151,7 @@ try {
     workspace,
     runDir: path.join(runDir, 'code-server'),
     port,
-    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir },
+    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: geminiHome },
   });
   const url = workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT });
   say(`code-server listening on ${server.url} (log: ${server.logFile})`);

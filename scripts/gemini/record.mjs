@@ -10,6 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeApi } from "./fake-api.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
+import { startInteractive } from "./tty.mjs";
 
 export const GEMINI_VERSION = "0.61.0";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -37,8 +38,17 @@ export function makeHome() {
   return { home, project };
 }
 
+function agentEnv(home, port) {
+  return { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`, GEMINI_API_KEY: "fake-key", GEMINI_CLI_TRUST_WORKSPACE: "true", NO_COLOR: "1" };
+}
+
+/** Starts the CLI in its interactive UI (inside tmux) for a scenario that needs it. */
+export function interactiveRunner(bin, home, project, port) {
+  return (args) => startInteractive(bin, [...args, "--approval-mode", "yolo"], { cwd: project, env: agentEnv(home, port) });
+}
+
 export function runner(bin, home, project, port) {
-  const env = { ...process.env, HOME: home, GEMINI_CLI_HOME: home, GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${port}`, GEMINI_API_KEY: "fake-key", GEMINI_CLI_TRUST_WORKSPACE: "true", NO_COLOR: "1" };
+  const env = agentEnv(home, port);
   return (args) =>
     new Promise((done, fail) => {
       const child = execFile(bin, [...args, "--approval-mode", "yolo"], { cwd: project, env, encoding: "utf8", timeout: 240_000 }, (err, out, errOut) =>
@@ -68,7 +78,9 @@ export async function recordScenario(bin, scenario, outDir) {
   const api = await startFakeApi({ log, script: (...a) => script(...a) });
   try {
     const run = runner(bin, home, project, api.port);
-    await scenario.drive({ run, home, project });
+    const interactive = interactiveRunner(bin, home, project, api.port);
+    // A scenario may return extra files (name -> JSON) to keep next to its golden.
+    const extra = (await scenario.drive({ run, interactive, home, project, requests: () => mainRequests(log) })) ?? {};
     const dir = join(outDir, scenario.name);
     if (scenario.after) scenario.after({ home });
     copyStore(home, dir);
@@ -85,6 +97,7 @@ export async function recordScenario(bin, scenario, outDir) {
     if (last.role !== "user" || probePart.text !== probe) throw new Error(`${scenario.name}: the probe is not the last part`);
     last.parts.pop();
     if (!last.parts.length) contents.pop();
+    for (const [name, value] of Object.entries(extra)) writeFileSync(join(dir, name), JSON.stringify(value, null, 1) + "\n");
     writeFileSync(join(dir, "golden.context.json"), JSON.stringify({ messages: contents }, null, 1) + "\n");
     writeFileSync(join(dir, "recorded-with.json"), JSON.stringify({ geminiCli: GEMINI_VERSION, project, home }, null, 1) + "\n");
     return { name: scenario.name, dir, messages: contents.length };

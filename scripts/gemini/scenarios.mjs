@@ -2,6 +2,7 @@
 // main agent's calls (see fake-api.mjs); `drive` runs the CLI; `after` may rewrite the store.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { until } from "./tty.mjs";
 
 const text = (t) => ({ parts: [{ text: t }] });
 const thought = (t) => ({ text: t, thought: true });
@@ -47,6 +48,20 @@ function replayForLegacy(path) {
     }
   }
   return { ...meta, messages };
+}
+
+/** All session lines written so far, from every chat file of the home. */
+const chatText = (home) => chatFiles(home).map((f) => readFileSync(f, "utf8")).join("\n");
+
+/**
+ * Types a prompt in the interactive UI and waits until its answer is in the session file
+ * (the fake API answers `Noted: <prompt>`).
+ */
+async function ask(ui, home, prompt) {
+  ui.type(prompt);
+  await ui.waitFor(new RegExp(prompt), `"${prompt}" typed`);
+  ui.keys("Enter");
+  await until(() => chatText(home).includes(`"Noted: ${prompt}"`), `the answer to "${prompt}" in the session file`);
 }
 
 export const SCENARIOS = [
@@ -128,6 +143,42 @@ export const SCENARIOS = [
       for (const file of chatFiles(home)) {
         writeFileSync(file.replace(/\.jsonl$/, ".json"), JSON.stringify(replayForLegacy(file), null, 2));
         rmSync(file);
+      }
+    },
+  },
+  {
+    // /rewind exists only in the interactive UI: two turns, rewind to the second prompt (the
+    // first turn stays, the second becomes an abandoned branch), then a third turn.
+    name: "rewind",
+    script: (p) => text(`Noted: ${p}`),
+    async drive({ interactive, home, requests }) {
+      const ui = await interactive([]);
+      try {
+        await ask(ui, home, "first turn: say alpha");
+        await ask(ui, home, "second turn: say beta");
+        ui.type("/rewind");
+        await ui.waitFor(/rewind\s+Jump back/, "the /rewind completion");
+        ui.keys("Enter");
+        await ui.waitFor(/Stay at current position/, "the rewind picker");
+        ui.keys("Up");
+        await ui.waitFor(/● second turn: say beta/, "the second prompt selected in the picker");
+        ui.keys("Enter");
+        await ui.waitFor(/Confirm Rewind/, "the rewind confirmation");
+        ui.keys("Enter");
+        await until(() => chatText(home).includes('"$rewindTo"'), "a $rewindTo line in the session file");
+        // The picker puts the rewound prompt back in the input box: clear it before the next turn.
+        await ui.waitFor(/\* second turn: say beta/, "the rewound prompt back in the input box");
+        ui.keys("C-e", "C-u");
+        await ui.waitFor(/Type your message/, "an empty input box");
+        const before = requests().length;
+        await ask(ui, home, "third turn after the rewind: say gamma");
+        await ui.quit();
+        const sent = requests().slice(before).find((r) => JSON.stringify(r.body.contents).includes("say gamma"));
+        if (!sent) throw new Error("rewind: no main request carried the third prompt");
+        // What the live process sent after the rewind (its last part is the new prompt).
+        return { "sent-after-rewind.json": { messages: sent.body.contents } };
+      } finally {
+        ui.close();
       }
     },
   },

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { EXACT_PRICES, KNOWN_PRICES, priceFor } from "../../src/core/tokens/prices";
+import { EXACT_PRICES, KNOWN_PRICES, priceFor, priceTokens } from "../../src/core/tokens/prices";
 
 type PiCost = { input: number; output: number; cacheRead: number; cacheWrite: number };
 type PiModels = Record<string, Record<string, { id: string; cost: PiCost }>>;
@@ -55,6 +55,20 @@ describe("prices: our table against pi's own (the agent's oracle)", () => {
     }
     assert.ok(checked >= 20, `${checked} Anthropic models checked`);
     assert.ok(Object.keys(KNOWN_PRICES).length > 10);
+  });
+
+  it("Gemini Pro's long-context tier: Google's published prices above 200K prompt tokens (pi's table has no tiers)", () => {
+    // ai.google.dev/gemini-api/docs/pricing, as @pydantic/genai-prices 0.1.8 records it.
+    const published: Record<string, [number, number, number]> = { "gemini-2.5-pro": [2.5, 15, 0.25], "gemini-3-pro-preview": [4, 18, 0.4], "gemini-3.1-pro-preview": [4, 18, 0.4] };
+    for (const [id, [input, output, cacheRead]] of Object.entries(published)) {
+      assert.deepEqual(EXACT_PRICES[id].longContext, { over: 200_000, input, output, cacheRead }, id);
+    }
+    const pro = EXACT_PRICES["gemini-2.5-pro"];
+    const at = (input: number, cacheRead: number) => priceTokens({ input, output: 1_000_000, cacheRead, cacheWrite: 0 }, pro);
+    // The tier is chosen by the whole prompt, cached part included; 200K itself is still the base tier.
+    assert.equal(at(100_000, 100_000), (100_000 * 1.25 + 10_000_000 + 100_000 * 0.125) / 1_000_000);
+    assert.equal(at(100_000, 100_001), (100_000 * 2.5 + 15_000_000 + 100_001 * 0.25) / 1_000_000);
+    for (const id of ["gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-flash-preview"]) assert.equal(EXACT_PRICES[id].longContext, undefined, `${id} has one tier`);
   });
 
   it("exact entries never price a neighbour: a nano is not its family, a dated id not the undated one", () => {

@@ -20,6 +20,7 @@ export function run(): Promise<void> {
   require("./names.test");
   require("./subagents.test");
   require("./mcp.test");
+  require("./gemini.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

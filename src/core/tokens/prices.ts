@@ -65,7 +65,11 @@ const p = (input: number, output: number, cacheRead: number): ModelPrice => ({ i
  * devDependency) records them; test/core/prices-oracle.test.ts checks every entry against
  * it. Matched exactly, never as a family prefix or without a date ("gpt-4o-2024-05-13" had
  * its own price): a model not listed stays unpriced rather than guessed. Gemini's Pro models
- * charge more for a prompt above 200K tokens (Google's list prices): `longContext`.
+ * charge more for a prompt above 200K tokens: `longContext`, which pi's table does not hold.
+ * Checked (2026-11-26) against Google's Gemini API pricing page
+ * (ai.google.dev/gemini-api/docs/pricing) as recorded by @pydantic/genai-prices 0.1.8, whose
+ * entries cite that page: input, output and cached input above 200K tokens 2.5 / 15 / 0.25
+ * for 2.5 Pro and 4 / 18 / 0.4 for 3 and 3.1 Pro Preview.
  */
 export const EXACT_PRICES: Readonly<Record<string, ModelPrice>> = {
   "gpt-4.1": p(2, 8, 0.5),

@@ -86,6 +86,15 @@ export function assertRegular(path: string, st: Stats): void {
  * larger than `maxBytes`; read no further than the size it had when checked, even if it grows.
  */
 export function readTextFile(path: string, maxBytes?: number): string {
+  return readBytesFile(path, maxBytes).toString("utf8");
+}
+
+/**
+ * The whole of a regular file as bytes, with readTextFile's checks: for a reader that
+ * decodes it line by line (one UTF-8 character outside ASCII makes a whole-file string
+ * two bytes a character, and every line cut from it slower to parse).
+ */
+export function readBytesFile(path: string, maxBytes?: number): Buffer {
   const fd = openRegular(path, maxBytes);
   try {
     const size = fstatSync(fd).size;
@@ -96,7 +105,7 @@ export function readTextFile(path: string, maxBytes?: number): string {
       if (n === 0) break;
       got += n;
     }
-    return buf.toString("utf8", 0, got);
+    return got < size ? buf.subarray(0, got) : buf;
   } finally {
     closeSync(fd);
   }

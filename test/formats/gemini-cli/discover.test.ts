@@ -44,6 +44,28 @@ describe("Gemini CLI discovery: $GEMINI_CLI_HOME/.gemini/tmp/<project>/chats, on
     assert.deepEqual(all[0].subagents?.map((a) => a.agentId), ["agent-1"]);
   });
 
+  it("large files are read at their edges only: the newest of an id is still found when a long checkpoint ends it; a stub with a long directory listing is still hidden", async () => {
+    const home = tempDir();
+    const root = "/work/big";
+    const chats = store(home, root);
+    const filler = "x".repeat(3000);
+    const turns = Array.from({ length: 20 }, (_, k) => [userMsg(`u${k}`, `question ${k} ${filler}`), geminiMsg(`g${k}`, `answer ${k}`)]).flat();
+    const older = join(chats, "session-2026-11-26T06-00-0a1b2c3d.jsonl");
+    writeFileSync(older, lines([meta(root), ...turns, { $set: { lastUpdated: "2026-11-26T06:30:00.000Z" } }]));
+    // Resumed later into a new file that ends with a checkpoint far longer than 4 KiB.
+    const newer = join(chats, "session-2026-11-26T07-00-0a1b2c3d.jsonl");
+    writeFileSync(newer, lines([meta(root, { lastUpdated: "2026-11-26T07:00:00.000Z" }), { $set: { lastUpdated: "2026-11-26T07:00:01.000Z" } }, { $set: { messages: [contextMsg(), ...turns] } }]));
+    // A stub whose session context lists many files: over 4 KiB, still nothing to resume.
+    const listing = Array.from({ length: 200 }, (_, k) => `  ├───src/some/deeper/folder/file-number-${k}.ts`).join("\n");
+    const stub = join(chats, "session-2026-11-26T07-05-0a1b2c3d.jsonl");
+    writeFileSync(stub, lines([meta(root, { lastUpdated: "2026-11-26T07:05:00.000Z" }), { $set: { messages: [userMsg("d04923d38bb0f6017037e74183378ef4", `<session_context>\n${listing}\n</session_context>`)] } }]));
+    // The older file's mtime is the newest: lastUpdated decides.
+    const t = Date.now() / 1000 + 100;
+    utimesSync(older, t, t);
+    const res = await list(home);
+    assert.deepEqual(res.projects.flatMap((p) => p.sessions).map((s) => s.path), [newer]);
+  });
+
   it("reads an older sha256-named project folder (no .project_root) and a legacy .json session, and accepts the .gemini folder itself as the root", async () => {
     const home = tempDir();
     const root = "/old/project";

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { geminiFormat } from "../../../src/core/formats/gemini-cli/format";
+import { replay } from "../../../src/core/formats/gemini-cli/replay";
 import { sessionContents } from "../../../src/core/formats/gemini-cli/session-contents";
 import { GeminiSession } from "../../../src/core/formats/gemini-cli/session";
 import { treeRows } from "../../../src/core/formats/tree-rows";
@@ -49,15 +50,17 @@ describe("Gemini CLI replay on hand-built sessions (the rules of docs/gemini-cli
     assert.deepEqual(ids(s, pos(s, "g1")), ["d04923d38bb0f6017037e74183378ef4", "u1", "g1"]);
   });
 
-  it("$rewindTo (hand-made: the real /rewind needs the interactive picker) keeps the dropped messages as an abandoned branch; resume goes on from what is left", () => {
+  it("$rewindTo keeps the dropped messages as an abandoned branch; resume goes on from what is left (the shape of the recorded rewind fixture)", () => {
     const { s } = open([
       meta(ROOT),
+      { $set: { messages: [contextMsg()] } },
       userMsg("u1", "one"),
       geminiMsg("g1", "reply one"),
       userMsg("u2", "a prompt to take back"),
       geminiMsg("g2", "reply two"),
       { $rewindTo: "u2" },
-      { $set: { messages: [contextMsg(), userMsg("u1", "one"), geminiMsg("g1", "reply one")] } },
+      // The real 0.61.0 checkpoints what is left without the session context.
+      { $set: { messages: [userMsg("u1", "one"), geminiMsg("g1", "reply one")] } },
       userMsg("u3", "a better prompt"),
       geminiMsg("g3", "reply three"),
     ]);
@@ -71,8 +74,11 @@ describe("Gemini CLI replay on hand-built sessions (the rules of docs/gemini-cli
     assert.equal(row("u2")?.onActivePath, false);
     assert.equal(row("g2")?.isLeaf, true);
     assert.equal(row("u3")?.onActivePath, true);
-    assert.deepEqual(ids(s, leaf).filter((id) => id.startsWith("u")), ["u1", "u3"]);
-    assert.deepEqual(ids(s, pos(s, "g2")).filter((id) => id.startsWith("u")), ["u1", "u2"]);
+    assert.deepEqual(ids(s, leaf), ["d04923d38bb0f6017037e74183378ef4", "u1", "g1", "u3", "g3"]);
+    assert.deepEqual(ids(s, pos(s, "g2")), ["d04923d38bb0f6017037e74183378ef4", "u1", "g1", "u2", "g2"]);
+    // u1 and g1 are one message each, not a second copy on a new branch.
+    assert.equal(s.tree.parent[pos(s, "u1")], pos(s, "d04923d38bb0f6017037e74183378ef4"));
+    assert.equal(s.metas.filter((m) => m.id.startsWith("u1")).length, 1);
   });
 
   it("$rewindTo an unknown id drops everything (as Gemini does): the old messages stay, as a branch of their own", () => {
@@ -122,6 +128,16 @@ describe("Gemini CLI bad input: shown and named, never fatal, nothing written", 
     assert.deepEqual(s.metas.map((m) => m.id), ["u1", "g1", "x1"]);
     assert.equal(geminiFormat.describe(s, pos(s, "x1")).kind, "other");
     assert.equal(readFileSync(path, "utf8"), bytes, "the file is never written");
+  });
+
+  it("bytes replay exactly as text: multi-byte characters, CRLF line ends, a junk line and a missing final newline keep their lines", () => {
+    const text = lines([meta(ROOT), userMsg("u1", "└── ünïcödé ✦ 日本語"), "{not json", geminiMsg("g1", "réponse ✦")]).replace(/\n/g, "\r\n") + lines([userMsg("u2", "last, no newline")]).trimEnd();
+    const fromText = replay(text, "x.jsonl");
+    const fromBytes = replay(Buffer.from(text, "utf8"), "x.jsonl");
+    assert.deepEqual(fromBytes, fromText);
+    assert.deepEqual(fromBytes.problems.map((p) => p.line), [3]);
+    assert.equal((fromBytes.nodes[0].message.content as Array<{ text: string }>)[0].text, "└── ünïcödé ✦ 日本語");
+    assert.deepEqual(fromBytes.current, ["u1", "g1", "u2"]);
   });
 
   it("a file with no session in it at all opens empty with its problems, not a throw", () => {

@@ -55,5 +55,9 @@ describe("Gemini CLI rows and details on the recorded sessions", () => {
     const sub = GeminiSession.open(ref.path);
     assert.ok(sub.metas.length > 0);
     assert.deepEqual(sub.problems, []);
+    // The explorer nests the sub-agent's rows under its call through the format's sub-agent hooks.
+    assert.deepEqual(geminiFormat.subagents?.startedBy(s, i).map((r) => [r.agentId, r.path]), [[ref.agentId, ref.path]]);
+    assert.equal(s.metas.filter((_, k) => (geminiFormat.subagents?.startedBy(s, k) ?? []).length > 0).length, 1, "only the invoke_agent call started one");
+    assert.equal(geminiFormat.subagents?.inlineRoots(s).size, 0, "Gemini writes no sub-agent lines inline");
   });
 });

@@ -26,8 +26,8 @@ describe("Gemini CLI search: its store found as the listing finds it, messages a
     assert.deepEqual(res[0].hits.map((h) => h.kind), ["summary"]);
   });
 
-  it("the abandoned branch of a rewind is searched too (hand-made rewind)", async () => {
-    const res = await hits("multiply", join(FIX, "handmade-rewind"));
-    assert.deepEqual(res[0]?.hits.map((h) => h.entryId), ["u2"]);
+  it("the abandoned branch of a rewind is searched too (recorded rewind)", async () => {
+    const res = await hits("say beta", join(FIX, "rewind"));
+    assert.deepEqual(res[0]?.hits.map((h) => h.entryId), ["ea1b0aac-727f-4b17-9e09-3fd2d3a10036", "de8fefd3-491a-42e2-a938-5760882d25f0"]);
   });
 });

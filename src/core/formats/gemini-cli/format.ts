@@ -1,6 +1,6 @@
 import type { ContextMessage, FirstLines, FormatContext, PartKind, SessionFormat } from "../../session/session-format";
 import type { SessionInfo, SessionReader } from "../../session/session-reader";
-import { messageEntryView } from "../../session/entry-view";
+import { messageEntryView, type SubagentRef } from "../../session/entry-view";
 import { contentsToAnthropic, storedToAnthropic } from "./anthropic";
 import { describeGemini } from "./describe";
 import { GEMINI_ROOT_HELP, geminiRoot, geminiScanner } from "./discover";
@@ -22,6 +22,17 @@ function detectGemini(first: FirstLines): boolean {
   const o = first.objects[0];
   if (!isObject(o) || typeof o.sessionId !== "string" || typeof o.projectHash !== "string") return false;
   return /[\\/]chats[\\/]/.test(first.path) || /session-[^\\/]*\.jsonl?$/.test(first.path) || Array.isArray(o.messages) || "kind" in o;
+}
+
+/** Gemini CLI writes no sub-agent lines inline: each has its own transcript. */
+const NO_INLINE: ReadonlyMap<number, number> = new Map();
+
+/** The sub-agents message i's invoke_agent calls started (chats/<sessionId>/<agentId>.jsonl). */
+function startedBy(session: SessionReader, i: number): SubagentRef[] {
+  const m = (session.entryAt(i) as GeminiEntry).message;
+  if (m.type !== "gemini" || !Array.isArray(m.toolCalls)) return [];
+  const sessionId = asGemini(session).replayed.meta.sessionId;
+  return subagentRefs(session.path, typeof sessionId === "string" ? sessionId : "", m);
 }
 
 function asGemini(session: SessionReader): GeminiSession {
@@ -93,10 +104,12 @@ export const geminiFormat: SessionFormat = {
       ["note", e.sessionContext ? "Gemini CLI writes this turn again at every start; what it sends next time may differ (date, directory listing)" : undefined],
       ["checkpoint", e.checkpoint ? `line ${e.checkpoint.line} replaced the message list${e.checkpoint.compression ? " (a compression)" : ""}` : undefined],
     ]);
-    const sessionId = asGemini(session).replayed.meta.sessionId;
-    const subs = subagentRefs(session.path, typeof sessionId === "string" ? sessionId : "", m);
+    const subs = startedBy(session, i);
     return subs.length ? { ...view, subagents: subs } : view;
   },
+
+  // invoke_agent calls nest their sub-agent's transcript under the call's row.
+  subagents: { startedBy, inlineRoots: () => NO_INLINE },
 
   unrecordedParts: "system instruction and tool declarations",
   replayed: "a line may replace an earlier message ($set.messages, a repeated id) or drop later ones ($rewindTo): the records are replayed into messages",

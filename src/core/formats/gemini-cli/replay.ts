@@ -76,9 +76,25 @@ class Builder {
     return node;
   }
 
-  /** The key of id in the current list, if it is there. */
+  /** Where each message id first sits in the current list; rebuilt after the list is replaced. */
+  private positions: Map<string, number> | undefined;
+
+  private setCurrent(next: string[]): void {
+    this.current = next;
+    this.positions = undefined;
+  }
+
+  /** The position of id in the current list, -1 if it is not there (a map: a scan per line made long sessions quadratic). */
   private inCurrent(id: string): number {
-    return this.current.findIndex((k) => this.byKey.get(k)?.message.id === id);
+    if (!this.positions) {
+      const positions = new Map<string, number>();
+      this.current.forEach((k, i) => {
+        const mid = this.byKey.get(k)?.message.id;
+        if (typeof mid === "string" && !positions.has(mid)) positions.set(mid, i);
+      });
+      this.positions = positions;
+    }
+    return this.positions.get(id) ?? -1;
   }
 
   message(m: Record<string, unknown>, line: number): void {
@@ -90,6 +106,7 @@ class Builder {
       return;
     }
     this.current.push(this.add(m, this.current.at(-1) ?? null, line).key);
+    if (this.positions && !this.positions.has(String(m.id))) this.positions.set(String(m.id), this.current.length - 1);
   }
 
   checkpoint(list: unknown[], line: number, problems: ReplayProblem[], isContext: (m: Record<string, unknown>) => boolean): void {
@@ -103,6 +120,10 @@ class Builder {
     // resumes (section 4): in the resumed file itself when the minute is the same. The full
     // checkpoint follows; reading the first as a reset would show every resume as a branch.
     if (valid.length && valid.length < before.length && valid.every(isContext)) return;
+    // After a /rewind the CLI checkpoints what is left without the session context (recorded
+    // `rewind` fixture); the path still starts at the stored one, which a resume regenerates.
+    const head = before.length ? this.byKey.get(before[0])!.message : undefined;
+    if (head && isContext(head) && valid.length && !valid.some(isContext)) valid.unshift(head);
     const ids = before.map((k) => this.byKey.get(k)!.message.id);
     // A resume writes the history again, converted, with the results of tool calls as
     // messages of their own: every message kept, in order, some inserted. Same path.
@@ -115,13 +136,13 @@ class Builder {
         const parentKey = next.at(-1) ?? null;
         if (k < before.length && m.id === ids[k]) {
           const node = this.byKey.get(before[k++])!;
+          if (node.message !== m) node.line = line;
           node.message = m;
-          node.line = line;
           node.parentKey = parentKey;
           next.push(node.key);
         } else next.push(this.add(m, parentKey, line).key);
       }
-      this.current = next;
+      this.setCurrent(next);
       return;
     }
     // Otherwise the path goes on as far as it is the same, and the rest is a new branch; the
@@ -132,8 +153,8 @@ class Builder {
       const same = firstNew === undefined && next.length < before.length && ids[next.length] === m.id;
       if (same) {
         const node = this.byKey.get(before[next.length])!;
+        if (node.message !== m) node.line = line;
         node.message = m;
-        node.line = line;
         next.push(node.key);
         continue;
       }
@@ -144,28 +165,45 @@ class Builder {
     if (firstNew && before.length > next.indexOf(firstNew.key)) {
       firstNew.checkpoint = { line, replacedLeaf: before.at(-1) ?? null, compression: valid.some(isStateSnapshot) };
     }
-    this.current = next;
+    this.setCurrent(next);
   }
 
   /** False when the id is not in the list (Gemini then drops everything). */
   rewind(id: string): boolean {
     const at = this.inCurrent(id);
-    this.current = at < 0 ? [] : this.current.slice(0, at);
+    this.setCurrent(at < 0 ? [] : this.current.slice(0, at));
     return at >= 0;
   }
 }
 
-/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one). */
-export function replay(text: string, path: string): Replay {
+/**
+ * Each line of the input with its 1-based number. Bytes are decoded a line at a time: a
+ * whole-file string is two bytes a character as soon as one character is not ASCII (every
+ * session context has some), which made the decode and each line's parse far slower.
+ */
+function eachLine(input: string | Buffer, fn: (raw: string, line: number) => void): void {
+  if (typeof input === "string") {
+    input.split("\n").forEach((raw, k) => fn(raw, k + 1));
+    return;
+  }
+  // 0x0A never occurs inside a multi-byte UTF-8 character: cutting at it is safe.
+  for (let start = 0, line = 1; ; line++) {
+    const nl = input.indexOf(10, start);
+    fn(input.toString("utf8", start, nl < 0 ? input.length : nl), line);
+    if (nl < 0) return;
+    start = nl + 1;
+  }
+}
+
+/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
+export function replay(input: string | Buffer, path: string): Replay {
   const isContext = isSessionContext;
   const problems: ReplayProblem[] = [];
   const unknown: Replay["unknown"] = [];
   const starts: number[] = [];
   const b = new Builder();
   let meta: Record<string, unknown> = {};
-  const lines = text.split("\n");
-  lines.forEach((raw, k) => {
-    const line = k + 1;
+  eachLine(input, (raw, line) => {
     if (!raw.trim()) return;
     let r: unknown;
     try {
@@ -195,7 +233,7 @@ export function replay(text: string, path: string): Replay {
     else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
   });
   if (!isMeta(meta)) {
-    const legacy = legacyRecord(text);
+    const legacy = legacyRecord(typeof input === "string" ? input : input.toString("utf8"));
     if (legacy) {
       const lb = new Builder();
       lb.checkpoint(legacy.messages, 1, problems, isContext);

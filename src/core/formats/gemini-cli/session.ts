@@ -1,8 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { LineProblem } from "../../store/entry-meta";
+import { type FileStamp, StaleSessionError } from "../../store/file-stamp";
 import { MemorySession } from "../../session/memory-session";
-import { readTextFile } from "../../util/safe-open";
+import { readBytesFile, readTextFile } from "../../util/safe-open";
 import { geminiIndexHooks } from "./index-hooks";
 import { isSessionContext } from "./native-context";
 import { entriesOf, GEMINI_ID, type GeminiEntry } from "./records";
@@ -11,11 +13,24 @@ import { type Replay, replay } from "./replay";
 /** Largest session read whole (a JavaScript string holds ~512 MiB). */
 const MAX_BYTES = 512 * 2 ** 20;
 
-/** A Gemini CLI session: the replayed file as a tree of messages, read whole. */
+/**
+ * A Gemini CLI session: the replayed file as a tree of messages, read whole. It is "live"
+ * as the explorer needs (size, stamp, refresh), but never reads on from where it stopped:
+ * a new line may replace an earlier message or the whole list, so any change to the file
+ * asks for a reload (StaleSessionError), which replays it again.
+ */
 export class GeminiSession extends MemorySession {
+  /** Read on one thread, whole. */
+  readonly threads = 1;
+  readonly workerFailure: string | undefined = undefined;
+  /** Bytes read: the whole file as it was when stamped. */
+  readonly size: number;
+
   constructor(
     path: string,
     readonly replayed: Replay,
+    /** The file as it was when read; a session built in memory has none. */
+    readonly stamp: FileStamp = { size: 0, mtimeMs: 0 },
   ) {
     const problems: LineProblem[] = [
       ...replayed.problems.map((p) => ({ kind: "parse-error" as const, line: p.line, message: p.message })),
@@ -24,11 +39,23 @@ export class GeminiSession extends MemorySession {
     const entries = entriesOf(replayed, isSessionContext);
     const lines = new Map(replayed.nodes.map((n) => [n.key, n.line]));
     super(GEMINI_ID, geminiIndexHooks, entries, path, 0, 0, (r) => lines.get((r as GeminiEntry).id) ?? 0, problems);
+    this.size = stamp.size;
   }
 
   /** Reads and replays a session file (.jsonl, or a legacy .json). */
   static open(path: string): GeminiSession {
-    return new GeminiSession(path, replay(readTextFile(path, MAX_BYTES), path));
+    // Stamped before the read: a change during it is seen by the next refresh.
+    const st = statSync(path);
+    const bytes = readBytesFile(path, MAX_BYTES);
+    return new GeminiSession(path, replay(bytes, path), { size: bytes.length, mtimeMs: st.mtimeMs, ino: st.ino });
+  }
+
+  /** Nothing to read while the file is as it was; a change asks for a reload (see the class). */
+  async refresh(): Promise<{ added: number }> {
+    const st = await stat(this.path);
+    if (this.stamp.ino !== undefined && st.ino !== this.stamp.ino) throw new StaleSessionError(this.path, "replaced by another file");
+    if (st.size !== this.stamp.size || st.mtimeMs !== this.stamp.mtimeMs) throw new StaleSessionError(this.path, "Gemini CLI wrote to it; its lines may rewrite earlier messages");
+    return { added: 0 };
   }
 
   /** Position of the message Gemini would resume from: the end of the current list (-1: none). */

@@ -13,10 +13,18 @@ import { replay } from "./replay";
  * the sha256 of the project root). Sub-agent transcripts sit in `chats/<parentId>/`: not sessions.
  */
 
-/** Files this size or smaller are replayed whole while listing, to hide stubs; a stub is < 2 KiB. */
-const REPLAYED_MAX = 256 * 1024;
-/** Bytes read from a larger file's start and end for its id and last update. */
-const EDGE_BYTES = 64 * 1024;
+/**
+ * Files this size or smaller are replayed whole while listing, to hide stubs: a stub is a
+ * metadata line and the session context (about 1 KiB; a directory listing of Gemini's 200
+ * items at most keeps it well under this). Larger files are taken as resumable, as Gemini's
+ * list would show them unless every message was rewound away. Replaying every file of a
+ * store at each listing cost more than the rest of a warm `ase list` (npm run bench).
+ */
+const REPLAYED_MAX = 32 * 1024;
+/** Bytes read first from a larger file's start and end for its id and last update... */
+const EDGE_BYTES = 4 * 1024;
+/** ...and read again, this many, when the first read did not hold them (a long last line). */
+const EDGE_BYTES_MAX = 64 * 1024;
 
 /**
  * Project roots by projectHash (sha256 of the root's path): filled from projects.json and
@@ -49,14 +57,24 @@ interface Candidate {
   mtimeMs: number;
 }
 
-async function readEdges(path: string, size: number): Promise<{ head: string; tail: string }> {
+async function readEdges(path: string, size: number): Promise<{ id?: string; firstLine: string; lastUpdated: string }> {
   const fh = await openRegularAsync(path);
+  const read = async (at: "head" | "tail", bytes: number) => {
+    const buf = Buffer.alloc(Math.min(size, bytes));
+    await fh.read(buf, 0, buf.length, at === "head" ? 0 : size - buf.length);
+    return buf.toString("utf8");
+  };
   try {
-    const head = Buffer.alloc(Math.min(size, EDGE_BYTES));
-    await fh.read(head, 0, head.length, 0);
-    const tail = Buffer.alloc(Math.min(size, EDGE_BYTES));
-    await fh.read(tail, 0, tail.length, size - tail.length);
-    return { head: head.toString("utf8"), tail: tail.toString("utf8") };
+    let head = await read("head", EDGE_BYTES);
+    let id = /"sessionId"\s*:\s*"([^"]+)"/.exec(head)?.[1];
+    if (!id && size > EDGE_BYTES) {
+      head = await read("head", EDGE_BYTES_MAX);
+      id = /"sessionId"\s*:\s*"([^"]+)"/.exec(head)?.[1];
+    }
+    const last = (tail: string) => [...tail.matchAll(/"lastUpdated"\s*:\s*"([^"]+)"/g)].at(-1)?.[1];
+    let lastUpdated = last(await read("tail", EDGE_BYTES));
+    if (lastUpdated === undefined && size > EDGE_BYTES) lastUpdated = last(await read("tail", EDGE_BYTES_MAX));
+    return { id, firstLine: head.split("\n")[0], lastUpdated: lastUpdated ?? "" };
   } finally {
     await fh.close();
   }
@@ -74,11 +92,9 @@ async function candidate(path: string): Promise<Candidate | undefined> {
     if (!r.current.some((k) => isResumable(byKey.get(k) ?? {}))) return undefined;
     return { path, sessionId: r.meta.sessionId, lastUpdated: String(r.meta.lastUpdated ?? ""), mtimeMs: st.mtimeMs };
   }
-  const { head, tail } = await readEdges(path, st.size);
-  const id = /"sessionId"\s*:\s*"([^"]+)"/.exec(head)?.[1];
-  if (!id || /"kind"\s*:\s*"subagent"/.test(head.split("\n")[0])) return undefined;
-  const updates = [...tail.matchAll(/"lastUpdated"\s*:\s*"([^"]+)"/g)];
-  return { path, sessionId: id, lastUpdated: updates.at(-1)?.[1] ?? "", mtimeMs: st.mtimeMs };
+  const { id, firstLine, lastUpdated } = await readEdges(path, st.size);
+  if (!id || /"kind"\s*:\s*"subagent"/.test(firstLine)) return undefined;
+  return { path, sessionId: id, lastUpdated, mtimeMs: st.mtimeMs };
 }
 
 async function entries(dir: string, unread: Unread[]) {
@@ -113,15 +129,24 @@ export async function geminiSessionFiles(root: string, unread: Unread[]): Promis
     } catch {
       // A hash-named folder has no marker.
     }
+    const names = (await entries(join(projectDir, "chats"), unread)).filter((f) => SESSION_NAME.test(f.name) && (f.isFile() || f.isSymbolicLink())).map((f) => f.name);
     const newest = new Map<string, Candidate>();
-    for (const f of await entries(join(projectDir, "chats"), unread)) {
-      if (!SESSION_NAME.test(f.name) || !(f.isFile() || f.isSymbolicLink())) continue;
-      const c = await candidate(join(projectDir, "chats", f.name)).catch(() => undefined);
-      if (!c) continue;
+    for (const c of await candidates(names.map((n) => join(projectDir, "chats", n)))) {
       const old = newest.get(c.sessionId);
       if (!old || c.lastUpdated > old.lastUpdated || (c.lastUpdated === old.lastUpdated && c.mtimeMs > old.mtimeMs)) newest.set(c.sessionId, c);
     }
     for (const c of newest.values()) out.push(c.path);
   }
   return out;
+}
+
+/** The candidates of some files, in their order; a few read at a time to overlap the I/O. */
+async function candidates(paths: string[]): Promise<Candidate[]> {
+  const found: Array<Candidate | undefined> = new Array(paths.length);
+  let next = 0;
+  const worker = async () => {
+    for (let k = next++; k < paths.length; k = next++) found[k] = await candidate(paths[k]).catch(() => undefined);
+  };
+  await Promise.all(Array.from({ length: Math.min(8, paths.length) }, worker));
+  return found.filter((c): c is Candidate => c !== undefined);
 }
