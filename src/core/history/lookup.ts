@@ -1,0 +1,35 @@
+import type { FileTouch } from "./file-touch";
+import { HistoryIndex, type HistoryOptions } from "./history-index";
+
+export type { FileTouch } from "./file-touch";
+
+/** One index per set of stores in a process: a second lookup reads only what changed since the first. */
+const indexes = new Map<string, { index: HistoryIndex; refreshing?: Promise<void> }>();
+
+function keyOf(opts: HistoryOptions): string {
+  const dirs = Object.entries(opts.dirs ?? {}).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([dirs, opts.only ?? null, opts.cacheDir ?? "", opts.env?.HOME ?? ""]);
+}
+
+/** The process's index over these stores, brought up to date (lookups at the same time share one refresh). */
+export async function historyIndexFor(opts: HistoryOptions): Promise<HistoryIndex> {
+  const key = keyOf(opts);
+  let slot = indexes.get(key);
+  if (!slot) indexes.set(key, (slot = { index: new HistoryIndex({ dirs: opts.dirs, only: opts.only, cacheDir: opts.cacheDir, env: opts.env }) }));
+  const s = slot;
+  s.refreshing ??= s.index.refresh().finally(() => {
+    s.refreshing = undefined;
+  });
+  await s.refreshing;
+  return s.index;
+}
+
+/**
+ * Every entry of every session of every agent that read, wrote or edited a file, newest
+ * first; entries of other checkouts of the file's repository are marked otherCheckout.
+ * The path is taken as given (made absolute against the process's cwd when relative).
+ */
+export async function lookupFileHistory(absolutePath: string, opts: HistoryOptions = {}): Promise<FileTouch[]> {
+  const index = await historyIndexFor(opts);
+  return index.lookup(absolutePath);
+}
