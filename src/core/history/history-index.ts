@@ -155,7 +155,7 @@ export class HistoryIndex {
       const rel = relative(own.root, file);
       for (const root of this.checkoutsOf(own)) add(join(root, rel), root);
     }
-    return out.sort(newestFirst);
+    return newestFirst(out);
   }
 
   /** Other checkouts of a repository that sessions ran in (found from the sessions' cwds). */
@@ -170,6 +170,11 @@ export class HistoryIndex {
     return [...roots];
   }
 
+  /** Every file some session touched, most touched first. */
+  touchedFiles(): string[] {
+    return [...this.byFile.entries()].sort((a, b) => b[1].length - a[1].length).map(([path]) => path);
+  }
+
   /** How many sessions the index holds (sub-agent transcripts counted apart). */
   get sessionCount(): number {
     return this.records.size;
@@ -181,12 +186,16 @@ function isInside(outer: string, inner: string): boolean {
   return inner.startsWith(outer + sep);
 }
 
-/** Newest first; entries without a time last, then in a stable order. */
-function newestFirst(a: FileTouch, b: FileTouch): number {
-  const ta = a.timestamp ? Date.parse(a.timestamp) : Number.NaN;
-  const tb = b.timestamp ? Date.parse(b.timestamp) : Number.NaN;
-  if (Number.isNaN(ta) || Number.isNaN(tb)) return Number.isNaN(ta) ? (Number.isNaN(tb) ? 0 : 1) : -1;
-  return tb - ta;
+/** Newest first; entries without a time last, in the order found (each time parsed once, not per comparison). */
+function newestFirst(touches: FileTouch[]): FileTouch[] {
+  const timed = touches.map((t, k) => ({ t, k, ms: t.timestamp ? Date.parse(t.timestamp) : Number.NaN }));
+  timed.sort((a, b) => {
+    const na = Number.isNaN(a.ms);
+    const nb = Number.isNaN(b.ms);
+    if (na || nb) return na && nb ? a.k - b.k : na ? 1 : -1;
+    return b.ms - a.ms || a.k - b.k;
+  });
+  return timed.map((x) => x.t);
 }
 
 function readCache(file: string): Map<string, SessionRecord> {

@@ -92,7 +92,8 @@ class Prompts {
       }
       seen.push(k);
       const meta = this.session.metas[k];
-      if (this.session.format.describe(this.session, k).kind === "user" && meta.preview.trim()) {
+      // An assistant's entry is never the prompt; describing it (a tool call's summary diffs its edit) costs.
+      if (meta.role !== "assistant" && meta.preview.trim() && this.session.format.describe(this.session, k).kind === "user") {
         found = meta.preview.trim().slice(0, PROMPT_CAP);
         break;
       }
@@ -113,9 +114,6 @@ export function sessionTouches(session: SessionReader, cwd: string): StoredTouch
   const f = session.format;
   if (!f.files) return [];
   const n = session.metas.length;
-  const all = Array.from({ length: n }, (_, i) => i);
-  // One pass says whether anything was touched at all: most sessions are then done.
-  if (!f.files(session, all).some((a) => a.read || a.written || a.edited)) return [];
   const prompts = new Prompts(session);
   const out: StoredTouch[] = [];
   for (let i = 0; i < n; i++) {
