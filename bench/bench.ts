@@ -217,10 +217,10 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** Issue 31: the per-file history index over the listing bench's 1,000 sessions (fewer with ASE_BENCH_HISTORY_FILES). */
+/** Issue 31: the per-file history index over the listing bench's 1,000 sessions (fewer with ASE_BENCH_HISTORY_FILES; ASE_BENCH_HISTORY_RUNS cold runs, default 3). */
 function historySection(sources: string[]): Promise<void> {
   console.log("\n# Per-file agent history (ase history, the Agent History view)");
-  return benchHistory({ sources, count: Number(process.env.ASE_BENCH_HISTORY_FILES ?? 1000), runs: 3, report, log: (l) => console.log(l) });
+  return benchHistory({ sources, count: Number(process.env.ASE_BENCH_HISTORY_FILES ?? 1000), runs: Number(process.env.ASE_BENCH_HISTORY_RUNS ?? 3), report, log: (l) => console.log(l) });
 }
 
 /** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- search` or `-- history`: only that section. */

@@ -70,7 +70,8 @@ function sourcesOf(s: SessionSummary): Source[] {
  */
 export class HistoryIndex {
   private records = new Map<string, SessionRecord>();
-  private byFile = new Map<string, Array<{ session: string; touch: StoredTouch }>>();
+  /** Each file's touches, whole and newest first: a lookup copies a list, it builds nothing. */
+  private byFile = new Map<string, FileTouch[]>();
   private repoMemo = new Map<string, RepoOf | null>();
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
@@ -92,10 +93,14 @@ export class HistoryIndex {
     const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
     const next = new Map<string, SessionRecord>();
     const stale: Source[] = [];
+    let retitled = false;
     for (const s of sources) {
       const old = this.records.get(s.path);
-      if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
-      else stale.push(s);
+      if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) {
+        // A title can change without the file (Codex keeps names beside its sessions).
+        retitled ||= old.title !== s.title || old.cwd !== s.cwd;
+        next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
+      } else stale.push(s);
     }
     const problems: HistoryIndex["problems"] = [];
     const queue = [...stale];
@@ -113,7 +118,7 @@ export class HistoryIndex {
     const changed = stale.length > 0 || next.size !== this.records.size;
     this.records = next;
     this.problems = problems;
-    if (changed || !this.byFile.size) this.rebuild();
+    if (changed || retitled || !this.byFile.size) this.rebuild();
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
     if (changed && cacheFile) saveCache(cacheFile, { version: CACHE_VERSION, records: Object.fromEntries(this.records) });
@@ -129,33 +134,30 @@ export class HistoryIndex {
     this.byFile = new Map();
     for (const [session, rec] of this.records) {
       for (const touch of rec.touches) {
+        const whole: FileTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
         const list = this.byFile.get(touch.absolutePath);
-        if (list) list.push({ session, touch });
-        else this.byFile.set(touch.absolutePath, [{ session, touch }]);
+        if (list) list.push(whole);
+        else this.byFile.set(touch.absolutePath, [whole]);
       }
     }
+    for (const [path, list] of this.byFile) this.byFile.set(path, newestFirst(list));
   }
 
   /**
    * Every touch of a file, newest first: those of its own path, and those of the same
    * path in other checkouts of its repository (marked otherCheckout with that checkout's root).
+   * The records are the index's own: read them, do not change them.
    */
   lookup(absolutePath: string): FileTouch[] {
     const file = resolve(absolutePath);
-    const out: FileTouch[] = [];
-    const add = (path: string, otherCheckout?: string) => {
-      for (const { session, touch } of this.byFile.get(path) ?? []) {
-        const rec = this.records.get(session) as SessionRecord;
-        out.push({ agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch, ...(otherCheckout ? { otherCheckout } : {}) });
-      }
-    };
-    add(file);
-    const own = repoOf(dirname(file), this.repoMemo);
-    if (own) {
-      const rel = relative(own.root, file);
-      for (const root of this.checkoutsOf(own)) add(join(root, rel), root);
+    const own = this.byFile.get(file) ?? [];
+    const repo = repoOf(dirname(file), this.repoMemo);
+    const others: FileTouch[] = [];
+    if (repo) {
+      const rel = relative(repo.root, file);
+      for (const root of this.checkoutsOf(repo)) for (const t of this.byFile.get(join(root, rel)) ?? []) others.push({ ...t, otherCheckout: root });
     }
-    return newestFirst(out);
+    return others.length ? newestFirst([...own, ...others]) : own.slice();
   }
 
   /** Other checkouts of a repository that sessions ran in (found from the sessions' cwds). */
