@@ -8,6 +8,7 @@ import { benchClaudeCode } from "./claude-code";
 import { benchGemini } from "./gemini";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
+import { benchHistory } from "./history";
 import { benchSearch } from "./search";
 import { benchStartup } from "./startup";
 import { benchTokens } from "./tokens";
@@ -225,7 +226,13 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini` or `-- search`: only that section. */
+/** Issue 31: the per-file history index over the listing bench's 1,000 sessions (fewer with ASE_BENCH_HISTORY_FILES; ASE_BENCH_HISTORY_RUNS cold runs, default 3). */
+function historySection(sources: string[]): Promise<void> {
+  console.log("\n# Per-file agent history (ase history, the Agent History view)");
+  return benchHistory({ sources, count: Number(process.env.ASE_BENCH_HISTORY_FILES ?? 1000), runs: Number(process.env.ASE_BENCH_HISTORY_RUNS ?? 3), report, log: (l) => console.log(l) });
+}
+
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini`, `-- search` or `-- history`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -262,7 +269,13 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search; none runs everything)`);
+  if (ONLY === "history") {
+    await historySection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -284,6 +297,7 @@ async function main(): Promise<void> {
   console.log("\n# Session listing");
   benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   await searchSection([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
+  await historySection([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   console.log("\n# Tokens");
   await benchTokens((line) => console.log(line));
   console.log("\n# Claude Code transcripts (built from the real fixtures)");

@@ -1,10 +1,11 @@
-import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SEARCH_CHUNK } from "../src/core/search/scan-file";
 import { searchSessions } from "../src/core/search/search-sessions";
 import { sessionFiles } from "../src/core/store/discover";
+import { linkBenchStore } from "./linked-store";
 
 const MB = 1024 * 1024;
 
@@ -67,14 +68,7 @@ async function search(root: string, caseSensitive: boolean): Promise<{ ms: numbe
 export async function benchSearch(opts: { sources: string[]; count: number; runs: number; report: Report; log: (line: string) => void }): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "ase-bench-search-"));
   try {
-    let total = 0;
-    for (let k = 0; k < opts.count; k++) {
-      const dir = join(root, `--bench-project-${k % 10}--`);
-      mkdirSync(dir, { recursive: true });
-      const src = k % 100 === 0 ? opts.sources[2] : k % 10 === 0 ? opts.sources[1] : opts.sources[0];
-      linkSync(src, join(dir, `2026-01-01T00-00-00-000Z_${String(k).padStart(8, "0")}.jsonl`));
-      total += statSync(src).size;
-    }
+    const total = linkBenchStore(root, opts.sources, opts.count);
     // The session you worked in last holds the word: the newest file, as people search.
     const extra = join(root, "--bench-project-0--", "2026-02-01T00-00-00-000Z_rare.jsonl");
     const t = new Date().toISOString();

@@ -25,6 +25,7 @@ const layers = [
   { name: ".vsix installed into code-server", cmd: ["node", "test/e2e/vsix.test.mjs"] },
   { name: "names, icons, hover and notices, driven in Chromium", cmd: ["node", "test/e2e/names.test.mjs"] },
   { name: "sub-agents nested under their call, driven in Chromium", cmd: ["node", "test/e2e/subagents.test.mjs"] },
+  { name: "Agent History and agent blame, driven in Chromium", cmd: ["node", "test/e2e/history.test.mjs"] },
 ];
 
 /** Passed/failed/pending counts from mocha's summary or a `name: N passed, M failed` line. */

@@ -6,6 +6,7 @@ import { costCommand } from "./commands/cost";
 import { diffCommand } from "./commands/diff";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
+import { historyCommand } from "./commands/history";
 import { listCommand } from "./commands/list";
 import { mcpCommand } from "./commands/mcp";
 import { searchCommand } from "./commands/search";
@@ -14,7 +15,7 @@ import { treeCommand } from "./commands/tree";
 import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
-const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand, mcpCommand];
+const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, historyCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand, mcpCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

@@ -2,6 +2,9 @@ import { moduleCodeStarted } from "./load-clock";
 import * as vscode from "vscode";
 import { loadedBundles } from "../core/lazy/lazy-bundles";
 import { type McpDefinitionProvider, registerMcpDefinition } from "./mcp-definition";
+import type { AgentBlame } from "./agent-blame";
+import { registerAgentHistory } from "./agent-history";
+import type { AgentHistoryView } from "./agent-history-view";
 import { registerCompactCommands, runEntryAction } from "./commands";
 import { registerApiKeyCommands } from "./commands/api-key";
 import type { CommandDeps } from "./commands/command-kit";
@@ -33,6 +36,9 @@ export interface ExtensionApi {
   sessionsView: SessionsView;
   /** The Search Results view's provider (its results, for the extension tests). */
   searchView: SearchView;
+  /** The Agent History view's provider and agent blame (for the extension tests). */
+  agentHistory: AgentHistoryView;
+  agentBlame: AgentBlame;
   /** What the log's "activated in N ms" line says, for the extension tests. */
   activation: ActivationStats;
   /** The extension's log folder (context.logUri): the log channel's file is in or beside it. */
@@ -83,11 +89,12 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   for (const register of [registerOpenCommands, registerContextCommands, registerForkCommands, registerEntryEditCommands, registerCompactCommands, registerCostCommands, registerApiKeyCommands, registerSessionsListCommands]) register(context, deps);
   registerEntryMenu(context, panels);
   const search = registerSearch(context, log, view);
+  const history = registerAgentHistory(context, log, cacheDir);
   watchSettings(context, { view, prices, costs, panels });
   openListedSessions(context, log, (file) => panels.open(vscode.Uri.file(file)));
   const mcp = registerMcpDefinition(context, log);
   const activation = activationStats(log, activateStarted);
-  return { panels: () => panels.files(), panelFor: (f) => panels.get(f), sessionsView: view, searchView: search, activation, logDir: context.logUri.fsPath, mcp };
+  return { panels: () => panels.files(), panelFor: (f) => panels.get(f), sessionsView: view, searchView: search, agentHistory: history.view, agentBlame: history.blame, activation, logDir: context.logUri.fsPath, mcp };
 }
 
 export function deactivate(): void {

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import type { FileTouch } from "../core/history/file-touch";
 import { clipText } from "../core/util/visible-text";
-import { lookupFileHistory } from "./history-source";
+import { lookupFileHistory } from "../core/history/lookup";
 import { arraySource, type PagedResults } from "./paging";
 import { quoted, type StoreScope, ToolInputError } from "./stores";
 import { cursorField, limitField } from "./tool-inputs";
@@ -26,10 +26,11 @@ function touchItem(t: FileTouch) {
 /** Every entry of every session in scope that read, wrote or edited a file, newest first. */
 export async function fileHistory(scope: StoreScope, pages: PagedResults, args: z.infer<ReturnType<typeof fileHistoryInput>>) {
   if (!isAbsolute(args.path)) throw new ToolInputError(`path ${quoted(args.path)} is not absolute: the server cannot know which folder it is relative to`);
-  const lookup = lookupFileHistory;
-  if (!lookup) throw new ToolInputError("file history: not in this build (the per-file history index is not merged yet)");
   const page = await pages.page("file_history", { ...args, path: resolve(args.path) }, async () => {
-    const touches = (await lookup(resolve(args.path), { dirs: scope.dirs, cacheDir: scope.cacheDir })).filter((t) => !scope.only || scope.only.includes(t.agent));
+    // The same stores list_sessions reads (dirs, agents, environment), so no other store is
+    // opened; every call re-checks the sessions' stamps (refreshAfterMs 0): an agent asking
+    // about a file it just edited expects its own session in the answer.
+    const touches = (await lookupFileHistory(resolve(args.path), { dirs: scope.dirs, only: scope.only, cacheDir: scope.cacheDir, env: scope.env, refreshAfterMs: 0 })).slice();
     touches.sort((a, b) => (b.timestamp ?? "").localeCompare(a.timestamp ?? ""));
     return { ...arraySource(touches.map(touchItem)), head: { path: resolve(args.path) } };
   });

@@ -21,6 +21,7 @@ export function run(): Promise<void> {
   require("./subagents.test");
   require("./mcp.test");
   require("./gemini.test");
+  require("./agent-history.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -1,0 +1,220 @@
+import { mkdirSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { listAllSessions, type ListAllOptions } from "../formats/list-all";
+import { openSession } from "../formats/registry";
+import { writeNewFile } from "../store/atomic-file";
+import type { SessionSummary } from "../store/discover";
+import { readTextFile } from "../util/safe-open";
+import { sessionTitle } from "../util/session-title";
+import type { FileTouch } from "./file-touch";
+import { repoOf, type RepoOf } from "./repo-identity";
+import { sessionTouches, type StoredTouch } from "./session-touches";
+
+/**
+ * The stores to index, as the session list takes them; the cache folder also holds the
+ * index's own `history-cache.json` (none: no cache file).
+ */
+export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal">;
+
+/** One session's part of the index, remembered by its file's stamp. */
+interface SessionRecord {
+  agent: string;
+  size: number;
+  mtimeMs: number;
+  cwd: string;
+  title: string;
+  touches: StoredTouch[];
+}
+
+interface CacheFile {
+  version: typeof CACHE_VERSION;
+  records: Record<string, SessionRecord>;
+}
+
+const CACHE_VERSION = 1;
+
+/** Sessions read at once: enough to overlap I/O, few enough for a busy machine. */
+const PARALLEL = 4;
+
+/** The index's cache file in the product's cache folder. */
+export function historyCacheFile(cacheDir: string): string {
+  return join(cacheDir, "history-cache.json");
+}
+
+/** A session file to index: a listed session, or a sub-agent transcript of one. */
+interface Source {
+  path: string;
+  agent: string;
+  cwd: string;
+  title: string;
+  size: number;
+  mtimeMs: number;
+}
+
+function sourcesOf(s: SessionSummary): Source[] {
+  const title = sessionTitle(s, s.path);
+  const out: Source[] = [{ path: s.path, agent: s.agent, cwd: s.cwd, title, size: s.size, mtimeMs: s.mtimeMs }];
+  for (const a of s.subagents ?? []) {
+    // A sub-agent written inline is part of its session's own file, read with it.
+    if (a.path === s.path) continue;
+    out.push({ path: a.path, agent: s.agent, cwd: s.cwd, title: `${title} (sub-agent${a.description ? `: ${a.description}` : ""})`, size: a.size, mtimeMs: a.mtimeMs });
+  }
+  return out;
+}
+
+/**
+ * Every file every session of every agent read, wrote or edited, by absolute path: built
+ * from the file operations the formats extract, kept in memory and in a cache file, and
+ * refreshed by file stamp (size and mtime) the way the session list is, so a refresh reads
+ * only the sessions that changed.
+ */
+export class HistoryIndex {
+  private records = new Map<string, SessionRecord>();
+  /** Each file's touches, whole and newest first: a lookup copies a list, it builds nothing. */
+  private byFile = new Map<string, FileTouch[]>();
+  private repoMemo = new Map<string, RepoOf | null>();
+  private loadedCache = false;
+  /** Sessions read in full since this index was made (the tests count them). */
+  sessionReads = 0;
+  /** Sessions that could not be read on the last refresh, with why (never fatal). */
+  problems: Array<{ path: string; reason: string }> = [];
+
+  constructor(private readonly opts: HistoryOptions = {}) {}
+
+  /** Brings the index up to date with the stores: new and changed sessions read, gone ones dropped. */
+  async refresh(): Promise<void> {
+    const cacheFile = this.opts.cacheDir ? historyCacheFile(this.opts.cacheDir) : undefined;
+    if (!this.loadedCache) {
+      this.loadedCache = true;
+      if (cacheFile) this.records = readCache(cacheFile);
+    }
+    const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal };
+    const listing = await listAllSessions(listOpts);
+    const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
+    const next = new Map<string, SessionRecord>();
+    const stale: Source[] = [];
+    let retitled = false;
+    for (const s of sources) {
+      const old = this.records.get(s.path);
+      if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) {
+        // A title can change without the file (Codex keeps names beside its sessions).
+        retitled ||= old.title !== s.title || old.cwd !== s.cwd;
+        next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
+      } else stale.push(s);
+    }
+    const problems: HistoryIndex["problems"] = [];
+    const queue = [...stale];
+    const worker = async () => {
+      for (let s = queue.shift(); s; s = queue.shift()) {
+        this.opts.signal?.throwIfAborted();
+        try {
+          next.set(s.path, await this.read(s));
+        } catch (err) {
+          problems.push({ path: s.path, reason: (err as Error).message });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const changed = stale.length > 0 || next.size !== this.records.size;
+    this.records = next;
+    this.problems = problems;
+    if (changed || retitled || !this.byFile.size) this.rebuild();
+    // Repositories move and get cloned between refreshes; their answers are recomputed.
+    this.repoMemo = new Map();
+    if (changed && cacheFile) saveCache(cacheFile, { version: CACHE_VERSION, records: Object.fromEntries(this.records) });
+  }
+
+  private async read(s: Source): Promise<SessionRecord> {
+    this.sessionReads++;
+    const session = await openSession(s.path, { signal: this.opts.signal });
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: sessionTouches(session, s.cwd) };
+  }
+
+  private rebuild(): void {
+    this.byFile = new Map();
+    for (const [session, rec] of this.records) {
+      for (const touch of rec.touches) {
+        const whole: FileTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
+        const list = this.byFile.get(touch.absolutePath);
+        if (list) list.push(whole);
+        else this.byFile.set(touch.absolutePath, [whole]);
+      }
+    }
+    for (const [path, list] of this.byFile) this.byFile.set(path, newestFirst(list));
+  }
+
+  /**
+   * Every touch of a file, newest first: those of its own path, and those of the same
+   * path in other checkouts of its repository (marked otherCheckout with that checkout's root).
+   * The records are the index's own: read them, do not change them.
+   */
+  lookup(absolutePath: string): FileTouch[] {
+    const file = resolve(absolutePath);
+    const own = this.byFile.get(file) ?? [];
+    const repo = repoOf(dirname(file), this.repoMemo);
+    const others: FileTouch[] = [];
+    if (repo) {
+      const rel = relative(repo.root, file);
+      for (const root of this.checkoutsOf(repo)) for (const t of this.byFile.get(join(root, rel)) ?? []) others.push({ ...t, otherCheckout: root });
+    }
+    return others.length ? newestFirst([...own, ...others]) : own.slice();
+  }
+
+  /** Other checkouts of a repository that sessions ran in (found from the sessions' cwds). */
+  private checkoutsOf(repo: RepoOf): string[] {
+    const roots = new Set<string>();
+    const cwds = new Set<string>();
+    for (const rec of this.records.values()) if (rec.cwd && rec.touches.length) cwds.add(rec.cwd);
+    for (const cwd of cwds) {
+      const r = repoOf(cwd, this.repoMemo);
+      if (r && r.key === repo.key && r.root !== repo.root && !isInside(repo.root, r.root)) roots.add(r.root);
+    }
+    return [...roots];
+  }
+
+  /** Every file some session touched, most touched first. */
+  touchedFiles(): string[] {
+    return [...this.byFile.entries()].sort((a, b) => b[1].length - a[1].length).map(([path]) => path);
+  }
+
+  /** How many sessions the index holds (sub-agent transcripts counted apart). */
+  get sessionCount(): number {
+    return this.records.size;
+  }
+}
+
+/** A checkout nested in another (a worktree inside the main one) is its own, not a copy of the outer. */
+function isInside(outer: string, inner: string): boolean {
+  return inner.startsWith(outer + sep);
+}
+
+/** Newest first; entries without a time last, in the order found (each time parsed once, not per comparison). */
+function newestFirst(touches: FileTouch[]): FileTouch[] {
+  const timed = touches.map((t, k) => ({ t, k, ms: t.timestamp ? Date.parse(t.timestamp) : Number.NaN }));
+  timed.sort((a, b) => {
+    const na = Number.isNaN(a.ms);
+    const nb = Number.isNaN(b.ms);
+    if (na || nb) return na && nb ? a.k - b.k : na ? 1 : -1;
+    return b.ms - a.ms || a.k - b.k;
+  });
+  return timed.map((x) => x.t);
+}
+
+function readCache(file: string): Map<string, SessionRecord> {
+  try {
+    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
+    if (parsed.version === CACHE_VERSION && parsed.records && typeof parsed.records === "object") return new Map(Object.entries(parsed.records));
+  } catch {
+    // Missing or unreadable cache: every session is read again.
+  }
+  return new Map();
+}
+
+function saveCache(file: string, cache: CacheFile): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeNewFile(file, JSON.stringify(cache), { replace: true });
+  } catch {
+    // The cache is an optimisation; failing to save it must not fail a lookup.
+  }
+}

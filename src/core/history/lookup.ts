@@ -1,0 +1,50 @@
+import type { FileTouch } from "./file-touch";
+import { HistoryIndex, type HistoryOptions } from "./history-index";
+
+export type { FileTouch } from "./file-touch";
+
+/** One index per set of stores in a process: a second lookup reads only what changed since the first. */
+const indexes = new Map<string, { index: HistoryIndex; refreshing?: Promise<void>; refreshedAt?: number }>();
+
+/**
+ * An index refreshed this recently answers without looking at the stores again: a person
+ * switching editors or an agent asking about several files in a row does not pay a listing
+ * of every store per file. A session written since shows on the next lookup after this.
+ */
+export const REFRESH_AFTER_MS = 2000;
+
+function keyOf(opts: HistoryOptions): string {
+  const dirs = Object.entries(opts.dirs ?? {}).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([dirs, opts.only ?? null, opts.cacheDir ?? "", opts.env?.HOME ?? ""]);
+}
+
+/** The process's index over these stores, brought up to date (lookups at the same time share one refresh). */
+export async function historyIndexFor(opts: HistoryOptions, refreshAfterMs = REFRESH_AFTER_MS): Promise<HistoryIndex> {
+  const key = keyOf(opts);
+  let slot = indexes.get(key);
+  if (!slot) indexes.set(key, (slot = { index: new HistoryIndex({ dirs: opts.dirs, only: opts.only, cacheDir: opts.cacheDir, env: opts.env }) }));
+  const s = slot;
+  if (!s.refreshing && s.refreshedAt !== undefined && Date.now() - s.refreshedAt < refreshAfterMs) return s.index;
+  s.refreshing ??= s.index.refresh().then(
+    () => {
+      s.refreshedAt = Date.now();
+      s.refreshing = undefined;
+    },
+    (err: unknown) => {
+      s.refreshing = undefined;
+      throw err;
+    },
+  );
+  await s.refreshing;
+  return s.index;
+}
+
+/**
+ * Every entry of every session of every agent that read, wrote or edited a file, newest
+ * first; entries of other checkouts of the file's repository are marked otherCheckout.
+ * The path is taken as given (made absolute against the process's cwd when relative).
+ */
+export async function lookupFileHistory(absolutePath: string, opts: HistoryOptions & { refreshAfterMs?: number } = {}): Promise<FileTouch[]> {
+  const index = await historyIndexFor(opts, opts.refreshAfterMs);
+  return index.lookup(absolutePath);
+}

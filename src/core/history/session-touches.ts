@@ -1,0 +1,137 @@
+import { isAbsolute, resolve } from "node:path";
+import type { FileActivity } from "../session/session-format";
+import type { SessionReader } from "../session/session-reader";
+import { toolEdits } from "../session/tool-summary";
+import type { FileOperation, FileTouch } from "./file-touch";
+import { patchEdits } from "./patch-edits";
+
+/** What a touch holds of its session beside the session's own facts (agent, path, title). */
+export type StoredTouch = Omit<FileTouch, "agent" | "sessionPath" | "sessionTitle" | "otherCheckout">;
+
+/**
+ * Old or new text longer than this is left out of the index: the index is kept in a cache
+ * file for every session, and blame matches lines, which a megabyte write rarely leaves intact.
+ */
+export const TEXT_CAP = 64 * 1024;
+
+/** A prompt is kept shortened: the view and the hover show one or two lines of it. */
+const PROMPT_CAP = 300;
+
+/** A file path as the session named it, made absolute against the session's cwd. */
+export function absoluteIn(path: string, cwd: string): string {
+  if (isAbsolute(path) || !cwd) return resolve(path);
+  return resolve(cwd, path);
+}
+
+/** The operations one entry did to one file, strongest first (an entry that read and edited a file did both). */
+function operationsOf(a: FileActivity): FileOperation[] {
+  const ops: FileOperation[] = [];
+  if (a.edited) ops.push("edit");
+  if (a.written) ops.push("write");
+  if (a.read) ops.push("read");
+  return ops;
+}
+
+type Texts = { oldText?: string; newText?: string };
+
+/** A text kept only under the cap. */
+function capped(t: Texts): Texts {
+  const out: Texts = {};
+  if (t.oldText !== undefined && t.oldText.length <= TEXT_CAP) out.oldText = t.oldText;
+  if (t.newText !== undefined && t.newText.length <= TEXT_CAP) out.newText = t.newText;
+  return out;
+}
+
+const WRITE_KEYS = ["content", "file_text", "text", "contents"];
+
+/** The text a write-like call puts in its file, when its input holds it. */
+function writtenText(input: unknown): string | undefined {
+  if (!input || typeof input !== "object") return undefined;
+  const o = input as Record<string, unknown>;
+  for (const k of WRITE_KEYS) if (typeof o[k] === "string") return o[k] as string;
+  return undefined;
+}
+
+/**
+ * The texts of the calls of entry i that wrote or edited `abs`, one item per edit (a
+ * multi-edit call makes several), through the neutral detail view of the entry.
+ */
+function textsOf(session: SessionReader, i: number, abs: string, cwd: string, op: FileOperation): Texts[] {
+  const f = session.format;
+  if (!f.details) return [];
+  const out: Texts[] = [];
+  for (const b of f.details(session, i).blocks) {
+    if (!b.call) continue;
+    const { name, input } = b.call;
+    const edits = toolEdits(name, input) ?? patchEdits(name, input);
+    if (edits) {
+      for (const e of edits) if (e.path !== undefined && absoluteIn(e.path, cwd) === abs) out.push(capped(e));
+      continue;
+    }
+    if (op !== "write" || !input || typeof input !== "object") continue;
+    const o = input as Record<string, unknown>;
+    const p = typeof o.file_path === "string" ? o.file_path : typeof o.path === "string" ? o.path : undefined;
+    const text = writtenText(input);
+    if (p !== undefined && text !== undefined && absoluteIn(p, cwd) === abs) out.push(capped({ newText: text }));
+  }
+  return out;
+}
+
+/** The prompt of the turn an entry belongs to: its nearest user ancestor's words (memoized per position). */
+class Prompts {
+  private readonly memo = new Map<number, string | undefined>();
+  constructor(private readonly session: SessionReader) {}
+
+  of(i: number): string | undefined {
+    const seen: number[] = [];
+    let found: string | undefined;
+    for (let k = i; k >= 0; k = this.session.tree.parent[k]) {
+      if (this.memo.has(k)) {
+        found = this.memo.get(k);
+        break;
+      }
+      seen.push(k);
+      const meta = this.session.metas[k];
+      // An assistant's entry is never the prompt; describing it (a tool call's summary diffs its edit) costs.
+      if (meta.role !== "assistant" && meta.preview.trim() && this.session.format.describe(this.session, k).kind === "user") {
+        found = meta.preview.trim().slice(0, PROMPT_CAP);
+        break;
+      }
+      // A cycle the tree should not have must not hang the index.
+      if (seen.length > this.session.metas.length) break;
+    }
+    for (const k of seen) this.memo.set(k, found);
+    return found;
+  }
+}
+
+/**
+ * Every entry of a session that read, wrote or edited a file, from the file operations its
+ * format extracts (`files`), paths resolved against the session's cwd. A format that
+ * records none gives nothing. Only entries with file operations are read in full.
+ */
+export function sessionTouches(session: SessionReader, cwd: string): StoredTouch[] {
+  const f = session.format;
+  if (!f.files) return [];
+  const n = session.metas.length;
+  const prompts = new Prompts(session);
+  const out: StoredTouch[] = [];
+  for (let i = 0; i < n; i++) {
+    const acts = f.files(session, [i]);
+    if (!acts.length) continue;
+    const meta = session.metas[i];
+    for (const a of acts) {
+      const abs = absoluteIn(a.path, cwd);
+      for (const op of operationsOf(a)) {
+        const base: StoredTouch = { entryId: meta.id, operation: op, absolutePath: abs };
+        if (meta.timestamp) base.timestamp = meta.timestamp;
+        const prompt = prompts.of(i);
+        if (prompt) base.prompt = prompt;
+        const texts = op === "read" ? [] : textsOf(session, i, abs, cwd, op);
+        if (!texts.length) out.push(base);
+        for (const t of texts) out.push({ ...base, ...t });
+      }
+    }
+  }
+  return out;
+}
