@@ -1,7 +1,7 @@
 // One build script for every bundle: CLI, extension host, webview, tests and benchmarks.
 // Flags: --production (minify, no sourcemaps), --watch, --tests, --bench.
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -35,6 +35,7 @@ const indexWorker = await esbuild.build({
 const LAZY = [
   { source: "src/core/lazy/tokenizer-bundle.ts", outfile: "dist/tokenizer.js" },
   { source: "src/core/lazy/anthropic-bundle.ts", outfile: "dist/anthropic-sdk.js" },
+  { source: "src/core/lazy/export-page-bundle.ts", outfile: "dist/export-page.js" },
 ];
 
 /**
@@ -46,7 +47,7 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\/(tokenizer|anthropic)-bundle$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/(tokenizer|anthropic|export-page)-bundle$/ }, (args) => {
         if (args.kind !== "require-call") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;
@@ -88,9 +89,24 @@ function files(dir, suffix) {
   });
 }
 
+/**
+ * The exported HTML page (src/core/export/html.ts): the webview's own code over a static
+ * data source (webview/export-page.ts), minified for the browser, and one stylesheet (the
+ * explorer's, then the codicons' with their font as a data: URL, as the page may load
+ * nothing). Both are defined into dist/export-page.js, a lazy bundle. In --watch mode a
+ * change to the webview needs a restart for the page to follow.
+ */
+async function exportPageAssets() {
+  const page = await esbuild.build({ ...common, sourcemap: false, minify: true, platform: "browser", format: "iife", entryPoints: ["webview/export-page.ts"], write: false });
+  const font = readFileSync("node_modules/@vscode/codicons/dist/codicon.ttf").toString("base64");
+  const codicons = readFileSync("node_modules/@vscode/codicons/dist/codicon.css", "utf8").replace(/url\("\.\/codicon\.ttf[^"]*"\)/, `url("data:font/ttf;base64,${font}")`);
+  return { script: page.outputFiles[0].text, css: `${codicons}\n${readFileSync("media/explorer.css", "utf8")}` };
+}
+const exportPage = existsSync("webview/export-page.ts") ? await exportPageAssets() : { script: "", css: "" };
+
 const builds = [
   { ...shipped, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  ...LAZY.map((l) => ({ ...node, plugins: [], entryPoints: [l.source], outfile: l.outfile })),
+  ...LAZY.map((l) => ({ ...node, plugins: [], entryPoints: [l.source], outfile: l.outfile, define: { ...node.define, ASE_EXPORT_PAGE: JSON.stringify(exportPage) } })),
 ];
 if (existsSync("src/extension/extension.ts")) {
   builds.push({ ...shipped, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });
