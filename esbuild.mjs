@@ -133,6 +133,8 @@ if (args.has("--bench")) {
   // Loads are measured in their own small bundle, so the tokenizer tables the main bench
   // bundle carries do not count in their peak RSS.
   builds.push({ ...node, entryPoints: ["bench/load-child.ts"], outfile: "dist-bench/load-child.js" });
+  // An HTML export in a process of its own: its peak RSS against the session's size.
+  builds.push({ ...node, entryPoints: ["bench/export-child.ts"], outfile: "dist-bench/export-child.js" });
 }
 
 /** Stylesheets and the codicon font go next to the webview bundle: one local resource root. */

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
+import { benchExportHtml } from "./export-html";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchSearch } from "./search";
@@ -216,7 +217,7 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code` or `-- search`: only that section. */
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- search` or `-- export`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -241,13 +242,20 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "export") {
+    console.log("\n# HTML export (a page of the session, opened in Chromium)");
+    await benchExportHtml({ self: SELF, work: WORK, file: synthetic(100), report, log: (l) => console.log(l) });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "search") {
     await searchSection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
     const failed = results.filter((r) => !r.ok).length;
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search, export; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -266,6 +274,8 @@ async function main(): Promise<void> {
   await benchDeepLeaf(hundred);
   console.log("\n# Explorer: open to first rows");
   for (const f of files.filter((f) => statSync(f).size >= 100 * MB)) await benchFirstRows(f);
+  console.log("\n# HTML export (a page of the session, opened in Chromium)");
+  await benchExportHtml({ self: SELF, work: WORK, file: hundred, report, log: (l) => console.log(l) });
   console.log("\n# Session listing");
   benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   await searchSection([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);

@@ -1,5 +1,5 @@
-import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex } from "../src/core/export/html-data";
-import type { EntryDetails, HostToWebview, ReplyResults, TokenBar, WebviewToHost } from "../src/protocol";
+import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex, unpackRows } from "../src/core/export/html-data";
+import type { EntryDetails, HostToWebview, ReplyResults, TimelinePoint, TokenBar, WebviewToHost } from "../src/protocol";
 import { RowView } from "../src/explorer/row-view";
 import { staticSession } from "./static-session";
 import type { VsCodeApi } from "./vscode-api";
@@ -72,7 +72,7 @@ export class StaticHost {
       case "timeline": {
         const b = this.branches.get(this.index(m.leafId));
         if (!b) throw new Error("this branch's context growth is not in the page");
-        return b.timeline;
+        return { ...b.timeline, points: unpackRows<TimelinePoint>(this.idx.points, b.timeline.points) };
       }
       case "timelinePosition": {
         const b = this.branches.get(this.index(m.leafId));
@@ -113,8 +113,13 @@ export class StaticHost {
       this.chunks.set(n, chunk);
     }
     const p = chunk[i - n * per];
-    const whole = fullBlock === undefined ? undefined : p.full?.[fullBlock];
-    return whole ? { ...p.d, blocks: p.d.blocks.map((b, k) => (k === fullBlock ? whole : b)) } : p.d;
+    const blocks = p.d.blocks.map((b, k) => {
+      const whole = p.full?.[k];
+      if (whole && k === fullBlock) return whole;
+      const shown = p.shown?.[k];
+      return shown !== undefined && whole?.text !== undefined ? { ...b, text: whole.text.slice(0, shown) } : b;
+    });
+    return { ...p.d, blocks };
   }
 }
 

@@ -132,6 +132,8 @@ export function exportPageTests(test, browser) {
         window.location.hash = `#${id}`;
       }, ids.big);
       await until(async () => (await detailId(page)) === ids.big, "the megabyte entry's details");
+      // Its cut text is rebuilt from the whole one the page carries once.
+      assert.ok((await page.textContent(".detail-pane pre")).includes("x".repeat(1000)), "the cut text is shown");
       await page.screenshot({ path: join(SHOTS, "hostile.png") });
       await assertClean(page, seen);
     } finally {

@@ -18,13 +18,58 @@ export const DETAILS_SCRIPT_PREFIX = "ase-details-";
  */
 export const DETAILS_PER_CHUNK = 256;
 
+/** Rows of like objects as one list of keys and one array of values per row: the keys are not repeated. */
+export interface PackedRows {
+  keys: string[];
+  rows: unknown[][];
+}
+
+/** Rows packed under `keys`, each row once: add() gives a row's index in the pool. */
+export class RowPool {
+  readonly packed: PackedRows;
+  private readonly seen = new Map<string, number>();
+
+  constructor(keys: string[]) {
+    this.packed = { keys, rows: [] };
+  }
+
+  add(o: object): number {
+    const row = this.packed.keys.map((k) => (o as Record<string, unknown>)[k] ?? null);
+    const key = JSON.stringify(row);
+    let at = this.seen.get(key);
+    if (at === undefined) {
+      at = this.packed.rows.push(row) - 1;
+      this.seen.set(key, at);
+    }
+    return at;
+  }
+}
+
+export function unpackRows<T>(p: PackedRows, which: readonly number[]): T[] {
+  return which.map((i) => {
+    const r = p.rows[i];
+    const o: Record<string, unknown> = {};
+    p.keys.forEach((k, j) => {
+      if (r[j] !== null) o[k] = r[j];
+    });
+    return o as T;
+  });
+}
+
+/**
+ * A timeline whose points are indexes into the page's pool of points (PageIndex.points):
+ * a step per assistant message, tens of thousands on a large session, and the branches
+ * share the steps of their common start.
+ */
+export type PageTimeline = Omit<ContextTimeline, "points"> & { points: number[] };
+
 /** A branch the page can show: its bar, the files of its path and its context growth. */
 export interface PageBranch {
   /** Position of the leaf in the entry arrays. */
   leaf: number;
   bar: TokenBar;
   files: FileActivityView[];
-  timeline: ContextTimeline;
+  timeline: PageTimeline;
   /** The positions the timeline walks (TimelinePoint.index counts along it). */
   timelinePath: number[];
 }
@@ -70,6 +115,8 @@ export interface PageIndex {
   name: string | null;
   defaultLeaf: number;
   branches: PageBranch[];
+  /** The timelines' points, each once, packed. */
+  points: PackedRows;
   /** How many details scripts follow. */
   detailChunks: number;
 }
@@ -79,6 +126,11 @@ export interface PageDetails {
   d: EntryDetails;
   /** Block number -> the block with its whole text (only blocks the display cut). */
   full?: Record<number, DetailBlock>;
+  /**
+   * Block number -> how much of the whole text the display shows: such a block's own
+   * text is left out, as it is the start of the whole one (the page cuts it again).
+   */
+  shown?: Record<number, number>;
 }
 
 export type { CostView };

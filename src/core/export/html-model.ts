@@ -7,8 +7,8 @@ import { ExplorerController } from "../../explorer/controller";
 import { RowView } from "../../explorer/row-view";
 import type { DetailBlock, EntryAction, EntryDetails, Row } from "../../protocol";
 import type { SessionReader } from "../session/session-reader";
-import { timelinePath } from "../usage/timeline";
-import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
+import { type TimelinePoint, timelinePath } from "../usage/timeline";
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
 import type { RedactionPlace, Redactor } from "./redactor";
 
 export interface PageModelOptions {
@@ -18,9 +18,6 @@ export interface PageModelOptions {
   all?: boolean;
   redactor: Redactor;
 }
-
-/** Branches beyond the bars' own that the page can switch to (the newest leaves); each carries its timeline. */
-const MAX_BRANCHES = 48;
 
 /** Fields whose strings are entry ids: redacted through the id memo, so links between entries hold. */
 const ID_FIELDS = new Set(["id", "entryId", "leafId", "firstKeptEntryId", "inlineEntryId", "callId", "defaultLeafId"]);
@@ -80,6 +77,8 @@ export class PageModel {
   private readonly at: (i: number) => number;
   /** Session positions exported, in file order. */
   readonly positions: number[];
+  /** The timelines' points, each once (the branches share their common start). */
+  private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
     readonly session: SessionReader,
@@ -145,6 +144,7 @@ export class PageModel {
       name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
       defaultLeaf: this.at(f.defaultLeaf(s)),
       branches: [],
+      points: this.points.packed,
       detailChunks: this.detailChunks,
     };
     for (let k = 0; k < n; k++) {
@@ -193,7 +193,11 @@ export class PageModel {
     return this.scrub.deep(out, undefined, "header");
   }
 
-  /** The branches the page can show: the bars' leaves first (ids already redacted), then the newest other leaves. */
+  /**
+   * The branches the page can show: those the bars show (the default leaf and the most
+   * recent others, ids already redacted). Each carries its context growth, which walks
+   * its whole path and takes megabytes on a large session: other leaves get none.
+   */
   private async branches(barLeafIds: string[]): Promise<PageBranch[]> {
     const s = this.session;
     const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
@@ -201,13 +205,6 @@ export class PageModel {
     for (const id of barLeafIds) {
       const i = byRedacted.get(id);
       if (i !== undefined && !leaves.includes(i)) leaves.push(i);
-    }
-    if (this.opts.leafId === undefined) {
-      const others = s.tree.leaves().reverse();
-      for (const i of others) {
-        if (leaves.length >= MAX_BRANCHES) break;
-        if (!leaves.includes(i)) leaves.push(i);
-      }
     }
     const out: PageBranch[] = [];
     for (const leaf of leaves) {
@@ -221,7 +218,7 @@ export class PageModel {
         leaf: this.at(leaf),
         bar: this.scrub.deep(bar, id, "bar"),
         files: this.scrub.deep(sel.files, id, "path"),
-        timeline: this.scrub.deep(timeline, id, "timeline"),
+        timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
         timelinePath: path,
       });
     }
@@ -242,8 +239,14 @@ export class PageModel {
     const page: PageDetails = { d: this.scrub.deep({ ...d, unavailable: undefined }, id, "details") };
     d.blocks.forEach((b: DetailBlock, k: number) => {
       if (b.fullLength === undefined && !b.edits?.some((e) => e.cut)) return;
-      const whole = this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k];
-      (page.full ??= {})[k] = this.scrub.deep(whole, id, b.kind);
+      const whole = this.scrub.deep(this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k], id, b.kind);
+      (page.full ??= {})[k] = whole;
+      // The display's text is the start of the whole one (redacted alike): written once.
+      const shown = page.d.blocks[k];
+      if (shown.text !== undefined && whole.text?.startsWith(shown.text)) {
+        (page.shown ??= {})[k] = shown.text.length;
+        delete shown.text;
+      }
     });
     return page;
   }
