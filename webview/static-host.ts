@@ -1,10 +1,13 @@
-import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex, unpackRows } from "../src/core/export/html-data";
+import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex, indexInRuns, unpackRows } from "../src/core/export/html-data";
 import type { EntryDetails, HostToWebview, ReplyResults, TimelinePoint, TokenBar, WebviewToHost } from "../src/protocol";
 import { RowView } from "../src/explorer/row-view";
 import { staticSession } from "./static-session";
 import type { VsCodeApi } from "./vscode-api";
 
 type Request = Extract<WebviewToHost, { requestId: number }>;
+
+/** A details block the browser has not parsed yet: the request is answered once it has. */
+class NotYetParsed extends Error {}
 
 /**
  * The host of an exported page: it answers the webview's protocol from the data embedded
@@ -24,6 +27,8 @@ export class StaticHost {
     /** The text of the page's details script n (parsed on the first look at one of its entries). */
     private readonly chunkText: (n: number) => string | undefined,
     private readonly send: (m: HostToWebview) => void,
+    /** While the browser still parses the page: when it is done (the details come after the script). */
+    private readonly parsed: () => Promise<void> | undefined = () => undefined,
   ) {
     this.view = new RowView(staticSession(idx));
     for (const b of idx.branches) this.branches.set(b.leaf, b);
@@ -40,6 +45,11 @@ export class StaticHost {
     try {
       this.send({ type: "reply", requestId: m.requestId, ok: true, result: this.answer(m) });
     } catch (err) {
+      const parsed = err instanceof NotYetParsed ? this.parsed() : undefined;
+      if (parsed) {
+        void parsed.then(() => this.receive(m));
+        return;
+      }
       this.send({ type: "reply", requestId: m.requestId, ok: false, error: err instanceof Error ? err.message : String(err) });
     }
   }
@@ -77,7 +87,7 @@ export class StaticHost {
       case "timelinePosition": {
         const b = this.branches.get(this.index(m.leafId));
         const i = this.positions.get(m.id);
-        return { position: b && i !== undefined ? b.timelinePath.indexOf(i) : -1 };
+        return { position: b && i !== undefined ? indexInRuns(b.timelinePath, i) : -1 };
       }
       default: {
         const never: never = m;
@@ -108,6 +118,7 @@ export class StaticHost {
     let chunk = this.chunks.get(n);
     if (!chunk) {
       const text = this.chunkText(n);
+      if (text === undefined && this.parsed()) throw new NotYetParsed();
       if (text === undefined) throw new Error(`the details of entry ${JSON.stringify(id.slice(0, 80))} are not in this page`);
       chunk = JSON.parse(text) as PageDetails[];
       this.chunks.set(n, chunk);

@@ -60,14 +60,22 @@ function follow(id: string): void {
   if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
 }
 
+/** The page parsed to its end (the details blocks follow this script). */
+const parsed = new Promise<void>((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }));
+
 const api = staticApi((send) => {
-  const host = new StaticHost(index, (n) => text(detailsScriptId(n)), (m) => {
-    send(m);
-    if (m.type === "init") {
-      const id = hashId();
-      if (id) send({ type: "showEntry", id });
-    }
-  });
+  const host = new StaticHost(
+    index,
+    (n) => text(detailsScriptId(n)),
+    (m) => {
+      send(m);
+      if (m.type === "init") {
+        const id = hashId();
+        if (id) send({ type: "showEntry", id });
+      }
+    },
+    () => (document.readyState === "loading" ? parsed : undefined),
+  );
   const receive = host.receive.bind(host);
   host.receive = (m: WebviewToHost) => {
     receive(m);

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { openSession } from "../../src/core/formats/registry";
-import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, type PageDetails, type PageIndex } from "../../src/core/export/html-data";
+import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, indexInRuns, type PageDetails, type PageIndex, toRuns } from "../../src/core/export/html-data";
 import { renderHtmlExport } from "../../src/core/export/html";
 import type { RedactionPlace, Redactor } from "../../src/core/export/redactor";
 import { passThroughRedactor } from "../../src/core/export/redactor";
@@ -113,5 +113,12 @@ describe("HTML export (src/core/export/html.ts)", () => {
     const html = await renderHtmlExport(await openSession(file), { redactor: passThroughRedactor() });
     const outside = html.replace(/<script type="application\/json"[^>]*>[^<]*<\/script>/g, "");
     assert.ok(!outside.includes(HOSTILE.html) && !html.includes(HOSTILE.script));
+  });
+
+  it("a timeline's path is written as runs of consecutive positions, and found in them", () => {
+    const path = [0, 1, 2, 3, 7, 8, -1, -1, 12];
+    const runs = toRuns(path);
+    assert.deepEqual(runs, [0, 4, 7, 2, -1, 1, -1, 1, 12, 1]);
+    for (const p of [0, 3, 7, 8, 12, 5, 99]) assert.equal(indexInRuns(runs, p), path.indexOf(p), `position ${p}`);
   });
 });

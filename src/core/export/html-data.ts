@@ -70,8 +70,33 @@ export interface PageBranch {
   bar: TokenBar;
   files: FileActivityView[];
   timeline: PageTimeline;
-  /** The positions the timeline walks (TimelinePoint.index counts along it). */
+  /**
+   * The positions the timeline walks (TimelinePoint.index counts along it), as runs of
+   * consecutive positions: start, length, start, length... (a path is mostly one run).
+   */
   timelinePath: number[];
+}
+
+/** Positions as runs of consecutive ones: [start, length, ...]. */
+export function toRuns(positions: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const p of positions) {
+    const n = out.length;
+    if (n && out[n - 2] + out[n - 1] === p && p >= 0) out[n - 1]++;
+    else out.push(p, 1);
+  }
+  return out;
+}
+
+/** Where `position` is in the positions `runs` stand for, or -1. */
+export function indexInRuns(runs: readonly number[], position: number): number {
+  let at = 0;
+  for (let k = 0; k < runs.length; k += 2) {
+    const [start, length] = [runs[k], runs[k + 1]];
+    if (start >= 0 && position >= start && position < start + length) return at + position - start;
+    at += length;
+  }
+  return -1;
 }
 
 /**

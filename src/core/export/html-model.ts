@@ -8,7 +8,7 @@ import { RowView } from "../../explorer/row-view";
 import type { DetailBlock, EntryAction, EntryDetails, Row } from "../../protocol";
 import type { SessionReader } from "../session/session-reader";
 import { type TimelinePoint, timelinePath } from "../usage/timeline";
-import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
 import type { RedactionPlace, Redactor } from "./redactor";
 
 export interface PageModelOptions {
@@ -213,7 +213,7 @@ export class PageModel {
       const bar = sel.bars.find((b) => b.leafId === id) ?? sel.bars.find((b) => b.selected);
       if (!bar) continue;
       const timeline = await this.controller.answerAsync({ type: "timeline", requestId: 0, leafId: id });
-      const path = timelinePath(s, s.format, leaf).map(this.at);
+      const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
       out.push({
         leaf: this.at(leaf),
         bar: this.scrub.deep(bar, id, "bar"),

@@ -40,7 +40,7 @@ export function exportCsp(script: string, style: string): string {
 
 /**
  * Writes the page to `sink` in pieces: the head, the index (tree, header, branches),
- * the details 256 entries at a time, the script. Only one piece is held at a time, so a
+ * the script, the details 256 entries at a time. Only one piece is held at a time, so a
  * 100 MB session is exported in about the memory its index takes.
  */
 export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOptions, sink: HtmlSink): Promise<void> {
@@ -65,8 +65,11 @@ export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOp
 <div id="app" class="app" aria-busy="true"></div>
 `);
   await sink(jsonBlock(INDEX_SCRIPT_ID, index));
+  // The script before the details: the tree shows while the browser still parses them
+  // (a 100 MB session's page holds about as much), a detail waits for its block.
+  await sink(`<script>${script}</script>\n`);
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
-  await sink(`<script>${script}</script>\n</body>\n</html>\n`);
+  await sink("</body>\n</html>\n");
 }
 
 /** The whole page as one string (a session of a few MB; writeHtmlExport streams a large one). */
