@@ -1,7 +1,7 @@
 // One build script for every bundle: CLI, extension host, webview, tests and benchmarks.
 // Flags: --production (minify, no sourcemaps), --watch, --tests, --bench.
 import * as esbuild from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const args = new Set(process.argv.slice(2));
@@ -39,6 +39,7 @@ const LAZY = [
   // their own, so no other command (nor the extension, which only names the command) parses them.
   // It holds core code too, so it requires the two above beside it, as dist/cli.js does.
   { source: "src/mcp/mcp-bundle.ts", outfile: "dist/mcp.js", holdsCore: true },
+  { source: "src/core/lazy/export-page-bundle.ts", outfile: "dist/export-page.js" },
 ];
 
 /**
@@ -50,7 +51,7 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp)-bundle$/ }, (args) => {
+      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp|export-page)-bundle$/ }, (args) => {
         if (args.kind !== "require-call") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;
@@ -92,9 +93,27 @@ function files(dir, suffix) {
   });
 }
 
+/**
+ * The exported HTML page (src/core/export/html.ts): the webview's own code over a static
+ * data source (webview/export-page.ts), minified for the browser, and one stylesheet (the
+ * explorer's, then the codicons' with their font as a data: URL, as the page may load
+ * nothing). Both are defined into dist/export-page.js, a lazy bundle. In --watch mode a
+ * change to the webview needs a restart for the page to follow.
+ */
+async function exportPageAssets() {
+  const page = await esbuild.build({ ...common, sourcemap: false, minify: true, platform: "browser", format: "iife", entryPoints: ["webview/export-page.ts"], write: false });
+  const font = readFileSync("node_modules/@vscode/codicons/dist/codicon.ttf").toString("base64");
+  const codicons = readFileSync("node_modules/@vscode/codicons/dist/codicon.css", "utf8").replace(/url\("\.\/codicon\.ttf[^"]*"\)/, `url("data:font/ttf;base64,${font}")`);
+  return { script: page.outputFiles[0].text, css: `${codicons}\n${readFileSync("media/explorer.css", "utf8")}` };
+}
+const exportPage = existsSync("webview/export-page.ts") ? await exportPageAssets() : { script: "", css: "" };
+
 const builds = [
   { ...shipped, entryPoints: ["src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  ...LAZY.map((l) => ({ ...(l.holdsCore ? shipped : { ...node, plugins: [] }), entryPoints: [l.source], outfile: l.outfile })),
+  ...LAZY.map((l) => {
+    const base = l.holdsCore ? shipped : { ...node, plugins: [] };
+    return { ...base, entryPoints: [l.source], outfile: l.outfile, define: { ...base.define, ASE_EXPORT_PAGE: JSON.stringify(exportPage) } };
+  }),
 ];
 if (existsSync("src/extension/extension.ts")) {
   builds.push({ ...shipped, entryPoints: ["src/extension/extension.ts"], outfile: "dist/extension.js" });
@@ -117,10 +136,13 @@ if (args.has("--ext-tests")) {
   builds.push({ ...node, entryPoints: ["test/extension/index.ts"], outfile: "out/test-ext/index.js", external: ["vscode", "mocha"], sourcemap: "inline" });
 }
 if (args.has("--bench")) {
-  builds.push({ ...node, entryPoints: ["bench/bench.ts"], outfile: "dist-bench/bench.js" });
+  // playwright-core (the HTML export's page in Chromium) is required from node_modules, as it finds its own files there.
+  builds.push({ ...node, entryPoints: ["bench/bench.ts"], outfile: "dist-bench/bench.js", external: ["vscode", "playwright-core"] });
   // Loads are measured in their own small bundle, so the tokenizer tables the main bench
   // bundle carries do not count in their peak RSS.
   builds.push({ ...node, entryPoints: ["bench/load-child.ts"], outfile: "dist-bench/load-child.js" });
+  // An HTML export in a process of its own: its peak RSS against the session's size.
+  builds.push({ ...node, entryPoints: ["bench/export-child.ts"], outfile: "dist-bench/export-child.js" });
 }
 
 /** Stylesheets and the codicon font go next to the webview bundle: one local resource root. */

@@ -6,6 +6,7 @@ import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
 import { benchGemini } from "./gemini";
+import { benchExportHtml } from "./export-html";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchHistory } from "./history";
@@ -263,6 +264,13 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "export") {
+    console.log("\n# HTML export (a page of the session, opened in Chromium)");
+    await benchExportHtml({ self: SELF, work: WORK, file: synthetic(100), report, log: (l) => console.log(l) });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "search") {
     await searchSection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
     const failed = results.filter((r) => !r.ok).length;
@@ -275,7 +283,7 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history, export; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -294,6 +302,8 @@ async function main(): Promise<void> {
   await benchDeepLeaf(hundred);
   console.log("\n# Explorer: open to first rows");
   for (const f of files.filter((f) => statSync(f).size >= 100 * MB)) await benchFirstRows(f);
+  console.log("\n# HTML export (a page of the session, opened in Chromium)");
+  await benchExportHtml({ self: SELF, work: WORK, file: hundred, report, log: (l) => console.log(l) });
   console.log("\n# Session listing");
   benchList([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);
   await searchSection([join(FIXTURES, "large-session.jsonl"), files[0], hundred]);

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { scanLines } from "../src/core/store/line-scanner";
+import { peakRssBytes } from "./peak-rss";
 
 /**
  * Runs one load in a fresh process so its peak RSS is its own:
@@ -53,20 +53,6 @@ async function load(mode: string, file: string): Promise<number> {
     return n;
   }
   throw new Error(`unknown mode ${mode}`);
-}
-
-/**
- * This process's peak RSS: VmHWM where /proc has it, since getrusage's maxRSS starts from
- * the parent's RSS at fork on Linux (a child of the bench would report the bench's size).
- */
-function peakRssBytes(): number {
-  try {
-    const m = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
-    if (m) return Number(m[1]) * 1024;
-  } catch {
-    // no /proc: getrusage it is
-  }
-  return process.resourceUsage().maxRSS * 1024;
 }
 
 export async function loadChild(mode: string, file: string, warm = false): Promise<void> {

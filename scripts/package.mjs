@@ -129,9 +129,9 @@ if (isMain) {
     for (const [re, what] of FORBIDDEN) if (re.test(e.name)) problems.push(`${e.name}: ${what} must not be packaged`);
   }
   if (size > MAX_BYTES) problems.push(`the .vsix is ${(size / 1024 / 1024).toFixed(2)} MB, over the 10 MB limit`);
-  // The tokenizer and the SDK are bundles of their own that extension.js requires on first use;
+  // The tokenizer, the SDK and the exported page are bundles of their own that extension.js requires on first use;
   // cli.js and mcp.js are the MCP server the extension registers.
-  for (const need of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/tokenizer.js', 'extension/dist/anthropic-sdk.js', 'extension/dist/cli.js', 'extension/dist/mcp.js', 'extension/dist/webview/main.js', 'extension.vsixmanifest']) {
+  for (const need of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/tokenizer.js', 'extension/dist/anthropic-sdk.js', 'extension/dist/export-page.js', 'extension/dist/cli.js', 'extension/dist/mcp.js', 'extension/dist/webview/main.js', 'extension.vsixmanifest']) {
     if (!entries.some((e) => e.name === need)) problems.push(`${need} is missing`);
   }
   // The bundle must be the minified production build: one long line, no sourceMappingURL.

@@ -12,6 +12,7 @@ import { registerContextCommands } from "./commands/context";
 import { registerEntryEditCommands } from "./commands/entry-edits";
 import { registerEntryMenu } from "./commands/entry-menu";
 import { registerCostCommands } from "./commands/cost";
+import { registerExportCommands } from "./export-command";
 import { registerForkCommands } from "./commands/fork";
 import { registerOpenCommands } from "./commands/open";
 import { registerSearch } from "./commands/search";
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
     openSession: (uri, entryId) => panels.open(uri, entryId),
     activeFile: () => panels.active()?.file,
   };
-  for (const register of [registerOpenCommands, registerContextCommands, registerForkCommands, registerEntryEditCommands, registerCompactCommands, registerCostCommands, registerApiKeyCommands, registerSessionsListCommands]) register(context, deps);
+  for (const register of [registerOpenCommands, registerContextCommands, registerForkCommands, registerEntryEditCommands, registerCompactCommands, registerCostCommands, registerApiKeyCommands, registerSessionsListCommands, registerExportCommands]) register(context, deps);
   registerEntryMenu(context, panels);
   const search = registerSearch(context, log, view);
   const history = registerAgentHistory(context, log, cacheDir);

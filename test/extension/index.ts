@@ -22,6 +22,7 @@ export function run(): Promise<void> {
   require("./mcp.test");
   require("./gemini.test");
   require("./agent-history.test");
+  require("./export.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

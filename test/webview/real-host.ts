@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { renderHtmlExport } from "../../src/core/export/html";
+import { passThroughRedactor } from "../../src/core/export/redactor";
 import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";
 import type { InitMessage, WebviewToHost } from "../../src/protocol";
@@ -28,3 +31,10 @@ export async function createRealHost(path: string) {
 
 // The hostile session of the CLI tests, for the webview test that runs it through the real core.
 export { HOSTILE, MARKS, MEGABYTE, RAW_HIDDEN, writeHostileSession } from "../helpers/hostile-session";
+
+/** The exported HTML page of a session (src/core/export/html.ts), written to `out`: its size in bytes. */
+export async function exportHtmlPage(path: string, out: string, opts: { leafId?: string } = {}): Promise<number> {
+  const html = await renderHtmlExport(await openSession(path), { ...opts, redactor: passThroughRedactor() });
+  writeFileSync(out, html);
+  return Buffer.byteLength(html);
+}

@@ -11,6 +11,7 @@ import { chartTests } from "./chart.test.mjs";
 import { chartZoomTests } from "./chart-zoom.test.mjs";
 import { contextMenuTests } from "./context-menu.test.mjs";
 import { detailsTests } from "./details.test.mjs";
+import { exportPageTests } from "./export-page.test.mjs";
 import { fileListTests } from "./file-list.test.mjs";
 import { headerCostTests } from "./header-cost.test.mjs";
 import { keyboardTests } from "./keyboard.test.mjs";
@@ -40,6 +41,7 @@ largeSessionTests(test, () => browser);
 securityTests(test, () => browser);
 realSessionTests(test, () => browser);
 themesLayoutTests(test, () => browser);
+exportPageTests(test, () => browser);
 
 await run({
   before: async () => {

@@ -1,4 +1,5 @@
 import type * as AnthropicBundle from "./anthropic-bundle";
+import type * as ExportPageBundle from "./export-page-bundle";
 import type * as TokenizerBundle from "./tokenizer-bundle";
 
 /**
@@ -12,6 +13,8 @@ export type AnthropicSdk = typeof AnthropicBundle;
 
 let tokenizer: Tokenizer | undefined;
 let anthropic: AnthropicSdk | undefined;
+let exportPage: ExportPage | undefined;
+export type ExportPage = (typeof ExportPageBundle)["exportPage"];
 
 /** The o200k tokenizer; its tables are built on the first call (tens of ms). */
 export function loadTokenizer(): Tokenizer {
@@ -25,7 +28,13 @@ export function loadAnthropicSdk(): AnthropicSdk {
   return anthropic;
 }
 
+/** The exported HTML page's script and stylesheet (dist/export-page.js), read on the first export. */
+export function loadExportPage(): ExportPage {
+  exportPage ??= (require("./export-page-bundle") as typeof ExportPageBundle).exportPage;
+  return exportPage;
+}
+
 /** Which heavy bundles this process has loaded so far (for logs and start-up tests). */
 export function loadedBundles(): string[] {
-  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : [])];
+  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : []), ...(exportPage ? ["export-page"] : [])];
 }

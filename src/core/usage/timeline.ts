@@ -120,7 +120,7 @@ function stepsOn(session: SessionReader, format: SessionFormat, path: readonly n
  * separate root; tool results on side branches), each put in file order, where it was
  * written.
  */
-function timelinePath(session: SessionReader, format: SessionFormat, leaf: number): number[] {
+export function timelinePath(session: SessionReader, format: SessionFormat, leaf: number): number[] {
   const path = session.tree.path(leaf);
   if (!format.chain) return path;
   const on = new Set(path);

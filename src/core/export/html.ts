@@ -1,0 +1,80 @@
+// One self-contained HTML page of a session, readable offline forever: the explorer's own
+// webview code (built for the page by esbuild.mjs, webview/export-page.ts) reading the
+// session from JSON embedded in the page instead of asking the extension host. Nothing
+// here touches the DOM: this file only assembles strings.
+//
+// The page may fetch nothing: its Content-Security-Policy allows no source at all, only
+// the one inline script and the one inline stylesheet by their hashes, and fonts and
+// images as data: URLs. Session text sits in <script type="application/json"> blocks
+// (never executed) with every "<" written as \u003c, so no content can close the block.
+// The stylesheet carries the id the elements look for the codicons by (webview/static-install.ts).
+
+import { createHash } from "node:crypto";
+import { loadExportPage } from "../lazy/lazy-bundles";
+import type { SessionReader } from "../session/session-reader";
+import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID } from "./html-data";
+import { PageModel, type PageModelOptions } from "./html-model";
+import { themeCss } from "./html-theme";
+
+export type HtmlExportOptions = PageModelOptions;
+
+/** Receives the page piece by piece (a file stream, or a list joined into a string). */
+export type HtmlSink = (chunk: string) => void | Promise<void>;
+
+const sha256 = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
+/** Text for an HTML attribute or element body. */
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** JSON for a data block: "<" escaped (JSON allows \u003c anywhere a string has it, and nowhere else has "<"). */
+export function jsonBlock(id: string, value: unknown): string {
+  return `<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>\n`;
+}
+
+/** The page's policy: nothing fetched, the one script and stylesheet by hash. */
+export function exportCsp(script: string, style: string): string {
+  return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, "font-src data:", "img-src data:"].join("; ");
+}
+
+/**
+ * Writes the page to `sink` in pieces: the head, the index (tree, header, branches),
+ * the script, the details 256 entries at a time. Only one piece is held at a time, so a
+ * 100 MB session is exported in about the memory its index takes.
+ */
+export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOptions, sink: HtmlSink): Promise<void> {
+  const assets = loadExportPage();
+  // A script's text must not hold "</script" (it would end the element): the bundle's strings never need it raw.
+  const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
+  const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
+  const model = new PageModel(session, opts);
+  const index = await model.index();
+  const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
+  await sink(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(exportCsp(script, style))}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="generator" content="Agent Session Explorer">
+<title>${escapeHtml(title.slice(0, 300))} · Agent Session Explorer</title>
+<style id="vscode-codicon-stylesheet">${style}</style>
+</head>
+<body class="vscode-dark">
+<div id="app" class="app" aria-busy="true"></div>
+`);
+  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
+  // The script before the details: the tree shows while the browser still parses them
+  // (a 100 MB session's page holds about as much), a detail waits for its block.
+  await sink(`<script>${script}</script>\n`);
+  for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
+  await sink("</body>\n</html>\n");
+}
+
+/** The whole page as one string (a session of a few MB; writeHtmlExport streams a large one). */
+export async function renderHtmlExport(session: SessionReader, opts: HtmlExportOptions): Promise<string> {
+  const parts: string[] = [];
+  await writeHtmlExport(session, opts, (c) => void parts.push(c));
+  return parts.join("");
+}

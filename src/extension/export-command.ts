@@ -1,0 +1,149 @@
+import { writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import * as vscode from "vscode";
+import { renderHtmlExport } from "../core/export/html";
+import { passThroughRedactor, type RedactionReport, type Redactor } from "../core/export/redactor";
+import type { SessionReader } from "../core/session/session-reader";
+import { clipText, visibleText } from "../core/util/visible-text";
+import { sessionTitle } from "../core/util/session-title";
+import { guarded } from "./commands";
+import { type CommandDeps, registrar, resolveFile, type Target } from "./commands/command-kit";
+import { leafItems } from "./context-diff";
+
+/*
+ * Export Session...: the whole tree or one branch, the format, redaction on by default;
+ * the redaction report is shown before anything is written, then a save dialog, then the
+ * result opens (HTML in the browser, Markdown in an editor). Markdown and JSON join the
+ * formats below once their exporters (src/core/export/markdown.ts, json.ts) are merged.
+ */
+
+export interface RedactorOptions {
+  /** Replace secrets (the default); false: nothing is replaced and the report is empty. */
+  redact: boolean;
+}
+
+/**
+ * The one place an export's redactor is made. Until the secret scan (src/core/export/redact/)
+ * is merged, every export passes text through unchanged: swap this body for the scan.
+ */
+export function makeRedactor(opts: RedactorOptions): Redactor {
+  void opts;
+  return passThroughRedactor();
+}
+
+interface ExportFormatSpec {
+  label: string;
+  extension: string;
+  filterName: string;
+  render(session: SessionReader, opts: { leafId?: string; redactor: Redactor }): Promise<string>;
+  /** How the written file opens: the browser, or an editor. */
+  opens: "external" | "editor";
+}
+
+const FORMATS = {
+  html: { label: "$(globe) HTML page", extension: "html", filterName: "HTML", render: renderHtmlExport, opens: "external" },
+} satisfies Record<string, ExportFormatSpec>;
+
+export type ExportFormat = keyof typeof FORMATS;
+
+/** What code (tests, other extensions) may decide instead of the dialogs. */
+export interface ExportArgs {
+  /** A branch's leaf; null: the whole tree. Undefined: asked. */
+  leafId?: string | null;
+  format?: ExportFormat;
+  redact?: boolean;
+  /** Where to write; undefined: the save dialog. */
+  out?: string;
+  /** false: no report dialog (the report is still returned). */
+  confirm?: boolean;
+}
+
+export interface ExportOutcome {
+  file: string;
+  format: ExportFormat;
+  bytes: number;
+  report: RedactionReport;
+  /** Whether the browser or editor was asked to open it and said yes. */
+  opened: boolean;
+}
+
+type ScopeItem = vscode.QuickPickItem & { leafId: string | null };
+
+async function pickScope(s: SessionReader): Promise<string | null | undefined> {
+  const whole: ScopeItem = { label: "$(list-tree) The whole tree", description: `${s.metas.length} entries, every branch`, leafId: null };
+  const branches = leafItems(s).map((l): ScopeItem => ({ label: `$(git-branch) ${l.label}`, description: l.description, leafId: l.id ?? null }));
+  const picked = await vscode.window.showQuickPick([whole, ...branches], { title: "Export Session: the whole tree or one branch (pick its leaf)", matchOnDescription: true });
+  return picked?.leafId;
+}
+
+async function pickFormat(): Promise<ExportFormat | undefined> {
+  const ids = Object.keys(FORMATS) as ExportFormat[];
+  if (ids.length === 1) return ids[0];
+  const picked = await vscode.window.showQuickPick(ids.map((id) => ({ label: FORMATS[id].label, id })), { title: "Export Session: format" });
+  return picked?.id;
+}
+
+async function pickRedaction(): Promise<boolean | undefined> {
+  const items = [
+    { label: "$(shield) Redact secrets", description: "API keys, tokens, private keys, passwords replaced by a marker naming the rule (recommended)", redact: true },
+    { label: "$(unlock) Export as it is", description: "nothing replaced", redact: false },
+  ];
+  return (await vscode.window.showQuickPick(items, { title: "Export Session: redaction" }))?.redact;
+}
+
+/** The report as the dialog shows it: each rule with its count and how many entries it hit. */
+export function reportLines(report: RedactionReport, redact: boolean): string[] {
+  if (!redact) return ["Redaction is off: nothing was replaced."];
+  if (!report.total) return ["No secret found: nothing was replaced."];
+  return [`${report.total} replaced:`, ...report.rules.map((r) => `${r.description} (${r.rule}): ${r.count} in ${r.entryIds.length} ${r.entryIds.length === 1 ? "entry" : "entries"}`)];
+}
+
+/** Runs the export; undefined when a dialog was dismissed (nothing written). */
+export async function exportSession(deps: CommandDeps, file: string, args: ExportArgs = {}): Promise<ExportOutcome | undefined> {
+  const session = await deps.session(file);
+  const leafId = args.leafId !== undefined ? args.leafId : await pickScope(session);
+  if (leafId === undefined) return undefined;
+  const format = args.format ?? (await pickFormat());
+  if (!format) return undefined;
+  const redact = args.redact ?? (await pickRedaction());
+  if (redact === undefined) return undefined;
+  const spec = FORMATS[format];
+  const redactor = makeRedactor({ redact });
+  const text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(file)}…` }, () =>
+    spec.render(session, { ...(leafId === null ? {} : { leafId }), redactor }),
+  );
+  const report = redactor.report();
+  const title = visibleText(clipText(deps.view.titleOf(file) ?? sessionTitle(undefined, file), 80));
+  if (args.confirm !== false) {
+    const what = `${leafId === null ? "the whole tree" : "one branch"} as ${spec.filterName}`;
+    const go = await vscode.window.showInformationMessage(`Export "${title}": ${what}?`, { modal: true, detail: reportLines(report, redact).join("\n") }, "Export");
+    if (go !== "Export") return undefined;
+  }
+  let out = args.out;
+  if (out === undefined) {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? dirname(file);
+    const name = `${basename(file).replace(/\.[^.]*$/, "")}${leafId === null ? "" : "-branch"}.${spec.extension}`;
+    out = (await vscode.window.showSaveDialog({ title: "Export Session", defaultUri: vscode.Uri.file(join(folder, name)), filters: { [spec.filterName]: [spec.extension] } }))?.fsPath;
+    if (!out) return undefined;
+  }
+  await writeFile(out, text);
+  deps.log.info(`exported ${file} to ${out} (${format}, ${Buffer.byteLength(text)} bytes, redaction ${redact ? `on: ${report.total} replaced` : "off"})`);
+  const uri = vscode.Uri.file(out);
+  let opened: boolean;
+  if (spec.opens === "external") opened = await vscode.env.openExternal(uri);
+  else {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    opened = true;
+  }
+  return { file: out, format, bytes: Buffer.byteLength(text), report, opened };
+}
+
+/** Export Session... from the Sessions view, the explorer's title bar and the palette. */
+export function registerExportCommands(ctx: vscode.ExtensionContext, deps: CommandDeps): void {
+  const reg = registrar(ctx);
+  reg("agentSessions.exportSession", guarded(deps, "Export Session", async (t?: Target, args?: ExportArgs) => {
+    const file = await resolveFile(deps, t, "Export which session?");
+    if (!file) return undefined;
+    return exportSession(deps, file, args ?? {});
+  }));
+}

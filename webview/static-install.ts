@@ -1,0 +1,91 @@
+import "./elements";
+import { INDEX_SCRIPT_ID, type PageIndex } from "../src/core/export/html-data";
+import type { WebviewToHost } from "../src/protocol";
+import { detailsScriptId, StaticHost, staticApi } from "./static-host";
+import type { VsCodeApi } from "./vscode-api";
+
+// An exported page (src/core/export/html.ts): before the explorer's main.ts runs, the VS
+// Code API it asks for is given over the page's own data, the theme follows the reader's
+// system, and the page's address names the selected entry (#entry-id opens and selects it).
+
+declare global {
+  interface Window {
+    acquireVsCodeApi(): VsCodeApi;
+  }
+}
+
+const text = (id: string) => document.getElementById(id)?.textContent ?? undefined;
+const index = JSON.parse(text(INDEX_SCRIPT_ID) ?? "null") as PageIndex;
+
+const dark = window.matchMedia("(prefers-color-scheme: dark)");
+const theme = () => {
+  document.body.classList.toggle("vscode-dark", dark.matches);
+  document.body.classList.toggle("vscode-light", !dark.matches);
+};
+theme();
+dark.addEventListener("change", theme);
+
+/**
+ * The codicon rules for the elements' shadow roots. In VS Code each icon links the
+ * codicon stylesheet by its URL; the page has no URL to give (the CSS is inline and the
+ * CSP loads nothing), so the icon class adopts the page's codicon rules instead.
+ */
+function adoptCodicons(): void {
+  const icon = customElements.get("vscode-icon") as unknown as { elementStyles?: unknown[] } | undefined;
+  const own = document.getElementById("vscode-codicon-stylesheet");
+  if (!icon?.elementStyles || !(own instanceof HTMLStyleElement) || !own.sheet) return;
+  const rules = Array.from(own.sheet.cssRules).filter((r) => r instanceof CSSStyleRule && r.selectorText.includes(".codicon"));
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(rules.map((r) => r.cssText).join("\n"));
+  icon.elementStyles.push(sheet);
+}
+adoptCodicons();
+
+/** The entry the address names, if any. */
+function hashId(): string | undefined {
+  const h = window.location.hash.slice(1);
+  if (!h) return undefined;
+  try {
+    return decodeURIComponent(h);
+  } catch {
+    return h;
+  }
+}
+
+let shown: string | undefined;
+/** Keeps the address on the selected entry, so it can be copied as a link to it. */
+function follow(id: string): void {
+  shown = id;
+  const hash = `#${encodeURIComponent(id)}`;
+  if (window.location.hash !== hash) window.history.replaceState(null, "", hash);
+}
+
+/** The page parsed to its end (the details blocks follow this script). */
+const parsed = new Promise<void>((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }));
+
+const api = staticApi((send) => {
+  const host = new StaticHost(
+    index,
+    (n) => text(detailsScriptId(n)),
+    (m) => {
+      send(m);
+      if (m.type === "init") {
+        const id = hashId();
+        if (id) send({ type: "showEntry", id });
+      }
+    },
+    () => (document.readyState === "loading" ? parsed : undefined),
+  );
+  const receive = host.receive.bind(host);
+  host.receive = (m: WebviewToHost) => {
+    receive(m);
+    if (m.type === "select" || m.type === "reveal") follow(m.id);
+  };
+  return host;
+});
+window.acquireVsCodeApi = () => api;
+
+window.addEventListener("hashchange", () => {
+  const id = hashId();
+  if (id && id !== shown) window.dispatchEvent(new MessageEvent("message", { data: { type: "showEntry", id } }));
+});
