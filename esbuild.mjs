@@ -35,6 +35,8 @@ const indexWorker = await esbuild.build({
 const LAZY = [
   { source: "src/core/lazy/tokenizer-bundle.ts", outfile: "dist/tokenizer.js" },
   { source: "src/core/lazy/anthropic-bundle.ts", outfile: "dist/anthropic-sdk.js" },
+  // sql.js with its WebAssembly inlined: read only when an OpenCode database is opened.
+  { source: "src/core/lazy/sqlite-bundle.ts", outfile: "dist/sqlite.js" },
 ];
 
 /**
@@ -46,7 +48,7 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\/(tokenizer|anthropic)-bundle$/ }, (args) => {
+      build.onResolve({ filter: /^\.\/(tokenizer|anthropic|sqlite)-bundle$/ }, (args) => {
         if (args.kind !== "require-call") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;

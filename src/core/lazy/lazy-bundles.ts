@@ -1,4 +1,5 @@
 import type * as AnthropicBundle from "./anthropic-bundle";
+import type * as SqliteBundle from "./sqlite-bundle";
 import type * as TokenizerBundle from "./tokenizer-bundle";
 
 /**
@@ -9,9 +10,11 @@ import type * as TokenizerBundle from "./tokenizer-bundle";
  */
 export type Tokenizer = typeof TokenizerBundle;
 export type AnthropicSdk = typeof AnthropicBundle;
+export type SqliteWasm = typeof SqliteBundle;
 
 let tokenizer: Tokenizer | undefined;
 let anthropic: AnthropicSdk | undefined;
+let sqlite: SqliteWasm | undefined;
 
 /** The o200k tokenizer; its tables are built on the first call (tens of ms). */
 export function loadTokenizer(): Tokenizer {
@@ -25,7 +28,13 @@ export function loadAnthropicSdk(): AnthropicSdk {
   return anthropic;
 }
 
+/** sql.js (SQLite in WebAssembly), read on the first call: only OpenCode's database needs it. */
+export function loadSqliteWasm(): SqliteWasm {
+  sqlite ??= require("./sqlite-bundle") as SqliteWasm;
+  return sqlite;
+}
+
 /** Which heavy bundles this process has loaded so far (for logs and start-up tests). */
 export function loadedBundles(): string[] {
-  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : [])];
+  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : []), ...(sqlite ? ["sqlite"] : [])];
 }
