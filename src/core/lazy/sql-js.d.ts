@@ -15,6 +15,8 @@ declare module "sql.js/dist/sql-wasm-inline.js" {
   export interface Database {
     exec(sql: string, params?: SqlValue[]): QueryExecResult[];
     prepare(sql: string, params?: SqlValue[]): Statement;
+    /** The database as a file's bytes. */
+    export(): Uint8Array;
     close(): void;
   }
   export interface SqlJsStatic {
