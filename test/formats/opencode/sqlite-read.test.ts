@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { copyFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseBusyError, readSnapshot } from "../../../src/core/formats/opencode/db-snapshot";
 import { BadDatabaseError, openDatabase } from "../../../src/core/formats/opencode/sqlite-db";
@@ -50,15 +51,19 @@ describe("OpenCode's SQLite read: a live WAL-mode database, read without locks o
     // Checkpoints every 20 pages: the -wal restarts under the reader many times.
     const w = await startWriter(db, 20);
     try {
-      await w.send({ op: "sql", sql: [["CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)", []]] });
+      await w.send({ op: "sql", sql: [["CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)", []], ["CREATE TABLE c(n INTEGER)", []], ["INSERT INTO c VALUES (0)", []]] });
       await count(db); // SQLite's WebAssembly is compiled once, before the race.
       const total = 1500;
-      const writing = w.send({ op: "loop", n: total });
+      // Each commit adds a row to t and counts it in c: a torn picture would break the equality.
+      const writing = w.send({ op: "loop", n: total, counter: true });
       let finished = false;
       void writing.then(() => (finished = true));
       const seen: number[] = [];
       while (!finished) {
-        seen.push(await count(db));
+        const open = await openDatabase(db);
+        const [row] = open.all("SELECT (SELECT count(*) FROM t) AS rows, (SELECT n FROM c) AS counted");
+        assert.equal(row.rows, row.counted, "one commit's picture: the rows and their count agree");
+        seen.push(Number(row.rows));
         await new Promise((r) => setImmediate(r));
       }
       await writing;
@@ -69,6 +74,24 @@ describe("OpenCode's SQLite read: a live WAL-mode database, read without locks o
     } finally {
       await w.close();
     }
+  });
+
+  it("a database and -wal copied without their -shm: the -wal's rows are read and no -shm is made", async () => {
+    const dir = tempDir();
+    const db = join(dir, "opencode.db");
+    const w = await startWriter(db);
+    const copy = join(tempDir(), "opencode.db");
+    try {
+      await w.send({ op: "sql", sql: [["CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)", []]] });
+      await w.send({ op: "checkpoint", mode: "TRUNCATE" });
+      await w.send({ op: "sql", sql: [["INSERT INTO t(v) VALUES (1)", []]] });
+      copyFileSync(db, copy);
+      copyFileSync(`${db}-wal`, `${copy}-wal`);
+    } finally {
+      await w.close();
+    }
+    assert.equal(await count(copy), 1);
+    assert.deepEqual(readdirSync(join(copy, "..")).sort(), ["opencode.db", "opencode.db-wal"]);
   });
 
   it("a -wal frame with a bad checksum ends the log: the commits before it are read, nothing after", async () => {
@@ -109,12 +132,12 @@ describe("OpenCode's SQLite read: a live WAL-mode database, read without locks o
     try {
       await w.send({ op: "sql", sql: [["CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)", []]] });
       let reads = 0;
-      // A commit lands between our two looks at the files, every time.
-      const commit = () => {
+      // The -wal restarts (a new header) between our two looks at it, every time.
+      const restart = () => {
         reads++;
-        appendFileSync(`${db}-wal`, Buffer.alloc(10));
+        writeFileSync(`${db}-wal`, randomBytes(32 + reads));
       };
-      await assert.rejects(readSnapshot(db, { tries: 3, betweenReads: commit }), (err: Error) => err instanceof DatabaseBusyError && err.message.includes(db) && /kept changing/.test(err.message));
+      await assert.rejects(readSnapshot(db, { tries: 3, betweenReads: restart }), (err: Error) => err instanceof DatabaseBusyError && err.message.includes(db) && /kept changing/.test(err.message));
       assert.equal(reads, 3);
     } finally {
       await w.close();

@@ -26,8 +26,14 @@ for line in sys.stdin:
         for i in range(cmd["n"]):
             db.execute("BEGIN")
             db.execute("INSERT INTO t(v) VALUES (?)", (i,))
+            if cmd.get("counter"): db.execute("UPDATE c SET n = n + 1")
             db.execute("COMMIT")
             if i % 50 == 0: print("wrote", i, flush=True)
+    elif cmd["op"] == "hold":
+        # An open write transaction, not committed: the database is locked for writers.
+        db.execute("BEGIN IMMEDIATE")
+        for s in cmd["sql"]:
+            db.execute(s[0], s[1])
     elif cmd["op"] == "checkpoint":
         db.execute("PRAGMA wal_checkpoint(" + cmd["mode"] + ")")
     print("done", flush=True)
