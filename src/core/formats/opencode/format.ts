@@ -5,6 +5,7 @@ import { OPENCODE_ROOT_HELP, opencodeRoot, opencodeScanner } from "./discover";
 import { opencodeIndexHooks } from "./index-hooks";
 import { type CtxMessage, toWireMessages } from "./model-messages";
 import { type OcEntry, OPENCODE_ID } from "./records";
+import { opencodeSearchHooks } from "./search-text";
 import { isOpencodeAddress, loadOpencode, OpencodeSession } from "./session";
 import { wireToAnthropic } from "./anthropic";
 
@@ -88,5 +89,6 @@ export const opencodeFormat: SessionFormat = {
 
   unrecordedParts: "system prompt, tool definitions and environment",
   discovery: { scanner: opencodeScanner, root: opencodeRoot, rootHelp: OPENCODE_ROOT_HELP },
+  search: opencodeSearchHooks,
   writer: opencodeWriter,
 };
