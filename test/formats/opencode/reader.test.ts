@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { join } from "node:path";
 import { openSession } from "../../../src/core/formats/registry";
 import { renderFormatContext } from "../../../src/core/context/format-context";
+import { leafTokenSummary } from "../../../src/core/usage/format-tokens";
 import { tempDir } from "../../helpers/session-builder";
 import { asstMsg, OcDb, stepFinish, stepStart, text, tool, userMsg } from "./oc-db";
 
@@ -68,5 +69,12 @@ describe("OpenCode sessions: `<db>#<id>` opens a session whose parts are entries
     assert.equal(u.input, 1222);
     assert.equal(u.output, 26);
     assert.equal(u.cost, 0.004056);
+  });
+
+  it("the context size is the last step's recorded usage, placed at that step's message (its step-finish shares the call)", async () => {
+    const s = await openSession(await toolsSession());
+    const t = leafTokenSummary(s, s.format, s.format.defaultLeaf(s), {});
+    assert.equal(t.recordedAt, "prt_10");
+    assert.equal(t.recordedPart, 15 + 5 + 100);
   });
 });

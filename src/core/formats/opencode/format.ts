@@ -65,6 +65,8 @@ export const opencodeFormat: SessionFormat = {
   },
 
   defaultLeaf: (session) => asOpencode(session).resumeLeaf,
+  /** One model call per step: its usage (on the step-finish) belongs with the parts it produced. */
+  responseId: (session, i) => asOpencode(session).stepOf(i),
   describe: describeOpencode,
 
   details(session, i) {

@@ -23,6 +23,31 @@ export class OpencodeSession extends MemorySession {
     return -1;
   }
 
+  private steps: string[] | undefined;
+
+  /**
+   * The model call entry i belongs to: its message and step (a step starts at each
+   * step-start part). The step-finish holding the call's usage and the parts the call
+   * produced share it, so the usage is placed at that call's message of the context.
+   */
+  stepOf(i: number): string {
+    if (!this.steps) {
+      this.steps = [];
+      let message = "";
+      let step = 0;
+      for (let k = 0; k < this.metas.length; k++) {
+        const e = this.entryAt(k) as OcEntry;
+        if (e.messageId !== message) {
+          message = e.messageId;
+          step = 0;
+        }
+        if (e.type === "step-start") step++;
+        this.steps.push(`${e.messageId}/${step}`);
+      }
+    }
+    return this.steps[i];
+  }
+
   /** Where a child session lives: beside this one in the same store. */
   childAddress(id: string): string | undefined {
     const at = parseAddress(this.path);
