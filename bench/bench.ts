@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
+import { benchOpencode } from "./opencode";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchSearch } from "./search";
@@ -216,7 +217,7 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code` or `-- search`: only that section. */
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- search` or `-- opencode`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -247,7 +248,14 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search; none runs everything)`);
+  if (ONLY === "opencode") {
+    console.log("\n# OpenCode's database");
+    await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search, opencode; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -273,6 +281,8 @@ async function main(): Promise<void> {
   await benchTokens((line) => console.log(line));
   console.log("\n# Claude Code transcripts (built from the real fixtures)");
   await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
+  console.log("\n# OpenCode's database");
+  await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }

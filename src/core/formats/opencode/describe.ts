@@ -1,7 +1,7 @@
 import { type EntryDescription, KIND_LABELS } from "../../session/entry-kinds";
 import { addPair, type EntryBlock, type EntryView, type SubagentRef } from "../../session/entry-view";
 import type { SessionReader } from "../../session/session-reader";
-import { type OcEntry, isObject } from "./records";
+import { COMPACTION_ROW, isCompactionType, type OcEntry, isObject } from "./records";
 import { entryText, resultText } from "./text-of";
 
 const REVERTED = " (reverted: OpenCode deletes it at the next prompt)";
@@ -18,7 +18,7 @@ function describePart(e: OcEntry): EntryDescription {
   const p = e.part ?? {};
   const state = isObject(p.state) ? p.state : {};
   const summary = e.message.summary === true;
-  switch (e.type) {
+  switch (isCompactionType(e.type) ? COMPACTION_ROW : e.type) {
     case "text":
       if (e.role === "user") return { kind: p.synthetic ? "injected" : "user", label: p.synthetic ? "Synthetic prompt (sent)" : p.ignored ? "User (ignored, not sent)" : KIND_LABELS.user, typeName, visibility: "user" };
       return summary ? { kind: "summary", label: "Compaction summary", typeName, visibility: "user" } : { kind: "assistant", label: KIND_LABELS.assistant, typeName, visibility: "conversation" };
@@ -31,7 +31,7 @@ function describePart(e: OcEntry): EntryDescription {
       const label = cleared ? "Tool result (cleared by pruning)" : state.status === "completed" ? KIND_LABELS["tool-result"] : state.status === "error" ? "Tool error" : "Tool result (interrupted)";
       return { kind: "tool-result", label, typeName, visibility: "conversation", ...(state.status !== "completed" ? { isError: true } : {}) };
     }
-    case "compaction":
+    case COMPACTION_ROW:
       return { kind: "boundary", label: `Compaction request${p.auto ? " (auto)" : ""}`, typeName, visibility: "user" };
     case "step-start":
       return { kind: "info", label: "Step start", typeName, visibility: "all" };

@@ -1,5 +1,5 @@
 import type { ContextMessage } from "../../session/session-format";
-import { type Json, isObject } from "./records";
+import { type Json, isCompactionType, isObject } from "./records";
 
 /**
  * What OpenCode 1.18 sends for its stored messages when a session is continued
@@ -21,7 +21,7 @@ export const CLEARED_OUTPUT = "[Old tool result content cleared]";
 const INTERRUPTED = "[Tool execution was interrupted]";
 
 const role = (m: CtxMessage): string => (typeof m.data.role === "string" ? m.data.role : "");
-const hasPart = (m: CtxMessage, type: string) => m.parts.some((p) => p.data.type === type);
+const hasCompaction = (m: CtxMessage) => m.parts.some((p) => isCompactionType(p.data.type));
 
 /**
  * `MessageV2.filterCompacted`: newest to oldest, keeping each message, until the user
@@ -40,8 +40,8 @@ export function filterCompacted(messages: readonly CtxMessage[]): CtxMessage[] {
       if (m.id === tailStart) break;
       continue;
     }
-    if (role(m) === "user" && summarized.has(m.id) && hasPart(m, "compaction")) {
-      const part = m.parts.find((p) => p.data.type === "compaction");
+    if (role(m) === "user" && summarized.has(m.id) && hasCompaction(m)) {
+      const part = m.parts.find((p) => isCompactionType(p.data.type));
       request = m;
       if (typeof part?.data.tail_start_id === "string") {
         tailStart = part.data.tail_start_id;
@@ -69,7 +69,7 @@ function userMessage(m: CtxMessage): Out | undefined {
   for (const p of m.parts) {
     const d = p.data;
     if (d.type === "text" && !d.ignored && typeof d.text === "string" && d.text !== "") content.push({ type: "text", text: d.text });
-    else if (d.type === "compaction") content.push({ type: "text", text: COMPACTION_PROMPT });
+    else if (isCompactionType(d.type)) content.push({ type: "text", text: COMPACTION_PROMPT });
     else if (d.type === "subtask") content.push({ type: "text", text: SUBTASK_PROMPT });
     else if (d.type === "file" && typeof d.mime === "string" && d.mime !== "text/plain" && d.mime !== "application/x-directory") {
       content.push(d.mime.startsWith("image/") ? { type: "image_url", image_url: { url: String(d.url ?? "") } } : { type: "file", file: { filename: d.filename, file_data: d.url } });
@@ -77,7 +77,7 @@ function userMessage(m: CtxMessage): Out | undefined {
   }
   if (!content.length) return undefined;
   const message = content.length === 1 && content[0].type === "text" ? { role: "user", content: content[0].text } : { role: "user", content };
-  return { entryId: m.parts[0]?.id ?? m.id, kind: hasPart(m, "compaction") ? "summary" : "user", message };
+  return { entryId: m.parts[0]?.id ?? m.id, kind: hasCompaction(m) ? "summary" : "user", message };
 }
 
 /** Whether an assistant message is sent: not when it failed, unless aborted after real work. */

@@ -77,3 +77,12 @@ export const SAFE_ID = /^(ses|msg|prt)_[A-Za-z0-9_-]{1,120}$/;
 
 /** The legacy tree's session file: `<data>/storage/session/<projectID>/<sessionID>.json`. */
 export const LEGACY_SESSION_FILE = /[\\/]storage[\\/]session[\\/][^\\/]+[\\/](ses_[A-Za-z0-9_-]+)\.json$/;
+
+/**
+ * OpenCode's part that requests a compaction (its own type name, which is also one of
+ * pi's: matched by pattern so the name stays pi's alone outside pi's folder).
+ */
+export const COMPACTION_PART = /^compaction$/;
+export const isCompactionType = (type: unknown): boolean => typeof type === "string" && COMPACTION_PART.test(type);
+/** What the row code switches on for a compaction part (never written anywhere). */
+export const COMPACTION_ROW = "compaction-request";

@@ -1,5 +1,5 @@
 import { part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
-import { type OcEntry, isObject } from "./records";
+import { COMPACTION_ROW, isCompactionType, type OcEntry, isObject } from "./records";
 import { entryText } from "./text-of";
 
 /**
@@ -9,7 +9,7 @@ import { entryText } from "./text-of";
  */
 function partsOf(e: OcEntry): SearchPart[] {
   const p = e.part ?? {};
-  switch (e.type) {
+  switch (isCompactionType(e.type) ? COMPACTION_ROW : e.type) {
     case "text":
       if (e.role === "user") return part(p.synthetic ? "injected" : "user", p.text);
       return part(e.message.summary === true ? "summary" : "assistant", p.text);
@@ -21,7 +21,7 @@ function partsOf(e: OcEntry): SearchPart[] {
     }
     case "tool-result":
       return part("tool-result", entryText(e));
-    case "compaction":
+    case COMPACTION_ROW:
       return part("boundary", entryText(e));
     default:
       return [];

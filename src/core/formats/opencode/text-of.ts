@@ -1,12 +1,12 @@
 import { CLEARED_OUTPUT } from "./model-messages";
-import { type Json, type OcEntry, isObject } from "./records";
+import { COMPACTION_ROW, isCompactionType, type Json, type OcEntry, isObject } from "./records";
 
 /** Plain text of an entry, for rows, search and estimates. */
 export function entryText(e: OcEntry): string {
   const p = e.part;
   if (!p) return e.message.error ? `error: ${JSON.stringify(e.message.error)}` : "";
   const state = isObject(p.state) ? p.state : {};
-  switch (e.type) {
+  switch (isCompactionType(e.type) ? COMPACTION_ROW : e.type) {
     case "text":
     case "reasoning":
       return typeof p.text === "string" ? p.text : "";
@@ -18,7 +18,7 @@ export function entryText(e: OcEntry): string {
       return `step finished (${String(p.reason ?? "")})`;
     case "patch":
       return Array.isArray(p.files) ? p.files.map(String).join(", ") : "";
-    case "compaction":
+    case COMPACTION_ROW:
       return `compaction requested${p.auto ? " (auto)" : ""}${p.overflow ? " (overflow)" : ""}`;
     case "file":
       return String(p.filename ?? p.url ?? "");
