@@ -73,7 +73,9 @@ export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefin
   const session = sessionOf(row, problems);
   const messages: OcMessage[] = [];
   const byId = new Map<string, OcMessage>();
-  for (const r of db.all("SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id", [sessionId])) {
+  // (time_created, id) as OpenCode orders them; sorted here for the same reason as the parts below.
+  const messageRows = db.all("SELECT id, time_created, data FROM message WHERE session_id = ?", [sessionId]).sort((a, b) => num(a.time_created) - num(b.time_created) || (str(a.id) < str(b.id) ? -1 : str(a.id) > str(b.id) ? 1 : 0));
+  for (const r of messageRows) {
     const id = str(r.id);
     const data = parseJson(r.data, `message ${id}`, problems) ?? { role: "unknown", unreadable: true };
     const m: OcMessage = { id, created: num(r.time_created), data, parts: [] };
