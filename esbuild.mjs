@@ -40,6 +40,8 @@ const LAZY = [
   // It holds core code too, so it requires the two above beside it, as dist/cli.js does.
   { source: "src/mcp/mcp-bundle.ts", outfile: "dist/mcp.js", holdsCore: true },
   { source: "src/core/lazy/export-page-bundle.ts", outfile: "dist/export-page.js" },
+  // sql.js with its WebAssembly inlined: read only when an OpenCode database is opened.
+  { source: "src/core/lazy/sqlite-bundle.ts", outfile: "dist/sqlite.js" },
 ];
 
 /**
@@ -51,7 +53,7 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp|export-page)-bundle$/ }, (args) => {
+      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp|export-page|sqlite)-bundle$/ }, (args) => {
         if (args.kind !== "require-call") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;

@@ -7,6 +7,7 @@ import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
 import { benchGemini } from "./gemini";
 import { benchExportHtml } from "./export-html";
+import { benchOpencode } from "./opencode";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchHistory } from "./history";
@@ -283,7 +284,14 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history, export; none runs everything)`);
+  if (ONLY === "opencode") {
+    console.log("\n# OpenCode's database");
+    await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history, export, opencode; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -313,6 +321,8 @@ async function main(): Promise<void> {
   console.log("\n# Claude Code transcripts (built from the real fixtures)");
   await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
   await geminiSection();
+  console.log("\n# OpenCode's database");
+  await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }

@@ -35,6 +35,8 @@ export function agentDirs(): Record<string, string> {
   for (const [agent, dir] of Object.entries(readSettings().agentDirectories)) if (agent !== "pi") out[agent] = home(dir);
   const codex = readSettings().codexHome.trim();
   if (codex) out.codex = home(codex);
+  const opencode = readSettings().opencodeHome.trim();
+  if (opencode) out.opencode = home(opencode);
   return out;
 }
 

@@ -5,7 +5,7 @@ import type { SessionCosts } from "./session-costs";
 import type { SessionsView } from "./sessions-view";
 
 /** Settings that say where an agent keeps its sessions: a change lists them again. */
-const AGENT_HOMES = ["agentSessions.sessionsDirectory", "agentSessions.agentDirectories", "agentSessions.codexHome", "agentSessions.geminiHome"];
+const AGENT_HOMES = ["agentSessions.sessionsDirectory", "agentSessions.agentDirectories", "agentSessions.codexHome", "agentSessions.geminiHome", "agentSessions.opencodeHome"];
 
 /** Settings that change what is shown now: the folders listed, the prices (every cost shown), showCost. */
 export function watchSettings(ctx: vscode.ExtensionContext, on: { view: SessionsView; prices: ModelPrices; costs: SessionCosts; panels: PanelRegistry }): void {

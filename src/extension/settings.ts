@@ -23,6 +23,8 @@ export interface Settings {
   showCost: boolean;
   /** The folder holding Gemini CLI's .gemini (agentSessions.geminiHome); empty: $GEMINI_CLI_HOME, else ~. */
   geminiHome: string;
+  /** OpenCode's data folder (agentSessions.opencodeHome); empty: $XDG_DATA_HOME/opencode, else ~/.local/share/opencode. */
+  opencodeHome: string;
 }
 
 export const MIN_SUMMARY_TIMEOUT_SECONDS = 10;
@@ -45,6 +47,7 @@ export function readSettings(): Settings {
     modelPrices: c.get<unknown>("modelPrices", {}),
     showCost: c.get<unknown>("showCost", false) === true,
     geminiHome: String(c.get<unknown>("geminiHome", "") ?? ""),
+    opencodeHome: String(c.get<unknown>("opencodeHome", "") ?? ""),
   };
 }
 

@@ -47,6 +47,8 @@ function checkPaths(dirs: Record<string, string>, files: string[]): void {
     if (!ok) throw new CliError(`--dir ${agent === "pi" ? "" : `${agent}=`}${dir}: no such folder`);
   }
   for (const f of files) {
+    // A session inside a store (`<db>#<id>`) is no file; loading it names what is wrong.
+    if (FORMATS.some((fm) => fm.addresses?.(f))) continue;
     let st;
     try {
       st = statSync(f);

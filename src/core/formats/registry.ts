@@ -5,6 +5,7 @@ import { clawdcodeFormat } from "./clawdcode/format";
 import { claudeCodeFormat } from "./claude-code/format";
 import { codexFormat } from "./codex/format";
 import { geminiFormat } from "./gemini-cli/format";
+import { opencodeFormat } from "./opencode/format";
 import { piFormat } from "./pi/format";
 import { seed000Format } from "./seed-000/format";
 import { formatById, registerFormats } from "../session/format-table";
@@ -23,6 +24,7 @@ export const FORMATS: readonly SessionFormat[] = [
   claudeCodeFormat,
   codexFormat,
   geminiFormat,
+  opencodeFormat,
 ];
 
 registerFormats(FORMATS);
@@ -105,5 +107,7 @@ export function detectFormat(first: FirstLines): SessionFormat {
 
 /** Loads a session file of any known format. */
 export async function openSession(path: string, opts?: FormatLoadOptions): Promise<SessionReader> {
+  const own = FORMATS.find((f) => f.addresses?.(path));
+  if (own) return own.load(path, opts);
   return detectFormat(readFirstLines(path)).load(path, opts);
 }

@@ -1,5 +1,6 @@
 import type * as AnthropicBundle from "./anthropic-bundle";
 import type * as ExportPageBundle from "./export-page-bundle";
+import type * as SqliteBundle from "./sqlite-bundle";
 import type * as TokenizerBundle from "./tokenizer-bundle";
 
 /**
@@ -10,11 +11,13 @@ import type * as TokenizerBundle from "./tokenizer-bundle";
  */
 export type Tokenizer = typeof TokenizerBundle;
 export type AnthropicSdk = typeof AnthropicBundle;
+export type SqliteWasm = typeof SqliteBundle;
 
 let tokenizer: Tokenizer | undefined;
 let anthropic: AnthropicSdk | undefined;
 let exportPage: ExportPage | undefined;
 export type ExportPage = (typeof ExportPageBundle)["exportPage"];
+let sqlite: SqliteWasm | undefined;
 
 /** The o200k tokenizer; its tables are built on the first call (tens of ms). */
 export function loadTokenizer(): Tokenizer {
@@ -34,7 +37,13 @@ export function loadExportPage(): ExportPage {
   return exportPage;
 }
 
+/** sql.js (SQLite in WebAssembly), read on the first call: only OpenCode's database needs it. */
+export function loadSqliteWasm(): SqliteWasm {
+  sqlite ??= require("./sqlite-bundle") as SqliteWasm;
+  return sqlite;
+}
+
 /** Which heavy bundles this process has loaded so far (for logs and start-up tests). */
 export function loadedBundles(): string[] {
-  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : []), ...(exportPage ? ["export-page"] : [])];
+  return [...(tokenizer ? ["tokenizer"] : []), ...(anthropic ? ["anthropic-sdk"] : []), ...(exportPage ? ["export-page"] : []), ...(sqlite ? ["sqlite"] : [])];
 }

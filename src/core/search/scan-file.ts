@@ -1,7 +1,7 @@
 import { readSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { EntryKind } from "../session/entry-kinds";
-import type { SearchHooks } from "../session/search-hooks";
+import type { SearchEntry, SearchHooks } from "../session/search-hooks";
 import type { CandidateFinder } from "./candidates";
 import type { SearchPattern } from "./pattern";
 import type { SearchHit } from "./search-types";
@@ -136,7 +136,11 @@ function lineHit(s: FileScan, buf: Buffer, start: number, end: number, lineNo: n
   }
   if (!obj || typeof obj !== "object" || Array.isArray(obj)) return undefined;
   const entry = (s.hooks as SearchHooks).entry(obj as Record<string, unknown>, { lineNo, version: s.version ?? 0 });
-  if (!entry) return undefined;
+  return entry ? entryHit(s, entry, lineNo) : undefined;
+}
+
+/** The hit of one entry, if its visible text matches within the time and kind filters (a line's, or a database row's). */
+export function entryHit(s: Pick<FileScan, "mtimeMs" | "since" | "until" | "kinds" | "watch" | "pattern">, entry: SearchEntry, lineNo: number): SearchHit | undefined {
   const t = Number.isNaN(entry.time) ? s.mtimeMs : entry.time;
   if ((s.since !== undefined && t < s.since) || (s.until !== undefined && t > s.until)) return undefined;
   for (const part of entry.parts) {

@@ -8,6 +8,7 @@ import { type MatchWatch, type OpenedFile, openForSearch, scanFile } from "./sca
 import { findTargets, type PreparedTarget, prepareHead, type SearchTarget, subagentFiles, type TargetOptions, titleOf } from "./search-targets";
 import type { SearchHit, SearchStats, SessionHits, SubagentOfHit } from "./search-types";
 import type { SearchOptions } from "./search-options";
+import { searchRowStores, splitAddresses } from "./search-rows";
 
 export type { SearchOptions } from "./search-options";
 
@@ -131,7 +132,9 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
       yield* threadedSearch(this, o, source, o.regexDeadlineMs ?? DEFAULT_REGEX_DEADLINE_MS);
       return;
     }
-    const { targets, skipped } = await findTargets(o);
+    // Sessions that are rows of a store (no file to scan) are searched after the files.
+    const split = o.files ? splitAddresses(o.files) : undefined;
+    const { targets, skipped } = await findTargets(split ? { ...o, files: split.files } : o);
     pushAll(this.skipped, skipped);
     const limit = o.limit ?? Number.POSITIVE_INFINITY;
     // A file last written before `since` holds nothing newer: not read at all.
@@ -156,6 +159,12 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
           : undefined;
         const done = await this.scanTarget(t, opened, handOff, limit);
         if (done) yield done;
+      }
+      if (split && !split.addresses.length) return;
+      for await (const done of searchRowStores(this, o, () => limit - this.hitCount, split?.addresses)) {
+        this.hitCount += done.hits.length;
+        this.scanned.files++;
+        yield done;
       }
     } finally {
       // Stopped early (a limit, an abort, a consumer that broke off): the file opened ahead is closed.

@@ -36,7 +36,8 @@ export interface TargetOptions {
 /** The roots each agent's store is searched under, as `ase list` lists them. */
 export function searchRoots(opts: TargetOptions): Array<{ agent: string; root: string; dir: string; accepts?: (name: string) => boolean; files?: SessionScanner["files"] }> {
   const env = opts.env ?? process.env;
-  return FORMATS.filter((f) => f.discovery && f.search && (!opts.only || opts.only.includes(f.id))).map((f) => {
+  // A store that lists itself (rows, not files) is searched by search-rows.ts.
+  return FORMATS.filter((f) => f.discovery && f.search && !f.discovery.scanner.listOwn && (!opts.only || opts.only.includes(f.id))).map((f) => {
     const d = f.discovery as NonNullable<SessionFormat["discovery"]>;
     const root = d.root(opts.dirs?.[f.id], env);
     return { agent: f.id, root, dir: d.scanner.projectsDir(root), accepts: d.scanner.accepts, files: d.scanner.files };

@@ -345,6 +345,12 @@ export interface SessionFormat extends CostHooks {
   readonly agent: string;
   /** Whether a file is this format, from its first lines and its location. */
   detect(first: FirstLines): boolean;
+  /**
+   * Whether a session path is an address of this format's that is no file to read lines
+   * from (OpenCode: `<db>#<sessionId>`, `opencode:<sessionId>`): openSession hands it to
+   * `load` as is. Left out: paths are files.
+   */
+  addresses?(path: string): boolean;
   /** What the line scanner extracts per line. */
   readonly index: IndexHooks;
   /** Reads a file of this format (the indexed JSONL reader with the format's hooks). */

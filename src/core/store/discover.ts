@@ -100,6 +100,11 @@ export interface SessionScanner {
   summarizeOwn?(path: string, size: number, mtimeMs: number): Promise<(HeadFacts & { entryCount: number }) | undefined>;
   /** Names by session id from a file beside the sessions (Codex's session_index.jsonl), read fresh each listing. */
   titles?(root: string): Promise<ReadonlyMap<string, string>>;
+  /**
+   * The whole listing done the store's own way, for a store whose sessions are not files
+   * (OpenCode: rows of a SQLite database, addressed `<db>#<id>`); the walk and cache are skipped.
+   */
+  listOwn?(root: string, opts: ListOptions): Promise<ListResult>;
 }
 
 export interface ListOptions {
@@ -123,6 +128,7 @@ export interface ListResult {
 
 /** Lists every session of one agent under its root, grouped by cwd, newest first. */
 export async function listWith(scanner: SessionScanner, root: string, opts: ListOptions = {}): Promise<ListResult> {
+  if (scanner.listOwn) return scanner.listOwn(root, opts);
   const sessionsDir = scanner.projectsDir(root);
   const cache = loadCache(opts.cacheFile);
   const next: CacheFile = { version: CACHE_VERSION, records: {} };

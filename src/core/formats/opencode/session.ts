@@ -1,0 +1,94 @@
+import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { MemorySession } from "../../session/memory-session";
+import { readDbSession } from "./db-read";
+import { opencodeDatabases, opencodeRoot } from "./discover";
+import { buildEntries } from "./entries";
+import { opencodeIndexHooks } from "./index-hooks";
+import { legacySessionFiles, readLegacySession } from "./legacy-read";
+import { LEGACY_SESSION_FILE, type OcEntry, type OcStored, OPENCODE_ID, parseAddress } from "./records";
+import { openDatabase } from "./sqlite-db";
+
+/** An OpenCode session: its parts as entries in one chain, read whole from the store. */
+export class OpencodeSession extends MemorySession {
+  constructor(readonly stored: OcStored) {
+    const entries = buildEntries(stored);
+    // Rows have no line numbers: an entry's position (1-based) stands in.
+    super(OPENCODE_ID, opencodeIndexHooks, entries, stored.address, 0, 0, undefined, stored.problems.map((p) => ({ kind: "bad-field" as const, line: p.line, message: `${stored.address}: ${p.message}` })));
+  }
+
+  /** The entry OpenCode goes on from: the last one a pending revert does not delete (-1: none). */
+  get resumeLeaf(): number {
+    for (let i = this.metas.length - 1; i >= 0; i--) if (!(this.entryAt(i) as OcEntry).reverted) return i;
+    return -1;
+  }
+
+  private steps: string[] | undefined;
+
+  /**
+   * The model call entry i belongs to: its message and step (a step starts at each
+   * step-start part). The step-finish holding the call's usage and the parts the call
+   * produced share it, so the usage is placed at that call's message of the context.
+   */
+  stepOf(i: number): string {
+    if (!this.steps) {
+      this.steps = [];
+      let message = "";
+      let step = 0;
+      for (let k = 0; k < this.metas.length; k++) {
+        const e = this.entryAt(k) as OcEntry;
+        if (e.messageId !== message) {
+          message = e.messageId;
+          step = 0;
+        }
+        if (e.type === "step-start") step++;
+        this.steps.push(`${e.messageId}/${step}`);
+      }
+    }
+    return this.steps[i];
+  }
+
+  /** Where a child session lives: beside this one in the same store. */
+  childAddress(id: string): string | undefined {
+    const at = parseAddress(this.path);
+    if (at) return `${at.db}#${id}`;
+    return this.stored.children.has(id) ? this.path.replace(/ses_[A-Za-z0-9_-]+\.json$/, `${id}.json`) : undefined;
+  }
+}
+
+/** Whether a path names an OpenCode session: `<db>#ses_…`, `opencode:ses_…` or a legacy session file. */
+export function isOpencodeAddress(path: string): boolean {
+  return parseAddress(path) !== undefined || /^opencode:ses_[A-Za-z0-9_-]+$/.test(path) || LEGACY_SESSION_FILE.test(path);
+}
+
+/** Reads a session by its address; errors name it and say what was expected. */
+export async function loadOpencode(path: string, env: NodeJS.ProcessEnv = process.env): Promise<OpencodeSession> {
+  const named = /^opencode:(ses_[A-Za-z0-9_-]+)$/.exec(path);
+  if (named) return new OpencodeSession(await resolveById(named[1], env));
+  const at = parseAddress(path);
+  if (at) {
+    if (!isAbsolute(at.db)) throw new Error(`${path}: an OpenCode session is addressed as <absolute path of its database>#<session id>`);
+    if (!existsSync(at.db)) throw new Error(`${at.db}: no such database (session ${at.sessionId})`);
+    let stored: OcStored | undefined;
+    try {
+      stored = readDbSession(await openDatabase(at.db), at.sessionId);
+    } catch (err) {
+      throw new Error(`${path}: ${(err as Error).message}`);
+    }
+    if (!stored) throw new Error(`${at.db}: no session ${at.sessionId} in this database`);
+    return new OpencodeSession(stored);
+  }
+  return new OpencodeSession(readLegacySession(path));
+}
+
+/** `opencode:<id>`: the first database of the environment's data dir holding it, else its legacy file. */
+async function resolveById(id: string, env: NodeJS.ProcessEnv): Promise<OcStored> {
+  const root = opencodeRoot(undefined, env);
+  for (const db of opencodeDatabases(root, env)) {
+    const stored = readDbSession(await openDatabase(db), id);
+    if (stored) return stored;
+  }
+  const file = legacySessionFiles(root).find((f) => f.endsWith(`${id}.json`));
+  if (file) return readLegacySession(file);
+  throw new Error(`opencode:${id}: no such session in ${root} (its databases and storage/)`);
+}
