@@ -5,6 +5,7 @@ import type { HeadFacts, SessionScanner } from "../../store/discover";
 import { openRegular, readTextFile } from "../../util/safe-open";
 import { rolloutFiles } from "./files";
 import { asObj, type CodexLine, payloadOf, promptOf, str } from "./lines";
+import { spawnedBy } from "./subagents";
 import { decompressRollout } from "./zst";
 
 /** Codex's home: an explicit folder (setting agentSessions.codexHome), else $CODEX_HOME, else ~/.codex (docs/codex-format.md section 1). */
@@ -32,7 +33,10 @@ export function codexHead(objects: Array<Record<string, unknown>>, size: number)
     }
   }
   const parent = str(meta.forked_from_id) ?? str(asObj(meta.history_base)?.thread_id);
-  return { id, cwd: str(meta.cwd) ?? "", created: str(meta.timestamp) ?? str(metaLine?.timestamp) ?? "", firstMessage, ...(parent ? { parentSession: parent } : {}) };
+  // A sub-agent's thread is listed under the thread that spawned it (docs/codex-format.md section 8).
+  const spawn = spawnedBy(meta);
+  const subagentOf = spawn && { parent: spawn.parent, ...(spawn.role || spawn.nickname ? { agentType: spawn.role ?? spawn.nickname } : {}) };
+  return { id, cwd: str(meta.cwd) ?? "", created: str(meta.timestamp) ?? str(metaLine?.timestamp) ?? "", firstMessage, ...(parent ? { parentSession: parent } : {}), ...(subagentOf ? { subagentOf } : {}) };
 }
 
 const HEAD_BYTES = 256 * 1024;

@@ -127,7 +127,7 @@ export function codexWindow(session: SessionReader, leaf: number): number | unde
 const MAX_FORK_DEPTH = 32;
 
 /** The homes a fork's parent is looked for in: the fork's own, then $CODEX_HOME or ~/.codex. */
-function parentHomes(path: string, env: NodeJS.ProcessEnv): string[] {
+export function parentHomes(path: string, env: NodeJS.ProcessEnv): string[] {
   const own = homeOf(path);
   const configured = env.CODEX_HOME || join(env.HOME || homedir(), ".codex");
   return [...new Set([own, configured].filter((h): h is string => !!h))];
