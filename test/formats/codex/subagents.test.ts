@@ -10,12 +10,15 @@ import { meta, msg, tempHome, writeRollout } from "./helpers";
 /** Recorded with codex-cli 0.169.0 (scripts/codex/record-subagent.mjs): a thread that spawned one sub-agent. */
 const DAY = join(process.cwd(), "test", "fixtures", "codex", "subagent-home", "sessions", "2026", "11", "26");
 
-function recordedPair(): { parent: string; child: string; childId: string } {
+/** The recorded pair; ids and the nickname Codex picks change with every recording. */
+function recordedPair(): { parent: string; child: string; childId: string; nickname: string } {
   const files = readdirSync(DAY).map((n) => join(DAY, n));
-  const head = (f: string) => JSON.parse(readFileSync(f, "utf8").split("\n", 1)[0]) as { payload: { id: string; source: unknown } };
+  const head = (f: string) => JSON.parse(readFileSync(f, "utf8").split("\n", 1)[0]) as { payload: { id: string; source: unknown; agent_nickname?: string } };
   const child = files.find((f) => typeof head(f).payload.source === "object") as string;
   const parent = files.find((f) => f !== child) as string;
-  return { parent, child, childId: head(child).payload.id };
+  const nickname = head(child).payload.agent_nickname;
+  assert.ok(nickname, "the recorded sub-agent has a nickname");
+  return { parent, child, childId: head(child).payload.id, nickname };
 }
 
 let rid = 0;
@@ -24,7 +27,7 @@ const rows = (c: ExplorerController): Row[] => c.answer({ type: "rows", requestI
 describe("Codex sub-agents (source.subagent, parent_thread_id): under their parent thread", () => {
   it("lists a spawned thread under the thread that spawned it, not on its own, with its task and nickname", async () => {
     const { home, day } = tempHome();
-    const { parent, child, childId } = recordedPair();
+    const { parent, child, childId, nickname } = recordedPair();
     for (const f of [parent, child]) copyFileSync(f, join(day, f.split("/").pop() as string));
     const res = await listAllSessions({ dirs: { codex: home }, only: ["codex"], env: {} });
     const all = res.projects.flatMap((p) => p.sessions);
@@ -32,7 +35,7 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
     assert.equal(all[0].firstMessage, "Please SPAWN a sub-agent to count the files");
     assert.deepEqual(
       all[0].subagents?.map((a) => ({ agentId: a.agentId, description: a.description, agentType: a.agentType, path: a.path })),
-      [{ agentId: childId, description: "CHILD TASK: count the files in the project", agentType: "Franklin", path: join(day, child.split("/").pop() as string) }],
+      [{ agentId: childId, description: "CHILD TASK: count the files in the project", agentType: nickname, path: join(day, child.split("/").pop() as string) }],
     );
   });
 
@@ -71,7 +74,7 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
 
   it("the explorer nests the sub-agent's own rollout under the spawn_agent call that started it", async () => {
     const { day } = tempHome();
-    const { parent, child, childId } = recordedPair();
+    const { parent, child, childId, nickname } = recordedPair();
     const parentCopy = join(day, parent.split("/").pop() as string);
     copyFileSync(parent, parentCopy);
     copyFileSync(child, join(day, child.split("/").pop() as string));
@@ -80,7 +83,7 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
     const before = rows(c);
     const calls = before.filter((r) => r.subagents);
     assert.equal(calls.length, 1, "only the spawn_agent call row has the cue");
-    assert.deepEqual(calls[0].subagents, { expanded: false, agents: [{ agentId: childId, description: "CHILD TASK: count the files in the project", agentType: "Franklin", found: true }] });
+    assert.deepEqual(calls[0].subagents, { expanded: false, agents: [{ agentId: childId, description: "CHILD TASK: count the files in the project", agentType: nickname, found: true }] });
     assert.match(calls[0].preview, /spawn_agent/);
     const { rowCount } = await c.answerAsync({ type: "expandSubagent", requestId: ++rid, id: calls[0].id, expand: true });
     const after = rows(c);
