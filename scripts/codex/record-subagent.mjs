@@ -2,11 +2,13 @@
 // Records a Codex CLI thread that spawns a sub-agent, with the real binary (0.169.0, the
 // install of record.mjs in ~/.cache/ase-agents) against our fake Responses server:
 // the parent calls multi_agent_v1.spawn_agent (offered with model gpt-5), waits for the
-// sub-agent with wait_agent and answers; the sub-agent answers its task. Both rollouts go
-// to test/fixtures/codex/subagent-home/ (docs/codex-format.md section 8).
+// sub-agent with wait_agent and answers; the sub-agent answers its task. Then the parent
+// thread is named twice through `codex app-server` (thread/name/set), which appends to
+// session_index.jsonl. Both rollouts and the index go to test/fixtures/codex/subagent-home/
+// (docs/codex-format.md sections 1 and 8).
 //   node scripts/codex/record-subagent.mjs
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { call, lastPrompt, message, reasoning, startFake } from "./fake-responses.mjs";
@@ -32,6 +34,41 @@ function plan(body) {
   return { items: [message("The sub-agent counted the files.")], usage };
 }
 
+/** Names a thread through the app-server's JSON-RPC on stdio (thread/name/set), once per name, in order. */
+async function nameThread(home, threadId, names) {
+  const child = spawn(bin, ["app-server"], { env: { PATH: process.env.PATH, HOME: home, CODEX_HOME: home, FAKE_KEY: "x", LANG: "C.UTF-8", TZ: "UTC" }, cwd: home, stdio: ["pipe", "pipe", "pipe"] });
+  const waiting = new Map();
+  let buf = "";
+  child.stdout.on("data", (d) => {
+    buf += d;
+    for (let k = buf.indexOf("\n"); k >= 0; k = buf.indexOf("\n")) {
+      const line = buf.slice(0, k);
+      buf = buf.slice(k + 1);
+      let m;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      waiting.get(m.id)?.(m);
+    }
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((ok, fail) => {
+      const n = ++id;
+      waiting.set(n, (m) => (m.error ? fail(new Error(`${method}: ${JSON.stringify(m.error)}`)) : ok(m.result)));
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: n, method, params }) + "\n");
+    });
+  try {
+    await request("initialize", { clientInfo: { name: "ase-recorder", version: "0.0.1" } });
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "initialized" }) + "\n");
+    for (const name of names) await request("thread/name/set", { threadId, name });
+  } finally {
+    child.kill();
+  }
+}
+
 async function main() {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run npm run record:codex first (it installs codex-cli ${VERSION})`);
   const root = mkdtempSync(join(tmpdir(), "ase-codex-sub-"));
@@ -54,10 +91,14 @@ async function main() {
     if (r.code !== 0) throw new Error(`codex exec exited ${r.code}:\n${r.log}`);
     const files = rollouts(home);
     if (files.length < 2) throw new Error(`expected the parent's and the sub-agent's rollouts, found ${files.length}:\n${r.log}`);
+    const parent = files.find((f) => !readFileSync(f, "utf8").split("\n", 1)[0].includes('"subagent"'));
+    const parentId = JSON.parse(readFileSync(parent, "utf8").split("\n", 1)[0]).payload.id;
+    await nameThread(home, parentId, ["Count the files", "Count the files (renamed)"]);
     rmSync(out, { recursive: true, force: true });
     const day = join(out, "sessions/2026/11/26");
     mkdirSync(day, { recursive: true });
     for (const f of files) copyFileSync(f, join(day, basename(f)));
+    copyFileSync(join(home, "session_index.jsonl"), join(out, "session_index.jsonl"));
     console.log(`recorded ${files.length} rollouts into ${day}`);
   } finally {
     await fake.close();

@@ -39,6 +39,16 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
     );
   });
 
+  it("titles from session_index.jsonl as codex-cli 0.169.0's app-server writes it (thread/name/set appends; the latest name wins)", async () => {
+    const { home, day } = tempHome();
+    const { parent, child } = recordedPair();
+    for (const f of [parent, child]) copyFileSync(f, join(day, f.split("/").pop() as string));
+    copyFileSync(join(DAY, "..", "..", "..", "..", "session_index.jsonl"), join(home, "session_index.jsonl"));
+    const res = await listAllSessions({ dirs: { codex: home }, only: ["codex"], env: {} });
+    const all = res.projects.flatMap((p) => p.sessions);
+    assert.deepEqual(all.map((s) => s.name), ["Count the files (renamed)"]);
+  });
+
   it("a sub-agent whose parent is not listed, and heads that name each other as parents, stay listed on their own", async () => {
     const { home, day } = tempHome();
     const { child } = recordedPair();

@@ -72,9 +72,10 @@ function zstSummary(path: string): HeadFacts & { entryCount: number } {
 }
 
 /**
- * Thread names from session_index.jsonl (`{id, thread_name, ...}` per line, the latest
- * line for an id wins) [src: codex-rs/rollout/src/session_index.rs; not observed: codex
- * exec names no thread]. A missing or unreadable index names nothing.
+ * Thread names from session_index.jsonl (`{id, thread_name, updated_at}` per line, the
+ * latest line for an id wins) [obs, 0.169.0: `codex exec` writes no index; the app-server's
+ * thread/name/set appends one line per rename (scripts/codex/record-subagent.mjs)]. A
+ * missing or unreadable index names nothing.
  */
 export function codexTitles(root: string): Map<string, string> {
   const names = new Map<string, string>();
