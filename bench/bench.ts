@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { buildContext } from "../src/core/formats/pi/context/build-context";
 import { firstPartFor } from "../src/core/store/first-look";
 import { benchClaudeCode } from "./claude-code";
+import { benchCodex, benchCodexList } from "./codex";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchSearch } from "./search";
@@ -216,7 +217,16 @@ function searchSection(sources: string[]): Promise<void> {
   return benchSearch({ sources, count: SEARCH_FILES, runs: 3, report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code` or `-- search`: only that section. */
+/** Issue 27: a Codex rollout of this many MB, plain and .zst. */
+const CODEX_SIZE = Number(process.env.ASE_BENCH_CODEX_SIZE ?? 100);
+
+function codexSection(): void {
+  console.log(`\n# Codex rollouts (built from the recorded fixtures; fresh process per load, median of ${LOAD_RUNS})`);
+  benchCodex({ work: WORK, self: SELF, sizeMb: CODEX_SIZE, runs: LOAD_RUNS, report });
+  benchCodexList(report);
+}
+
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- codex` or `-- search`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -241,13 +251,19 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "codex") {
+    codexSection();
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "search") {
     await searchSection([join(FIXTURES, "large-session.jsonl"), synthetic(25), synthetic(100)]);
     const failed = results.filter((r) => !r.ok).length;
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, search; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, codex, search; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -273,6 +289,7 @@ async function main(): Promise<void> {
   await benchTokens((line) => console.log(line));
   console.log("\n# Claude Code transcripts (built from the real fixtures)");
   await benchClaudeCode({ work: WORK, fixtures: CLAUDE_CODE_FIXTURES, sizes: CLAUDE_CODE_SIZES, runs: 3, report });
+  codexSection();
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }
