@@ -19,6 +19,7 @@ export function run(): Promise<void> {
   require("./search.test");
   require("./names.test");
   require("./subagents.test");
+  require("./codex.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -24,10 +24,13 @@ const agentDir = join(work, "agent");
 const clawdcodeDir = join(work, "clawdcode");
 // A throwaway Claude Code store ($CLAUDE_CONFIG_DIR): the Claude Code suite copies transcripts in.
 const claudeDir = join(work, "claude");
+// A throwaway Codex home ($CODEX_HOME): the Codex suite lays the recorded rollouts out in it.
+const codexHome = join(work, "codex");
 const workspace = join(work, "workspace");
 mkdirSync(join(agentDir, "sessions"), { recursive: true });
 mkdirSync(join(clawdcodeDir, "projects"), { recursive: true });
 mkdirSync(join(claudeDir, "projects"), { recursive: true });
+mkdirSync(codexHome, { recursive: true });
 mkdirSync(workspace, { recursive: true });
 mkdirSync(join(work, "tmp"), { recursive: true });
 mkdirSync(join(root, "test-artifacts", "e2e"), { recursive: true });
@@ -39,6 +42,7 @@ r = run(process.execPath, [
   "--env", `PI_CODING_AGENT_DIR=${agentDir}`,
   "--env", `CLAWDCODE_DIR=${clawdcodeDir}`,
   "--env", `CLAUDE_CONFIG_DIR=${claudeDir}`,
+  "--env", `CODEX_HOME=${codexHome}`,
   "--env", `TMPDIR=${join(work, "tmp")}`,
   "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
   "--timeout", "600",
