@@ -93,7 +93,7 @@ async function main() {
     if (files.length < 2) throw new Error(`expected the parent's and the sub-agent's rollouts, found ${files.length}:\n${r.log}`);
     const parent = files.find((f) => !readFileSync(f, "utf8").split("\n", 1)[0].includes('"subagent"'));
     const parentId = JSON.parse(readFileSync(parent, "utf8").split("\n", 1)[0]).payload.id;
-    await nameThread(home, parentId, ["Count the files", "Count the files (renamed)"]);
+    await nameThread(home, parentId, ["Spawned helper demo", "Spawned helper demo (renamed)"]);
     rmSync(out, { recursive: true, force: true });
     const day = join(out, "sessions/2026/11/26");
     mkdirSync(day, { recursive: true });

@@ -76,7 +76,7 @@ describe("Codex rollouts in a real VS Code extension host", function () {
     assert.deepEqual(sessions.map((s) => s.path).sort(), [demo.zst, demo.compaction, demo.fork, demo.subagentParent].sort());
     for (const s of sessions) assert.match(s.description, /^Codex · /, s.path);
     const parent = sessions.find((s) => s.path === demo.subagentParent);
-    assert.equal(parent?.label, "Count the files (renamed)");
+    assert.equal(parent?.label, "Spawned helper demo (renamed)");
     assert.equal(parent?.children.length, 1, "the sub-agent's rollout under its thread");
     assert.match(parent?.children[0] ?? "", /\.jsonl$/);
   });

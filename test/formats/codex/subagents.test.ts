@@ -46,7 +46,7 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
     copyFileSync(join(DAY, "..", "..", "..", "..", "session_index.jsonl"), join(home, "session_index.jsonl"));
     const res = await listAllSessions({ dirs: { codex: home }, only: ["codex"], env: {} });
     const all = res.projects.flatMap((p) => p.sessions);
-    assert.deepEqual(all.map((s) => s.name), ["Count the files (renamed)"]);
+    assert.deepEqual(all.map((s) => s.name), ["Spawned helper demo (renamed)"]);
   });
 
   it("a sub-agent whose parent is not listed, and heads that name each other as parents, stay listed on their own", async () => {
