@@ -98,7 +98,8 @@ async function main() {
     const day = join(out, "sessions/2026/11/26");
     mkdirSync(day, { recursive: true });
     for (const f of files) copyFileSync(f, join(day, basename(f)));
-    copyFileSync(join(home, "session_index.jsonl"), join(out, "session_index.jsonl"));
+    // Kept as .recorded: the format contract takes every .jsonl fixture for a rollout; the demo and tests copy it back.
+    copyFileSync(join(home, "session_index.jsonl"), join(out, "session_index.jsonl.recorded"));
     console.log(`recorded ${files.length} rollouts into ${day}`);
   } finally {
     await fake.close();

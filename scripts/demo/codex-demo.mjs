@@ -38,6 +38,6 @@ export function generateCodexDemo(home) {
   const compaction = others.find((f) => f !== fork && fs.readFileSync(f, 'utf8').includes('"type":"compacted"'));
   const pair = copyDay('subagent-home', day);
   const subagentParent = pair.find((f) => !firstLine(f).includes('"subagent"'));
-  fs.copyFileSync(path.join(FIXTURES, 'subagent-home', 'session_index.jsonl'), path.join(home, 'session_index.jsonl'));
+  fs.copyFileSync(path.join(FIXTURES, 'subagent-home', 'session_index.jsonl.recorded'), path.join(home, 'session_index.jsonl'));
   return { zst, compaction, fork, subagentParent };
 }

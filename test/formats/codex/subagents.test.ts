@@ -43,7 +43,7 @@ describe("Codex sub-agents (source.subagent, parent_thread_id): under their pare
     const { home, day } = tempHome();
     const { parent, child } = recordedPair();
     for (const f of [parent, child]) copyFileSync(f, join(day, f.split("/").pop() as string));
-    copyFileSync(join(DAY, "..", "..", "..", "..", "session_index.jsonl"), join(home, "session_index.jsonl"));
+    copyFileSync(join(DAY, "..", "..", "..", "..", "session_index.jsonl.recorded"), join(home, "session_index.jsonl"));
     const res = await listAllSessions({ dirs: { codex: home }, only: ["codex"], env: {} });
     const all = res.projects.flatMap((p) => p.sessions);
     assert.deepEqual(all.map((s) => s.name), ["Spawned helper demo (renamed)"]);
