@@ -303,7 +303,7 @@ try {
       await row.click({ timeout: budget(15_000) });
       const frame = await webviewFrame(page, { text: 'Please run TOOLS', timeoutMs: 60_000 });
       const body = await frame.locator('body').innerText();
-      for (const t of ['echo hi', 'Turn interrupted']) if (!body.includes(t)) throw new Error(`the .zst rollout's explorer does not show ${JSON.stringify(t)}`);
+      for (const t of ['echo hi', 'turn failed: stream disconnected', 'turn aborted (interrupted)']) if (!body.includes(t)) throw new Error(`the .zst rollout's explorer does not show ${JSON.stringify(t)}`);
       const call = frame.locator('.row:has-text("echo hi")').first();
       await call.click({ timeout: budget(15_000) });
       await call.press('Enter');
