@@ -8,6 +8,7 @@ import { benchClaudeCode } from "./claude-code";
 import { benchGemini } from "./gemini";
 import { benchExportHtml } from "./export-html";
 import { benchOpencode } from "./opencode";
+import { benchCodex, benchCodexList } from "./codex";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchHistory } from "./history";
@@ -234,7 +235,16 @@ function historySection(sources: string[]): Promise<void> {
   return benchHistory({ sources, count: Number(process.env.ASE_BENCH_HISTORY_FILES ?? 1000), runs: Number(process.env.ASE_BENCH_HISTORY_RUNS ?? 3), report, log: (l) => console.log(l) });
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini`, `-- search` or `-- history`: only that section. */
+/** Issue 27: a Codex rollout of this many MB, plain and .zst. */
+const CODEX_SIZE = Number(process.env.ASE_BENCH_CODEX_SIZE ?? 100);
+
+function codexSection(): void {
+  console.log(`\n# Codex rollouts (built from the recorded fixtures; fresh process per load, median of ${LOAD_RUNS})`);
+  benchCodex({ work: WORK, self: SELF, sizeMb: CODEX_SIZE, runs: LOAD_RUNS, report });
+  benchCodexList(report);
+}
+
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini`, `-- codex`, `-- search`, `-- history`, `-- export` or `-- opencode`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -265,6 +275,12 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "codex") {
+    codexSection();
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "export") {
     console.log("\n# HTML export (a page of the session, opened in Chromium)");
     await benchExportHtml({ self: SELF, work: WORK, file: synthetic(100), report, log: (l) => console.log(l) });
@@ -291,7 +307,7 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, search, history, export, opencode; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, codex, search, history, export, opencode; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -323,6 +339,7 @@ async function main(): Promise<void> {
   await geminiSection();
   console.log("\n# OpenCode's database");
   await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
+  codexSection();
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }

@@ -1,4 +1,5 @@
 import { Session } from "../src/core/formats/pi/pi-session";
+import { openSession } from "../src/core/formats/registry";
 import { scanLines } from "../src/core/store/line-scanner";
 import { peakRssBytes } from "./peak-rss";
 
@@ -14,6 +15,8 @@ import { peakRssBytes } from "./peak-rss";
  *   line, keep only an index (id, parentId, type, role, byte offset, length, usage)
  *   from a stream"), written the plain way: one small object per entry.
  * - parse: the bare floor: stream the same lines and JSON.parse each, keep nothing.
+ * - open: any agent's file as the explorer opens it (the registry picks the format; a
+ *   Codex .jsonl.zst is decompressed by streaming first).
  */
 interface PlainIndexRow {
   id: unknown;
@@ -43,6 +46,13 @@ async function load(mode: string, file: string): Promise<number> {
       rows.push({ id: e.id, parentId: e.parentId, type: e.type, role: m?.role, offset: l.offset, length: l.end - l.start, usage: m?.usage });
     });
     return rows.length;
+  }
+  if (mode === "open") {
+    const s = await openSession(file);
+    // A reader over a JSONL index says how many threads read it; a .zst's says it through its plain copy's.
+    const t = (s as { threads?: unknown }).threads;
+    threads = typeof t === "number" ? t : 1;
+    return s.metas.length;
   }
   if (mode === "parse") {
     let n = 0;

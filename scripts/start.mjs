@@ -113,6 +113,7 @@ try {
   const { generateClawdcodeDemo } = await import('./demo/clawdcode-demo.mjs');
   const { generateClaudeCodeDemo } = await import('./demo/claude-code-demo.mjs');
   const { generateGeminiDemo } = await import('./demo/gemini-demo.mjs');
+  const { generateCodexDemo } = await import('./demo/codex-demo.mjs');
   assertInstalled();
 
   // ---- 4: the demo
@@ -129,16 +130,19 @@ try {
   // Gemini CLI's store: recorded sessions with a compression, a /rewind, a sub-agent.
   const geminiHome = path.join(runDir, 'gemini');
   generateGeminiDemo(geminiHome);
+  // Codex's store: a .zst rollout, a compaction, a fork, a sub-agent (recorded with codex-cli).
+  const codexDir = path.join(runDir, 'codex');
+  generateCodexDemo(codexDir);
   const workspace = path.join(runDir, 'demo-workspace');
   fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }, null, 2) + '\n');
   fs.writeFileSync(path.join(workspace, 'README.md'),
     '# Agent Session Explorer demo\n\nThis throwaway workspace was made by `npm start`. `.agent-sessions/open.json` lists the sessions\n' +
-    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR) a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR) and a Gemini CLI one in \`${geminiHome}\` (GEMINI_CLI_HOME).\n`);
+    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR), a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR), a Gemini CLI one in \`${geminiHome}\` (GEMINI_CLI_HOME) and a Codex one in \`${codexDir}\` (CODEX_HOME).\n`);
   say(`demo sessions in ${sessionsDir}`);
 
   // The CLI on the same sessions, so the newcomer sees it once.
-  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`, '--dir', `gemini-cli=${geminiHome}`];
+  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`, '--dir', `gemini-cli=${geminiHome}`, '--dir', `codex=${codexDir}`];
   console.log(`\n$ node ${cliArgs.join(' ')}`);
   const cli = spawnSync(process.execPath, cliArgs, { cwd: ROOT, encoding: 'utf8' });
   process.stdout.write(cli.stdout || '');
@@ -151,7 +155,7 @@ try {
     workspace,
     runDir: path.join(runDir, 'code-server'),
     port,
-    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: geminiHome },
+    env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: geminiHome, CODEX_HOME: codexDir },
   });
   const url = workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT });
   say(`code-server listening on ${server.url} (log: ${server.logFile})`);

@@ -9,7 +9,7 @@ let seq = 0;
 const nextId = (p) => `${p}_fake${String(++seq).padStart(4, "0")}`;
 
 /** The text of the last user message that is a prompt (not Codex's own <...> context). */
-function lastPrompt(input) {
+export function lastPrompt(input) {
   for (let k = input.length - 1; k >= 0; k--) {
     const it = input[k];
     if (it.type !== "message" || it.role !== "user") continue;
@@ -19,9 +19,9 @@ function lastPrompt(input) {
   return { text: "", at: -1 };
 }
 
-const message = (text) => ({ type: "message", id: nextId("msg"), role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-const reasoning = (summary) => ({ type: "reasoning", id: nextId("rs"), summary: [{ type: "summary_text", text: summary }], encrypted_content: Buffer.from(`opaque-${seq}`).toString("base64") });
-const call = (name, args) => ({ type: "function_call", id: nextId("fc"), status: "completed", name, arguments: JSON.stringify(args), call_id: nextId("call") });
+export const message = (text) => ({ type: "message", id: nextId("msg"), role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+export const reasoning = (summary) => ({ type: "reasoning", id: nextId("rs"), summary: [{ type: "summary_text", text: summary }], encrypted_content: Buffer.from(`opaque-${seq}`).toString("base64") });
+export const call = (name, args) => ({ type: "function_call", id: nextId("fc"), status: "completed", name, arguments: JSON.stringify(args), call_id: nextId("call") });
 const customCall = (name, input) => ({ type: "custom_tool_call", id: nextId("ctc"), status: "completed", name, input, call_id: nextId("call") });
 
 const PATCH = ["*** Begin Patch", "*** Add File: notes.txt", "+written by the fake model", "*** End Patch", ""].join("\n");
@@ -62,8 +62,8 @@ function sse(res, type, data) {
   res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
 }
 
-/** Starts the server; resolves to { port, close, onRequest }. */
-export function startFake(logFile) {
+/** Starts the server (answering with `planOf`, default `plan`); resolves to { port, close, onRequest }. */
+export function startFake(logFile, planOf = plan) {
   const hangs = new Set();
   const listeners = [];
   const server = createServer((req, res) => {
@@ -82,7 +82,7 @@ export function startFake(logFile) {
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not here"}}');
         return;
       }
-      const p = plan(body);
+      const p = planOf(body);
       const id = nextId("resp");
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       sse(res, "response.created", { response: { id, object: "response", status: "in_progress", output: [] } });

@@ -9,17 +9,13 @@
 //                                            committed main rollout resumed by the binary
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { basename, dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { basename, join, relative } from "node:path";
 import { startFake } from "./fake-responses.mjs";
 import { checkGoldens } from "./check-goldens.mjs";
+import { bin, cache, repo, rollouts, VERSION, writeConfig } from "./recorder-home.mjs";
 
-const VERSION = "0.169.0";
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const out = join(repo, "test/fixtures/codex");
-const cache = process.env.ASE_AGENTS_CACHE ?? join(homedir(), ".cache/ase-agents", `codex-${VERSION}`);
-const bin = join(cache, "node_modules/.bin/codex");
 
 function install() {
   if (existsSync(bin)) return;
@@ -33,20 +29,6 @@ function install() {
 /** A rollout's lines, parsed. */
 const linesOf = (file) => readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 
-function rollouts(home) {
-  const found = [];
-  const walk = (d) => {
-    if (!existsSync(d)) return;
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/^rollout-.*\.jsonl$/.test(e.name)) found.push(p);
-    }
-  };
-  walk(join(home, "sessions"));
-  return found;
-}
-
 const idOf = (file) => linesOf(file)[0].payload.id;
 
 class Recorder {
@@ -58,21 +40,7 @@ class Recorder {
   home(name) {
     const home = join(this.root, name);
     mkdirSync(home, { recursive: true });
-    writeFileSync(
-      join(home, "config.toml"),
-      [
-        'model = "gpt-5.5"',
-        'model_provider = "fake"',
-        "[model_providers.fake]",
-        'name = "fake"',
-        `base_url = "http://127.0.0.1:${this.fake.port}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "FAKE_KEY"',
-        "stream_max_retries = 0",
-        "request_max_retries = 0",
-        "",
-      ].join("\n"),
-    );
+    writeConfig(home, this.fake.port);
     return home;
   }
 

@@ -71,7 +71,7 @@ describe("ase list on odd files", () => {
     const cacheFile = join(tempDir(), "c.json");
     await listSessions(root, { cacheFile });
     const cache = JSON.parse(readFileSync(cacheFile, "utf8")) as { version: number; records: Record<string, { entryCount: number; lines: number }> };
-    assert.equal(cache.version, 4);
+    assert.equal(cache.version, 5);
     // The same record as version 1 wrote it: 2 entries.
     cache.version = 1;
     cache.records[file].entryCount = 2;

@@ -289,6 +289,29 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
+    await check('Codex sessions in the explorer: a .jsonl.zst rollout opened from the Sessions view, its tool calls and turns (screenshot)', async () => {
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      // The Codex threads may sit below the Sessions view's fold: scroll the list until the row is drawn.
+      // The main thread's own row: its fork's is titled "Say hello (fork)".
+      const row = page.locator('.sidebar .monaco-list-row', { hasText: /^\s*Say hello\s*Codex ·/ }).first();
+      const list = page.locator('.sidebar .monaco-list').first();
+      for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
+        await list.hover();
+        await page.mouse.wheel(0, 200);
+        await sleep(150);
+      }
+      await row.click({ timeout: budget(15_000) });
+      const frame = await webviewFrame(page, { text: 'Please run TOOLS', timeoutMs: 60_000 });
+      const body = await frame.locator('body').innerText();
+      for (const t of ['echo hi', 'turn failed: stream disconnected', 'turn aborted (interrupted)']) if (!body.includes(t)) throw new Error(`the .zst rollout's explorer does not show ${JSON.stringify(t)}`);
+      const call = frame.locator('.row:has-text("echo hi")').first();
+      await call.click({ timeout: budget(15_000) });
+      await call.press('Enter');
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'codex-zst.png'))}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    });
     await check('the rich demo session: the context growth chart, and "What this compaction changed" in VS Code\'s diff editor (screenshots)', async () => {
       await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
       await page.locator('.sidebar .monaco-list-row', { hasText: DEMO_NAME }).first().click({ timeout: budget(15_000) });

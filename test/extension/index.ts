@@ -23,6 +23,7 @@ export function run(): Promise<void> {
   require("./gemini.test");
   require("./agent-history.test");
   require("./export.test");
+  require("./codex.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -26,11 +26,14 @@ const clawdcodeDir = join(work, "clawdcode");
 const claudeDir = join(work, "claude");
 // A throwaway Gemini CLI home ($GEMINI_CLI_HOME): the Gemini suite copies recorded sessions in.
 const geminiHome = join(work, "gemini");
+// A throwaway Codex home ($CODEX_HOME): the Codex suite lays the recorded rollouts out in it.
+const codexHome = join(work, "codex");
 const workspace = join(work, "workspace");
 mkdirSync(join(agentDir, "sessions"), { recursive: true });
 mkdirSync(join(clawdcodeDir, "projects"), { recursive: true });
 mkdirSync(join(claudeDir, "projects"), { recursive: true });
 mkdirSync(join(geminiHome, ".gemini"), { recursive: true });
+mkdirSync(codexHome, { recursive: true });
 mkdirSync(workspace, { recursive: true });
 mkdirSync(join(work, "tmp"), { recursive: true });
 mkdirSync(join(root, "test-artifacts", "e2e"), { recursive: true });
@@ -43,6 +46,7 @@ r = run(process.execPath, [
   "--env", `CLAWDCODE_DIR=${clawdcodeDir}`,
   "--env", `CLAUDE_CONFIG_DIR=${claudeDir}`,
   "--env", `GEMINI_CLI_HOME=${geminiHome}`,
+  "--env", `CODEX_HOME=${codexHome}`,
   "--env", `TMPDIR=${join(work, "tmp")}`,
   "--screenshot", join(root, "test-artifacts", "e2e", "extension-tests.png"),
   "--timeout", "600",

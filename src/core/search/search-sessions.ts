@@ -5,7 +5,7 @@ import { kindSet } from "./kinds";
 import { compilePattern, type SearchPattern } from "./pattern";
 import { DEFAULT_REGEX_DEADLINE_MS, searchThreadSource, threadedSearch } from "./regex-thread";
 import { type MatchWatch, type OpenedFile, openForSearch, scanFile } from "./scan-file";
-import { findTargets, type PreparedTarget, prepareHead, type SearchTarget, subagentFiles, type TargetOptions, titleOf } from "./search-targets";
+import { findTargets, plainCopyOf, type PreparedTarget, prepareHead, type SearchTarget, subagentFiles, type TargetOptions, titleOf } from "./search-targets";
 import type { SearchHit, SearchStats, SessionHits, SubagentOfHit } from "./search-types";
 import type { SearchOptions } from "./search-options";
 import { searchRowStores, splitAddresses } from "./search-rows";
@@ -60,10 +60,14 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
     const scanOne = async (path: string, size: number, mtimeMs: number, sub?: SubagentOfHit, first?: Pick<Parameters<typeof scanFile>[0], "opened" | "handOff">): Promise<void> => {
       let res;
       try {
+        // A compressed file (Codex's .zst) is read in its decompressed copy; hits name the file itself.
+        const plain = plainCopyOf(path);
+        if (plain?.error) this.skipped.push({ path, reason: plain.error });
+        if (plain && first?.opened) await closeAhead(first.opened);
         res = await scanFile({
-          path,
-          ...first,
-          size,
+          path: plain?.path ?? path,
+          ...(plain ? { handOff: first?.handOff } : first),
+          size: plain?.size ?? size,
           setup: (head, complete) => {
             const got = prepareHead({ path, size, mtimeMs }, head, complete, sub ? undefined : o.only);
             if (got === null) return undefined;

@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { FORMATS, detectFormat, firstObjects } from "../formats/registry";
-import type { SearchHooks } from "../session/search-hooks";
+import type { PlainCopy, SearchHooks } from "../session/search-hooks";
 import type { SessionFormat } from "../session/session-format";
 import { type SessionScanner, type SessionSummary, type SubagentSummary, sessionFiles } from "../store/discover";
 import { linesEnd } from "../store/head-lines";
@@ -72,6 +72,15 @@ export async function findTargets(opts: TargetOptions): Promise<{ targets: Searc
   }
   targets.sort((a, b) => b.mtimeMs - a.mtimeMs || a.path.localeCompare(b.path));
   return { targets, skipped };
+}
+
+/** The plain copy to read in place of a file its agent stores compressed (the first format that claims it), or undefined. */
+export function plainCopyOf(path: string): PlainCopy | undefined {
+  for (const f of FORMATS) {
+    const copy = f.search?.plainCopy?.(path);
+    if (copy) return copy;
+  }
+  return undefined;
 }
 
 /** Non-blank lines detection looks at (the registry's count). */

@@ -31,6 +31,20 @@ export interface SearchHooks {
   entry(e: Record<string, unknown>, at: SearchPosition): SearchEntry | null;
   /** The project folder a session names in its first parsed lines ("" when none). */
   cwd(objects: readonly unknown[]): string;
+  /**
+   * A file its agent stores compressed (Codex's .jsonl.zst): the plain copy to read in its
+   * place, decompressed by streaming (memory bounded by the chunk, not the file), and why
+   * it stops early when the data is cut; undefined for any other file.
+   */
+  plainCopy?(path: string): PlainCopy | undefined;
+}
+
+/** The decompressed copy of a compressed session file (SearchHooks.plainCopy). */
+export interface PlainCopy {
+  path: string;
+  size: number;
+  /** The data is cut or corrupt: what comes before is in the copy; names the file. */
+  error?: string;
 }
 
 /** Most string leaves a tool's arguments hold; deeper or wider values are cut, not walked. */

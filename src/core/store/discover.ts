@@ -24,6 +24,12 @@ export interface SessionSummary {
   mtimeMs: number;
   /** Sub-agent transcripts in files of their own (formats that have them). */
   subagents?: SubagentSummary[];
+  /**
+   * The file is a sub-agent's own session (Codex: a spawned thread's rollout, found by its
+   * head): the id of the session that started it. Listed under that session, not on its own,
+   * when that session is listed too.
+   */
+  subagentOf?: { parent: string; agentType?: string };
 }
 
 /** A sub-agent's transcript, listed under the session that started it. */
@@ -61,8 +67,8 @@ interface CacheFile {
   records: Record<string, CacheRecord>;
 }
 
-/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent; 4: inline sub-agents. */
-const CACHE_VERSION = 4;
+/** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent; 4: inline sub-agents; 5: subagentOf. */
+const CACHE_VERSION = 5;
 const HEAD_BYTES = 256 * 1024;
 
 /** What a session starts with, as a format reads it from the first lines. */
@@ -179,7 +185,37 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
     for (const a of inlineByFile.get(s.path) ?? []) subs.push({ path: s.path, agentId: a.agentId, entryId: a.agentId, ...(a.description ? { description: a.description } : {}), size: 0, mtimeMs: s.mtimeMs });
     if (subs.length) s.subagents = subs;
   }
-  return { projects: group(summaries), skipped, notes, stats };
+  return { projects: group(nestSpawned(summaries)), skipped, notes, stats };
+}
+
+/**
+ * Sessions that are sub-agents of another listed session (SessionSummary.subagentOf) go
+ * under the top session of their line (a sub-agent's sub-agent too: the list nests one
+ * level), in start order. One whose parent is not listed, or whose parents make a loop
+ * (hostile heads), stays on its own, so nothing disappears from the list.
+ */
+function nestSpawned(summaries: SessionSummary[]): SessionSummary[] {
+  if (!summaries.some((s) => s.subagentOf)) return summaries;
+  const byId = new Map(summaries.map((s) => [s.id, s]));
+  const topOf = (s: SessionSummary): SessionSummary | undefined => {
+    const seen = new Set<SessionSummary>([s]);
+    let at = s;
+    for (let p = byId.get(at.subagentOf?.parent ?? ""); p; p = byId.get(at.subagentOf?.parent ?? "")) {
+      if (seen.has(p)) return undefined;
+      seen.add(p);
+      at = p;
+    }
+    return at === s ? undefined : at;
+  };
+  const nested = new Set<SessionSummary>();
+  for (const c of [...summaries].sort((a, b) => a.created.localeCompare(b.created))) {
+    const top = c.subagentOf ? topOf(c) : undefined;
+    if (!top) continue;
+    const sub: SubagentSummary = { path: c.path, agentId: c.id, ...(c.firstMessage ? { description: c.firstMessage } : {}), ...(c.subagentOf?.agentType ? { agentType: c.subagentOf.agentType } : {}), size: c.size, mtimeMs: c.mtimeMs };
+    (top.subagents ??= []).push(sub);
+    nested.add(c);
+  }
+  return summaries.filter((s) => !nested.has(s));
 }
 
 /** A folder a listing could not read, with the reason: reported, never fatal to the rest. */

@@ -5,6 +5,7 @@ import type { HeadFacts, SessionScanner } from "../../store/discover";
 import { openRegular, readTextFile } from "../../util/safe-open";
 import { rolloutFiles } from "./files";
 import { asObj, type CodexLine, payloadOf, promptOf, str } from "./lines";
+import { spawnedBy } from "./subagents";
 import { decompressRollout } from "./zst";
 
 /** Codex's home: an explicit folder (setting agentSessions.codexHome), else $CODEX_HOME, else ~/.codex (docs/codex-format.md section 1). */
@@ -32,7 +33,10 @@ export function codexHead(objects: Array<Record<string, unknown>>, size: number)
     }
   }
   const parent = str(meta.forked_from_id) ?? str(asObj(meta.history_base)?.thread_id);
-  return { id, cwd: str(meta.cwd) ?? "", created: str(meta.timestamp) ?? str(metaLine?.timestamp) ?? "", firstMessage, ...(parent ? { parentSession: parent } : {}) };
+  // A sub-agent's thread is listed under the thread that spawned it (docs/codex-format.md section 8).
+  const spawn = spawnedBy(meta);
+  const subagentOf = spawn && { parent: spawn.parent, ...(spawn.role || spawn.nickname ? { agentType: spawn.role ?? spawn.nickname } : {}) };
+  return { id, cwd: str(meta.cwd) ?? "", created: str(meta.timestamp) ?? str(metaLine?.timestamp) ?? "", firstMessage, ...(parent ? { parentSession: parent } : {}), ...(subagentOf ? { subagentOf } : {}) };
 }
 
 const HEAD_BYTES = 256 * 1024;
@@ -68,9 +72,10 @@ function zstSummary(path: string): HeadFacts & { entryCount: number } {
 }
 
 /**
- * Thread names from session_index.jsonl (`{id, thread_name, ...}` per line, the latest
- * line for an id wins) [src: codex-rs/rollout/src/session_index.rs; not observed: codex
- * exec names no thread]. A missing or unreadable index names nothing.
+ * Thread names from session_index.jsonl (`{id, thread_name, updated_at}` per line, the
+ * latest line for an id wins) [obs, 0.169.0: `codex exec` writes no index; the app-server's
+ * thread/name/set appends one line per rename (scripts/codex/record-subagent.mjs)]. A
+ * missing or unreadable index names nothing.
  */
 export function codexTitles(root: string): Map<string, string> {
   const names = new Map<string, string>();

@@ -12,6 +12,7 @@ import { codexInfo } from "./info";
 import { asObj, str } from "./lines";
 import { codexFacts, codexResponseOf, codexWindow, loadCodex } from "./session";
 import { codexSearchHooks } from "./search-text";
+import { codexSubagents } from "./subagents";
 import { forkCodex } from "./writer";
 
 /** A token_usage_record's payload, or undefined for any other line. */
@@ -35,7 +36,11 @@ export const codexFormat: SessionFormat = {
   // Codex resumes a thread at its end.
   defaultLeaf: (session) => session.metas.length - 1,
   describe: describeCodex,
-  details: codexDetails,
+  details(session, i) {
+    const view = codexDetails(session, i);
+    const subs = codexSubagents.startedBy(session, i);
+    return subs.length ? { ...view, subagents: subs } : view;
+  },
   context: codexContext,
   anthropic: codexAnthropic,
   files: codexFiles,
@@ -52,6 +57,8 @@ export const codexFormat: SessionFormat = {
     rootHelp: CODEX_ROOT_HELP,
   },
   search: codexSearchHooks,
+  // A spawn_agent call's row expands into the sub-agent's own rollout (subagents.ts).
+  subagents: codexSubagents,
   // Codex appends to its own rollouts; we only write a new one, as `codex exec fork` does.
   writer: {
     capabilities: {

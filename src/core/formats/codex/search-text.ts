@@ -2,6 +2,7 @@ import { parseIsoTime } from "../../util/iso-time";
 import { firstString, part, type SearchHooks, type SearchPart, valuesText } from "../../session/search-hooks";
 import { codexEntryId } from "./index-hooks";
 import { asObj, type CodexLine, contentText, isGeneratedUserText, payloadOf, str } from "./lines";
+import { decompressRollout } from "./zst";
 
 /** The visible text of a history item (never an event_msg: it repeats the items). */
 function itemParts(p: Record<string, unknown>): SearchPart[] {
@@ -36,4 +37,10 @@ export const codexSearchHooks: SearchHooks = {
     return { id: codexEntryId(e), time, parts };
   },
   cwd: (objects) => firstString(objects, (o) => (o.type === "session_meta" ? asObj(o.payload)?.cwd : undefined)),
+  // A .zst rollout is searched in its decompressed copy (zst.ts: streamed, reused while the file is unchanged).
+  plainCopy(path) {
+    if (!path.endsWith(".zst")) return undefined;
+    const d = decompressRollout(path);
+    return { path: d.plain, size: d.bytes, ...(d.error ? { error: d.error } : {}) };
+  },
 };

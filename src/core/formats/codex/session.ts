@@ -1,7 +1,8 @@
+import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { LineProblem } from "../../store/entry-meta";
-import { type FileStamp, JsonlSession, type LoadOptions } from "../../session/jsonl-session";
+import { type FileStamp, JsonlSession, type LoadOptions, type RefreshOptions, StaleSessionError } from "../../session/jsonl-session";
 import type { IndexBuilder } from "../../store/index-builder";
 import type { ContextMessage } from "../../session/session-format";
 import type { SessionReader } from "../../session/session-reader";
@@ -59,14 +60,46 @@ export class CodexFileSession extends JsonlSession {
   }
 }
 
-/** A `.jsonl.zst` rollout: read through its decompressed copy, named by its own path. */
+/** The identity of a file on disk: a .zst is never appended to, only replaced (Codex compresses anew). */
+function zstStamp(path: string): FileStamp {
+  const st = statSync(path);
+  return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+}
+
+/**
+ * A `.jsonl.zst` rollout: read through its decompressed copy, named by its own path. It
+ * reads on as a plain rollout does (the explorer keeps it open): the rest of a first part
+ * comes from the copy; a .zst replaced on disk is stale, and the explorer reloads it.
+ */
 export class CodexZstSession implements SessionReader {
   readonly formatId = "codex";
+  /** The .zst as it was when decompressed. */
+  private readonly zst: FileStamp;
   constructor(
     readonly path: string,
     /** The decompressed copy, read as a plain rollout. */
     readonly file: CodexFileSession,
-  ) {}
+  ) {
+    this.zst = zstStamp(path);
+  }
+  /** Decompressed bytes indexed so far, and the copy's stamp: what a first part's progress counts. */
+  get size(): number {
+    return this.file.size;
+  }
+  get stamp(): FileStamp {
+    return this.file.stamp;
+  }
+  get threads(): number {
+    return this.file.threads;
+  }
+  get workerFailure(): string | undefined {
+    return this.file.workerFailure;
+  }
+  async refresh(opts: RefreshOptions = {}): Promise<{ added: number }> {
+    const now = zstStamp(this.path);
+    if (now.size !== this.zst.size || now.mtimeMs !== this.zst.mtimeMs || now.ino !== this.zst.ino) throw new StaleSessionError(this.path, "the .zst was replaced");
+    return this.file.refresh(opts);
+  }
   private get inner(): CodexFileSession {
     return this.file;
   }
@@ -127,7 +160,7 @@ export function codexWindow(session: SessionReader, leaf: number): number | unde
 const MAX_FORK_DEPTH = 32;
 
 /** The homes a fork's parent is looked for in: the fork's own, then $CODEX_HOME or ~/.codex. */
-function parentHomes(path: string, env: NodeJS.ProcessEnv): string[] {
+export function parentHomes(path: string, env: NodeJS.ProcessEnv): string[] {
   const own = homeOf(path);
   const configured = env.CODEX_HOME || join(env.HOME || homedir(), ".codex");
   return [...new Set([own, configured].filter((h): h is string => !!h))];
