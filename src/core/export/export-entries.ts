@@ -74,14 +74,17 @@ function bound(redactor: Redactor, entryId: string | undefined): (text: string, 
 function exportBlock(b: EntryBlock, r: ReturnType<typeof bound>, redactor: Redactor, entryId: string, cwd: () => string): ExportBlock {
   const field = FIELD[b.kind];
   const out: ExportBlock = { kind: b.kind };
-  // A call is titled with what it does ("Read src/a.ts"), as the explorer titles it.
-  const title = b.call ? summarizeToolCall(b.call.name, b.call.input, cwd(), 300) : b.title;
-  if (title !== undefined) out.title = r(title, field);
+  const input = b.call ? redactValue(b.call.input ?? {}, redactor, { entryId, field }) : undefined;
+  // A call is titled with what it does ("Read src/a.ts"), as the explorer titles it, from
+  // its redacted input: the title is cut at 300 characters, and a key cut short would
+  // no longer match its rule.
+  if (b.call) out.title = r(summarizeToolCall(b.call.name, input, cwd(), 300), "title");
+  else if (b.title !== undefined) out.title = r(b.title, field);
   if (b.text !== undefined) out.text = r(b.text, field);
   if (b.isError) out.isError = true;
   if (b.image) out.image = { data: typeof b.image.data === "string" ? r(b.image.data, "image") : "", mimeType: r(String(b.image.mimeType ?? ""), "image type") };
   if (b.call) {
-    out.call = { name: r(String(b.call.name ?? ""), field), input: redactValue(b.call.input ?? {}, redactor, { entryId, field }) };
+    out.call = { name: r(String(b.call.name ?? ""), field), input };
     if (b.call.id !== undefined) out.call.id = r(String(b.call.id), "id");
   }
   if (b.answers !== undefined) out.answers = r(b.answers, "id");
@@ -128,9 +131,4 @@ export function exportEntry(session: SessionReader, i: number, redactor: Redacto
   const kids = session.tree.children(i);
   if (kids.length > 1) out.branches = [...kids].map((k) => r(session.metas[k].id, "id"));
   return out;
-}
-
-/** The positions an export of one branch covers: the tree's path root..leaf. */
-export function branchPositions(session: SessionReader, leaf: number): number[] {
-  return leaf < 0 ? [] : session.tree.path(leaf);
 }

@@ -7,6 +7,7 @@ import type { PartKind } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import type { CostSum } from "../usage/session-cost";
 import { type ExportEntry, exportEntry } from "./export-entries";
+import { branchPositions } from "./export-branches";
 import { branchFigures } from "./export-figures";
 import { redactValue } from "./redact-value";
 import type { RedactionReport, Redactor } from "./redactor";
@@ -36,7 +37,7 @@ export interface JsonExport {
 export async function sessionJson(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean; redacted: boolean }): Promise<JsonExport> {
   const f = session.format;
   const leaf = opts.leaf ?? f.defaultLeaf(session);
-  const positions = opts.all ? session.metas.map((_, i) => i) : leaf < 0 ? [] : session.tree.path(leaf);
+  const positions = opts.all ? session.metas.map((_, i) => i) : branchPositions(session, leaf);
   const r = (t: string, field: string, entryId?: string) => redactor.redact(t, { entryId, field });
   const info = f.info(session);
   const head: JsonExport["session"] = { path: r(session.path, "path"), format: f.id, agent: f.agent, id: r(info.id, "id"), cwd: r(info.cwd, "path") };
