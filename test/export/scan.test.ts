@@ -61,6 +61,12 @@ describe("export redaction: the secret scan", () => {
     ]);
   });
 
+  it("the home folder alone: only home-folder is counted", () => {
+    const r = createRedactor({ home: "/home/ana" });
+    assert.equal(r.redact("ls /home/ana/a /home/ana/b", { entryId: "e1", field: "tool input" }), "ls ~/a ~/b");
+    assert.deepEqual(r.report().rules.map((x) => [x.rule, x.count]), [["home-folder", 2]]);
+  });
+
   it("images: kept unscanned by default, dropped when asked", () => {
     assert.equal(createRedactor().redact("iVBORw0KGgo=", { field: "image" }), "iVBORw0KGgo=");
     const r = createRedactor({ dropImages: true });

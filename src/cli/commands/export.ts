@@ -50,8 +50,8 @@ function reportText(report: RedactionReport, redacted: boolean): string {
 }
 
 /** Refuses to write over the session read, or over any existing session file (.jsonl). */
-function checkTarget(out: string, sessionPath: string): string {
-  const target = resolve(out);
+function checkTarget(out: string, sessionPath: string, cwd: string): string {
+  const target = resolve(cwd, out);
   const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
   if (real(target) === real(resolve(sessionPath))) throw new CliError(`-o ${out}: that is the session being exported; choose another file`);
   if (existsSync(target) && /\.jsonl$/i.test(target)) throw new CliError(`-o ${out}: an existing .jsonl file (a session?) is never overwritten; choose another file`);
@@ -80,7 +80,7 @@ async function run(args: string[], io: CliIO): Promise<void> {
   // The HTML page is h-html's (src/core/export/html.ts); the lead wires renderHtmlExport in at merge.
   if (format === "html") throw new CliError("html export: not in this build");
   const session = await loadSession(onePositional(positionals, "session file", usage));
-  const target = values.out !== undefined ? checkTarget(values.out, session.path) : undefined;
+  const target = values.out !== undefined ? checkTarget(values.out, session.path, io.cwd) : undefined;
   const leaf = requireEntry(session, values.leaf, "leaf");
   const redacted = !values["no-redact"];
   const redactor: Redactor = redacted ? createRedactor({ ...(values["keep-home"] ? {} : whoAmI(io.env)), dropImages: values["drop-images"] }) : passThroughRedactor();

@@ -73,11 +73,13 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
       const scanned = scanText(text);
       for (const [rule, n] of scanned.hits) count(rule, n, place);
       let out = scanned.text;
-      let n = 0;
-      if (home) [out, n] = replaceCounting(out, home, "~");
-      count("home-folder", n, place);
-      if (user) [out, n] = replaceCounting(out, user, "<user>");
-      count("user-name", n, place);
+      // The home folder first: it holds the user name, and `~/x` says more than `/home/<user>/x`.
+      for (const [rule, re, by] of [["home-folder", home, "~"], ["user-name", user, "<user>"]] as const) {
+        if (!re) continue;
+        let n: number;
+        [out, n] = replaceCounting(out, re, by);
+        count(rule, n, place);
+      }
       return out;
     },
     report(): RedactionReport {
