@@ -50,14 +50,15 @@ describe("export redaction: the secret scan", () => {
     assert.equal(r.redact(`${gh.text} and ${gh.text}`, { entryId: "e1", field: "message" }), "[REDACTED:github-pat] and [REDACTED:github-pat]");
     r.redact(npm.text, { entryId: "e2", field: "tool output" });
     r.redact(gh.text, { entryId: "e2", field: "tool input" });
-    assert.equal(r.redact("cat /home/ana/proj/a.ts # by ana, not banana", { entryId: "e3", field: "path" }), "cat ~/proj/a.ts # by <user>, not banana");
+    // The name is replaced where it names the user (a path segment, user@host), not as a word of prose ("root", "dev").
+    assert.equal(r.redact("cat /home/ana/proj/a.ts /Users/ana/b ana@build # by ana, not banana", { entryId: "e3", field: "path" }), "cat ~/proj/a.ts /Users/<user>/b <user>@build # by ana, not banana");
     const report = r.report();
-    assert.equal(report.total, 6);
+    assert.equal(report.total, 7);
     assert.deepEqual(report.rules.map((x) => [x.rule, x.count, x.entryIds]), [
       ["github-pat", 3, ["e1", "e2"]],
       ["npm-access-token", 1, ["e2"]],
       ["home-folder", 1, ["e3"]],
-      ["user-name", 1, ["e3"]],
+      ["user-name", 2, ["e3"]],
     ]);
   });
 

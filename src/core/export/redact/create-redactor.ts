@@ -5,7 +5,7 @@ import { scanText } from "./scan";
 export interface RedactOptions {
   /** The home folder, replaced by `~` wherever it starts a path. */
   home?: string;
-  /** The user name, replaced by `<user>` where it stands as a word (names shorter than 3 characters are left: too many false hits). */
+  /** The user name, replaced by `<user>` as a path segment or before `@host` (names shorter than 3 characters are left: too many false hits). */
   user?: string;
   /** Images are dropped (their data redacted to nothing) instead of kept. */
   dropImages?: boolean;
@@ -46,7 +46,9 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   // Entries already named per rule: a set, as a large export names thousands.
   const seen = new Map<string, Set<string>>();
   const home = opts.home && opts.home.length > 1 ? new RegExp(`${escapeRegExp(opts.home.replace(/[/\\]+$/, ""))}(?![A-Za-z0-9_.-])`, "g") : undefined;
-  const user = opts.user && opts.user.length >= 3 ? new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegExp(opts.user)}(?![A-Za-z0-9_-])`, "g") : undefined;
+  // Only where the name names the user: a path segment (/Users/ana/, C:\\Users\\ana) or user@host.
+  // As a word of prose it is left: "root" or "dev" is a user name and an everyday word.
+  const user = opts.user && opts.user.length >= 3 ? new RegExp(`(?<=[/\\\\])${escapeRegExp(opts.user)}(?=[/\\\\]|$|[^A-Za-z0-9_.-])|(?<![A-Za-z0-9_.-])${escapeRegExp(opts.user)}(?=@)`, "g") : undefined;
 
   function count(rule: string, n: number, place: RedactionPlace): void {
     if (!n) return;
