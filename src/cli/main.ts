@@ -4,6 +4,7 @@ import { compactCommand } from "./commands/compact";
 import { contextCommand } from "./commands/context";
 import { costCommand } from "./commands/cost";
 import { diffCommand } from "./commands/diff";
+import { exportCommand } from "./commands/export";
 import { filesCommand } from "./commands/files";
 import { forkCommand } from "./commands/fork";
 import { historyCommand } from "./commands/history";
@@ -15,7 +16,7 @@ import { treeCommand } from "./commands/tree";
 import { FORMATS } from "../core/formats/registry";
 import { visibleText } from "../core/util/visible-text";
 
-const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, historyCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand, mcpCommand];
+const commands: CliCommand[] = [listCommand, searchCommand, treeCommand, contextCommand, filesCommand, historyCommand, forkCommand, tokensCommand, costCommand, compactCommand, branchCommand, diffCommand, exportCommand, mcpCommand];
 
 function help(): string {
   const lines = commands.map((c) => `  ${c.usage}\n      ${c.summary}`);

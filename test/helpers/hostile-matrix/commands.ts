@@ -37,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
   { name: "cost --json", args: (t) => ["cost", t.file, "--json"] },
   { name: "fork --at", args: (t) => ["fork", t.copy, "--at", t.ids.at], writes: true },
   { name: "diff --a --b", args: (t) => ["diff", t.file, "--a", t.ids.a, "--b", t.ids.b] },
+  { name: "export", args: (t) => ["export", t.file] },
+  { name: "export --all --format json", args: (t) => ["export", t.file, "--all", "--format", "json"] },
   {
     name: "compact --dry-run",
     args: (t) => ["compact", t.file, "--dry-run"],

@@ -1,0 +1,110 @@
+import { existsSync, realpathSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { resolve } from "node:path";
+import { createRedactor } from "../../core/export/redact/create-redactor";
+import { sessionJson } from "../../core/export/json";
+import { sessionMarkdown } from "../../core/export/markdown";
+import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
+import { NewFileError, writeNewFile } from "../../core/store/atomic-file";
+import { onePositional, parseFlags } from "../args";
+import { type CliCommand, CliError, type CliIO } from "../cli-error";
+import { safeText } from "../format";
+import { loadSession, reportProblems, requireEntry } from "../load";
+
+const usage = "ase export <file> [--leaf ID | --all] [--format html|md|json] [--no-redact] [--keep-home] [--drop-images] [--json] [-o OUT]";
+
+const FORMATS = ["html", "md", "json"] as const;
+type ExportFormat = (typeof FORMATS)[number];
+
+/** The format asked for, else the one -o's extension names, else Markdown. */
+function exportFormat(given: string | undefined, out: string | undefined): ExportFormat {
+  if (given !== undefined) {
+    if (!(FORMATS as readonly string[]).includes(given)) throw new CliError(`--format must be html, md or json, got "${given}"`);
+    return given as ExportFormat;
+  }
+  const ext = /\.([a-z]+)$/i.exec(out ?? "")?.[1]?.toLowerCase();
+  return ext === "html" || ext === "htm" ? "html" : ext === "json" ? "json" : "md";
+}
+
+/** The home folder and user name the redactor replaces; either may be unknown. */
+function whoAmI(env: NodeJS.ProcessEnv): { home?: string; user?: string } {
+  let user = env.USER ?? env.USERNAME;
+  try {
+    user ??= userInfo().username;
+  } catch {
+    // No passwd entry (a container): the name is not replaced.
+  }
+  return { home: env.HOME ?? homedir(), user };
+}
+
+/** The report as lines for stderr: each rule, its count and the entries it hit. */
+function reportText(report: RedactionReport, redacted: boolean): string {
+  if (!redacted) return "redaction: off (--no-redact): nothing was replaced\n";
+  if (!report.total) return "redaction: nothing found to redact\n";
+  const lines = [`redaction: ${report.total} replacement(s) by ${report.rules.length} rule(s):`];
+  for (const r of report.rules) {
+    const ids = r.entryIds.slice(0, 5).join(", ") + (r.entryIds.length > 5 ? `, ... (${r.entryIds.length} entries)` : "");
+    lines.push(`  ${r.rule}  ${r.count}  ${r.description}${ids ? `  in ${ids}` : ""}`);
+  }
+  return `${lines.map(safeText).join("\n")}\n`;
+}
+
+/** Refuses to write over the session read, or over any existing session file (.jsonl). */
+function checkTarget(out: string, sessionPath: string, cwd: string): string {
+  const target = resolve(cwd, out);
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : p);
+  if (real(target) === real(resolve(sessionPath))) throw new CliError(`-o ${out}: that is the session being exported; choose another file`);
+  if (existsSync(target) && /\.jsonl$/i.test(target)) throw new CliError(`-o ${out}: an existing .jsonl file (a session?) is never overwritten; choose another file`);
+  return target;
+}
+
+async function run(args: string[], io: CliIO): Promise<void> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      leaf: { type: "string" },
+      all: { type: "boolean" },
+      format: { type: "string" },
+      "no-redact": { type: "boolean" },
+      "keep-home": { type: "boolean" },
+      "drop-images": { type: "boolean" },
+      json: { type: "boolean" },
+      out: { type: "string", short: "o" },
+    },
+    usage,
+  );
+  if (values.all && values.leaf !== undefined) throw new CliError("--leaf and --all exclude each other: one branch, or the whole tree");
+  if (values.json && values.out === undefined) throw new CliError("--json prints the redaction report on stdout: give -o OUT for the export itself");
+  if (values["no-redact"] && (values["keep-home"] || values["drop-images"])) throw new CliError("--keep-home and --drop-images shape the redaction: they do not go with --no-redact");
+  const format = exportFormat(values.format, values.out);
+  // The HTML page is h-html's (src/core/export/html.ts); the lead wires renderHtmlExport in at merge.
+  if (format === "html") throw new CliError("html export: not in this build");
+  const session = await loadSession(onePositional(positionals, "session file", usage));
+  const target = values.out !== undefined ? checkTarget(values.out, session.path, io.cwd) : undefined;
+  const leaf = requireEntry(session, values.leaf, "leaf");
+  const redacted = !values["no-redact"];
+  const redactor: Redactor = redacted ? createRedactor({ ...(values["keep-home"] ? {} : whoAmI(io.env)), dropImages: values["drop-images"] }) : passThroughRedactor();
+  reportProblems(session, io.err);
+  const text = format === "json" ? `${JSON.stringify(await sessionJson(session, redactor, { leaf, all: values.all, redacted }), null, 2)}\n` : await sessionMarkdown(session, redactor, { leaf, all: values.all });
+  // The report comes first: a user sees what was replaced before the file exists.
+  const report = redactor.report();
+  if (values.json) io.out(`${JSON.stringify({ file: session.path, format, output: target, redacted, ...report }, null, 2)}\n`);
+  else io.err(reportText(report, redacted));
+  if (target === undefined) {
+    io.out(text);
+    return;
+  }
+  try {
+    writeNewFile(target, text, { replace: true });
+  } catch (err) {
+    throw new CliError(err instanceof NewFileError ? err.message : `${target}: ${(err as Error).message}`);
+  }
+  if (!values.json) io.err(`wrote ${safeText(target)} (${format}, ${Buffer.byteLength(text)} bytes)\n`);
+}
+
+export const exportCommand: CliCommand = {
+  name: "export",
+  usage,
+  summary: "a branch (or --all, the whole tree) as Markdown or JSON (html: the self-contained page), secrets redacted unless --no-redact: the report (rule, count, entries) on stderr, or stdout with --json, before anything is written; -o writes atomically, never over a session",
+  run,
+};
