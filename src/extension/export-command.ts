@@ -2,6 +2,10 @@ import { writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
 import { renderHtmlExport } from "../core/export/html";
+import { sessionJson } from "../core/export/json";
+import { branchMarkdown, sessionMarkdown } from "../core/export/markdown";
+import { createRedactor } from "../core/export/redact/create-redactor";
+import { currentUser } from "../core/export/redact/current-user";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../core/export/redactor";
 import type { SessionReader } from "../core/session/session-reader";
 import { clipText, visibleText } from "../core/util/visible-text";
@@ -11,10 +15,9 @@ import { type CommandDeps, registrar, resolveFile, type Target } from "./command
 import { leafItems } from "./context-diff";
 
 /*
- * Export Session...: the whole tree or one branch, the format, redaction on by default;
- * the redaction report is shown before anything is written, then a save dialog, then the
- * result opens (HTML in the browser, Markdown in an editor). Markdown and JSON join the
- * formats below once their exporters (src/core/export/markdown.ts, json.ts) are merged.
+ * Export Session...: the whole tree or one branch, the format (HTML, Markdown, JSON),
+ * redaction on by default; the redaction report is shown before anything is written, then a
+ * save dialog, then the result opens (HTML in the browser, Markdown and JSON in an editor).
  */
 
 export interface RedactorOptions {
@@ -22,26 +25,41 @@ export interface RedactorOptions {
   redact: boolean;
 }
 
-/**
- * The one place an export's redactor is made. Until the secret scan (src/core/export/redact/)
- * is merged, every export passes text through unchanged: swap this body for the scan.
- */
+/** The one place an export's redactor is made: the secret scan, the home folder and user name included. */
 export function makeRedactor(opts: RedactorOptions): Redactor {
-  void opts;
-  return passThroughRedactor();
+  return opts.redact ? createRedactor(currentUser(process.env)) : passThroughRedactor();
+}
+
+interface RenderOptions {
+  leafId?: string;
+  redactor: Redactor;
+  /** Whether the redactor scans (said in the JSON export's header). */
+  redacted: boolean;
+}
+
+/** A branch (by its leaf) or the whole tree as Markdown, the way `ase export` writes it. */
+async function renderMarkdown(session: SessionReader, opts: RenderOptions): Promise<string> {
+  return opts.leafId === undefined ? sessionMarkdown(session, opts.redactor, { all: true }) : branchMarkdown(session, opts.leafId, opts.redactor);
+}
+
+async function renderJson(session: SessionReader, opts: RenderOptions): Promise<string> {
+  const leaf = opts.leafId === undefined ? undefined : session.tree.indexOf(opts.leafId);
+  return `${JSON.stringify(await sessionJson(session, opts.redactor, { ...(leaf === undefined ? { all: true } : { leaf }), redacted: opts.redacted }), null, 2)}\n`;
 }
 
 interface ExportFormatSpec {
   label: string;
   extension: string;
   filterName: string;
-  render(session: SessionReader, opts: { leafId?: string; redactor: Redactor }): Promise<string>;
+  render(session: SessionReader, opts: RenderOptions): Promise<string>;
   /** How the written file opens: the browser, or an editor. */
   opens: "external" | "editor";
 }
 
 const FORMATS = {
   html: { label: "$(globe) HTML page", extension: "html", filterName: "HTML", render: renderHtmlExport, opens: "external" },
+  md: { label: "$(markdown) Markdown", extension: "md", filterName: "Markdown", render: renderMarkdown, opens: "editor" },
+  json: { label: "$(json) JSON", extension: "json", filterName: "JSON", render: renderJson, opens: "editor" },
 } satisfies Record<string, ExportFormatSpec>;
 
 export type ExportFormat = keyof typeof FORMATS;
@@ -110,7 +128,7 @@ export async function exportSession(deps: CommandDeps, file: string, args: Expor
   const spec = FORMATS[format];
   const redactor = makeRedactor({ redact });
   const text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(file)}…` }, () =>
-    spec.render(session, { ...(leafId === null ? {} : { leafId }), redactor }),
+    spec.render(session, { ...(leafId === null ? {} : { leafId }), redactor, redacted: redact }),
   );
   const report = redactor.report();
   const title = visibleText(clipText(deps.view.titleOf(file) ?? sessionTitle(undefined, file), 80));

@@ -1,14 +1,16 @@
 import { strict as assert } from "node:assert";
 import { openSession } from "../../src/core/formats/registry";
 import { createRedactor } from "../../src/core/export/redact/create-redactor";
+import { renderHtmlExport } from "../../src/core/export/html";
 import { sessionJson } from "../../src/core/export/json";
 import { sessionMarkdown } from "../../src/core/export/markdown";
 import { passThroughRedactor, type Redactor } from "../../src/core/export/redactor";
 import type { SessionReader } from "../../src/core/session/session-reader";
 import { leakedKinds, seededSessions } from "./seeded-sessions";
 
-/** Each export format, as text; the HTML export joins here once it is built (renderHtmlExport). */
+/** Each export format, as text (one branch: the default leaf's, or the whole tree). */
 const EXPORTS: Record<string, (s: SessionReader, r: Redactor, all: boolean) => Promise<string>> = {
+  html: (s, r, all) => renderHtmlExport(s, all ? { all: true, redactor: r } : { leafId: s.metas[s.format.defaultLeaf(s)].id, redactor: r }),
   md: (s, r, all) => sessionMarkdown(s, r, { all }),
   json: async (s, r, all) => JSON.stringify(await sessionJson(s, r, { all, redacted: true })),
 };

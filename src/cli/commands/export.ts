@@ -1,7 +1,8 @@
 import { existsSync, realpathSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
 import { resolve } from "node:path";
 import { createRedactor } from "../../core/export/redact/create-redactor";
+import { currentUser } from "../../core/export/redact/current-user";
+import { renderHtmlExport } from "../../core/export/html";
 import { sessionJson } from "../../core/export/json";
 import { sessionMarkdown } from "../../core/export/markdown";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
@@ -24,17 +25,6 @@ function exportFormat(given: string | undefined, out: string | undefined): Expor
   }
   const ext = /\.([a-z]+)$/i.exec(out ?? "")?.[1]?.toLowerCase();
   return ext === "html" || ext === "htm" ? "html" : ext === "json" ? "json" : "md";
-}
-
-/** The home folder and user name the redactor replaces; either may be unknown. */
-function whoAmI(env: NodeJS.ProcessEnv): { home?: string; user?: string } {
-  let user = env.USER ?? env.USERNAME;
-  try {
-    user ??= userInfo().username;
-  } catch {
-    // No passwd entry (a container): the name is not replaced.
-  }
-  return { home: env.HOME ?? homedir(), user };
 }
 
 /** The report as lines for stderr: each rule, its count and the entries it hit. */
@@ -77,15 +67,19 @@ async function run(args: string[], io: CliIO): Promise<void> {
   if (values.json && values.out === undefined) throw new CliError("--json prints the redaction report on stdout: give -o OUT for the export itself");
   if (values["no-redact"] && (values["keep-home"] || values["drop-images"])) throw new CliError("--keep-home and --drop-images shape the redaction: they do not go with --no-redact");
   const format = exportFormat(values.format, values.out);
-  // The HTML page is h-html's (src/core/export/html.ts); the lead wires renderHtmlExport in at merge.
-  if (format === "html") throw new CliError("html export: not in this build");
   const session = await loadSession(onePositional(positionals, "session file", usage));
   const target = values.out !== undefined ? checkTarget(values.out, session.path, io.cwd) : undefined;
   const leaf = requireEntry(session, values.leaf, "leaf");
   const redacted = !values["no-redact"];
-  const redactor: Redactor = redacted ? createRedactor({ ...(values["keep-home"] ? {} : whoAmI(io.env)), dropImages: values["drop-images"] }) : passThroughRedactor();
+  const redactor: Redactor = redacted ? createRedactor({ ...(values["keep-home"] ? {} : currentUser(io.env)), dropImages: values["drop-images"] }) : passThroughRedactor();
   reportProblems(session, io.err);
-  const text = format === "json" ? `${JSON.stringify(await sessionJson(session, redactor, { leaf, all: values.all, redacted }), null, 2)}\n` : await sessionMarkdown(session, redactor, { leaf, all: values.all });
+  const text =
+    format === "json"
+      ? `${JSON.stringify(await sessionJson(session, redactor, { leaf, all: values.all, redacted }), null, 2)}\n`
+      : format === "html"
+        ? // The page: the whole tree with --all, else the branch the other formats write.
+          await renderHtmlExport(session, values.all ? { all: true, redactor } : { leafId: session.metas[leaf].id, redactor })
+        : await sessionMarkdown(session, redactor, { leaf, all: values.all });
   // The report comes first: a user sees what was replaced before the file exists.
   const report = redactor.report();
   if (values.json) io.out(`${JSON.stringify({ file: session.path, format, output: target, redacted, ...report }, null, 2)}\n`);

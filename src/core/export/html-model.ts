@@ -10,6 +10,7 @@ import type { SessionReader } from "../session/session-reader";
 import { type TimelinePoint, timelinePath } from "../usage/timeline";
 import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
 import type { RedactionPlace, Redactor } from "./redactor";
+import { redactCutTail } from "./redact/cut-tail";
 
 export interface PageModelOptions {
   /** Export only the branch root..leafId; without it the whole tree. */
@@ -36,6 +37,11 @@ export class Scrubber {
     return this.redactor.redact(s, place);
   }
 
+  /** A text cut for display: redacted, and a secret cut short at its end replaced too. */
+  cutText(s: string, place: RedactionPlace): string {
+    return redactCutTail(this.redactor.redact(s, place));
+  }
+
   /** An entry id as the page names it: redacted once, and kept distinct from every other id. */
   id(raw: string): string {
     let out = this.ids.get(raw);
@@ -51,11 +57,18 @@ export class Scrubber {
   }
 
   deep<T>(value: T, entryId: string | undefined, field = "value"): T {
-    if (typeof value === "string") return (ID_FIELDS.has(field) ? this.id(value) : this.text(value, { entryId, field })) as T;
+    if (typeof value === "string") {
+      if (ID_FIELDS.has(field)) return this.id(value) as T;
+      // Titles are one-line summaries cut at a width (a tool call's command or input), and
+      // a text ending in an ellipsis was cut: either may end inside a secret.
+      return (field === "title" || /(\.\.\.|…)$/.test(value) ? this.cutText(value, { entryId, field }) : this.text(value, { entryId, field })) as T;
+    }
     if (Array.isArray(value)) return value.map((v) => this.deep(v, entryId, field)) as T;
     if (value && typeof value === "object") {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.deep(v, entryId, k);
+      // A block shown cut (its text shorter than its fullLength) may end inside a secret.
+      const cut = typeof (value as { fullLength?: unknown }).fullLength === "number";
+      for (const [k, v] of Object.entries(value)) out[k] = cut && k === "text" && typeof v === "string" ? this.cutText(v, { entryId, field: k }) : this.deep(v, entryId, k);
       return out as T;
     }
     return value;
@@ -159,8 +172,8 @@ export class PageModel {
       idx.typeName.push(d.typeName === undefined ? -1 : typeNames.of(scrub.text(d.typeName, { entryId, field: "type" })));
       idx.visibility.push(VISIBILITIES.indexOf(d.visibility));
       const text = rowText.get(m.id) ?? d.preview ?? m.preview;
-      idx.text.push(scrub.text(text, { entryId, field: "preview" }));
-      idx.preview.push(m.preview === text ? 0 : scrub.text(m.preview, { entryId, field: "preview" }));
+      idx.text.push(scrub.cutText(text, { entryId, field: "preview" }));
+      idx.preview.push(m.preview === text ? 0 : scrub.cutText(m.preview, { entryId, field: "preview" }));
       idx.estimate.push(m.estimate);
       if (d.isError) idx.errors.push(k);
       if (d.kind === "boundary") idx.compactions.push([k, m.tokensBefore ?? 0, m.firstKeptEntryId === undefined ? null : scrub.id(m.firstKeptEntryId)]);
