@@ -9,26 +9,18 @@
 //                                            committed main rollout resumed by the binary
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureAgent } from "../agents/install.mjs";
 import { startFake } from "./fake-responses.mjs";
 import { checkGoldens } from "./check-goldens.mjs";
 
 const VERSION = "0.169.0";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const out = join(repo, "test/fixtures/codex");
-const cache = process.env.ASE_AGENTS_CACHE ?? join(homedir(), ".cache/ase-agents", `codex-${VERSION}`);
-const bin = join(cache, "node_modules/.bin/codex");
-
-function install() {
-  if (existsSync(bin)) return;
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(join(cache, "package.json"), JSON.stringify({ name: "ase-codex-cache", private: true }));
-  console.log(`installing @openai/codex@${VERSION} into ${cache}`);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", `@openai/codex@${VERSION}`], { cwd: cache, stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`npm install @openai/codex@${VERSION} failed`);
-}
+const install = () => ensureAgent({ name: "codex", pkg: "@openai/codex", version: VERSION, bin: "codex" });
+let bin;
 
 /** A rollout's lines, parsed. */
 const linesOf = (file) => readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
@@ -197,7 +189,7 @@ async function checkOurFork(rec, mainFile) {
 async function main() {
   const checkOnly = process.argv.includes("--check");
   if (!checkOnly) {
-    install();
+    bin = install();
     const root = mkdtempSync(join(tmpdir(), "ase-codex-rec-"));
     const fake = await startFake(join(root, "requests.jsonl"));
     try {
@@ -235,7 +227,7 @@ async function main() {
   }
   if (checkOnly) {
     // The committed rollouts: our fork of the main thread, resumed by the real binary.
-    install();
+    bin = install();
     const root = mkdtempSync(join(tmpdir(), "ase-codex-check-"));
     const fake = await startFake(join(root, "requests.jsonl"));
     try {
