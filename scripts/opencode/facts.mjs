@@ -44,7 +44,7 @@ function summarize(session, messages, parts) {
 }
 
 /** Facts of every session of a recorded database, roots first, each in creation order. */
-export function sessionFacts(_oc, dataDir, scenario) {
+export function sessionFacts(dataDir, scenario) {
   const read = (db) =>
     query(db, "select id, parent_id as parentId, title, revert from session order by parent_id is not null, time_created, id").map((s) => {
       const messages = query(db, `select data from message where session_id = '${s.id}' order by time_created, id`).map((r) => JSON.parse(r.data));

@@ -75,7 +75,7 @@ export async function recordScenario(bins, scenario, outDir) {
     const out = join(outDir, scenario.name);
     rmSync(out, { recursive: true, force: true });
     copyStore(oc, scenario, join(out, "data", "opencode"));
-    const sessions = scenario.legacy ? legacySessions(join(out, "data", "opencode", "storage")) : sessionFacts(oc, join(out, "data", "opencode"), scenario);
+    const sessions = scenario.legacy ? legacySessions(join(out, "data", "opencode", "storage")) : sessionFacts(join(out, "data", "opencode"), scenario);
     // The goldens: continue each session once more with a probe, in the recording's home.
     if (scenario.beforeGoldens) await scenario.beforeGoldens({ oc, migrateBin: bins.migrate });
     probing = true;

@@ -8,7 +8,7 @@ const say = (text, reasoning) => ({ text, ...(reasoning ? { reasoning } : {}) })
 const calls = (reasoning, ...list) => ({ reasoning, calls: list.map(([name, args]) => ({ name, args })) });
 
 /** The id of the only (or first) root session. */
-const rootId = (oc, db) => oc.sessions(db).find((s) => !s.parentId).id;
+const rootId = (oc) => oc.sessions().find((s) => !s.parentId).id;
 
 export const SCENARIOS = [
   {
