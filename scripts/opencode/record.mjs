@@ -16,7 +16,7 @@ import { ensureAgent } from "../agents/install.mjs";
 import { startFakeChat } from "./fake-chat.mjs";
 import { OpenCodeHome } from "./opencode-home.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
-import { compareRecordings } from "./check-goldens.mjs";
+import { compareRecordings } from "./compare.mjs";
 import { probeContext, trimmedLog } from "./requests.mjs";
 import { sessionFacts, legacySessions } from "./facts.mjs";
 
@@ -28,7 +28,7 @@ export const MIGRATE_VERSION = "1.2.27";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const FIXTURES = join(ROOT, "test", "fixtures", "opencode");
 /** A fixed scratch root, so paths inside the goldens are the same in every recording. */
-const SCRATCH = join(tmpdir(), "ase-opencode-rec");
+export const SCRATCH = join(tmpdir(), "ase-opencode-rec");
 
 const install = (version) => ensureAgent({ name: "opencode", pkg: "opencode-ai", version, bin: "opencode" });
 
