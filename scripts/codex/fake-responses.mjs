@@ -1,9 +1,9 @@
-// A fake OpenAI Responses API for recording Codex CLI fixtures: listens on 127.0.0.1 only,
-// logs every request body, and answers POST /v1/responses with a scripted SSE stream.
+// A fake OpenAI Responses API for recording Codex CLI fixtures: answers POST /v1/responses
+// with a scripted SSE stream (listening on 127.0.0.1 and logging every request body is
+// scripts/agents/fake-server.mjs's job).
 // The script is chosen by keywords in the latest real user prompt, so one server serves
 // every scenario of record.mjs (docs/codex-format.md, section "Recording").
-import { appendFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { startFakeServer } from "../agents/fake-server.mjs";
 
 let seq = 0;
 const nextId = (p) => `${p}_fake${String(++seq).padStart(4, "0")}`;
@@ -58,71 +58,44 @@ export function plan(body) {
   return { items: [reasoning("Answering briefly."), message(`Echo: ${text.slice(0, 60)}`)], usage };
 }
 
-function sse(res, type, data) {
-  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+/** The SSE events of one planned response (each event's type also goes in its data). */
+function events(p, id) {
+  const ev = (type, data) => ({ event: type, data: { type, ...data } });
+  const list = [ev("response.created", { response: { id, object: "response", status: "in_progress", output: [] } })];
+  p.items.forEach((item, k) => {
+    list.push(ev("response.output_item.added", { output_index: k, item }));
+    if (item.type === "message") list.push(ev("response.output_text.delta", { output_index: k, item_id: item.id, content_index: 0, delta: item.content[0].text }));
+    list.push(ev("response.output_item.done", { output_index: k, item }));
+  });
+  if (p.end) return { events: list, end: p.end };
+  const u = p.usage;
+  list.push(
+    ev("response.completed", {
+      response: {
+        id,
+        object: "response",
+        status: "completed",
+        output: p.items,
+        usage: {
+          input_tokens: u.input,
+          input_tokens_details: { cached_tokens: u.cached },
+          output_tokens: u.output,
+          output_tokens_details: { reasoning_tokens: u.reasoning },
+          total_tokens: u.input + u.output,
+        },
+      },
+    }),
+  );
+  return { events: list };
 }
 
-/** Starts the server (answering with `planOf`, default `plan`); resolves to { port, close, onRequest }. */
+/** Starts the server (scripts/agents/fake-server.mjs), answering with `planOf` (default `plan`); resolves to { port, close, onRequest }. */
 export function startFake(logFile, planOf = plan) {
-  const hangs = new Set();
-  const listeners = [];
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      let body = {};
-      try {
-        body = raw ? JSON.parse(raw) : {};
-      } catch {
-        body = { unparsed: raw.length };
-      }
-      appendFileSync(logFile, JSON.stringify({ method: req.method, url: req.url, body }) + "\n");
-      for (const l of listeners) l(body, req.url);
-      if (req.method !== "POST" || !req.url?.endsWith("/responses")) {
-        res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not here"}}');
-        return;
-      }
-      const p = planOf(body);
-      const id = nextId("resp");
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      sse(res, "response.created", { response: { id, object: "response", status: "in_progress", output: [] } });
-      p.items.forEach((item, k) => {
-        sse(res, "response.output_item.added", { output_index: k, item });
-        if (item.type === "message") sse(res, "response.output_text.delta", { output_index: k, item_id: item.id, content_index: 0, delta: item.content[0].text });
-        sse(res, "response.output_item.done", { output_index: k, item });
-      });
-      if (p.end === "break") return res.destroy();
-      if (p.end === "hang") return void hangs.add(res);
-      const u = p.usage;
-      sse(res, "response.completed", {
-        response: {
-          id,
-          object: "response",
-          status: "completed",
-          output: p.items,
-          usage: {
-            input_tokens: u.input,
-            input_tokens_details: { cached_tokens: u.cached },
-            output_tokens: u.output,
-            output_tokens_details: { reasoning_tokens: u.reasoning },
-            total_tokens: u.input + u.output,
-          },
-        },
-      });
-      res.end();
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({
-        port: server.address().port,
-        onRequest: (f) => listeners.push(f),
-        close: () => {
-          for (const r of hangs) r.destroy();
-          server.closeAllConnections();
-          return new Promise((ok) => server.close(() => ok()));
-        },
-      });
-    });
+  return startFakeServer({
+    log: logFile,
+    handle({ method, url, body }) {
+      if (method !== "POST" || !url.endsWith("/responses")) return { status: 404, json: { error: { message: "not here" } } };
+      return events(planOf(body), nextId("resp"));
+    },
   });
 }

@@ -13,18 +13,9 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { startFake } from "./fake-responses.mjs";
 import { checkGoldens } from "./check-goldens.mjs";
-import { bin, cache, repo, rollouts, VERSION, writeConfig } from "./recorder-home.mjs";
+import { bin, install, repo, rollouts, VERSION, writeConfig } from "./recorder-home.mjs";
 
 const out = join(repo, "test/fixtures/codex");
-
-function install() {
-  if (existsSync(bin)) return;
-  mkdirSync(cache, { recursive: true });
-  writeFileSync(join(cache, "package.json"), JSON.stringify({ name: "ase-codex-cache", private: true }));
-  console.log(`installing @openai/codex@${VERSION} into ${cache}`);
-  const r = spawnSync("npm", ["install", "--no-audit", "--no-fund", `@openai/codex@${VERSION}`], { cwd: cache, stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`npm install @openai/codex@${VERSION} failed`);
-}
 
 /** A rollout's lines, parsed. */
 const linesOf = (file) => readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));

@@ -2,14 +2,16 @@
 // dependency of this package), a throw-away CODEX_HOME's config.toml pointing at our fake
 // Responses server, and the rollouts a run left in that home.
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { agentCache, ensureAgent } from "../agents/install.mjs";
 
 export const VERSION = "0.169.0";
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-export const cache = process.env.ASE_AGENTS_CACHE ?? join(homedir(), ".cache/ase-agents", `codex-${VERSION}`);
+export const cache = agentCache("codex", VERSION);
 export const bin = join(cache, "node_modules/.bin/codex");
+/** Installs the pinned codex-cli into the cache once (scripts/agents/install.mjs); returns `bin`. */
+export const install = () => ensureAgent({ name: "codex", pkg: "@openai/codex", version: VERSION, bin: "codex" });
 
 /** config.toml for a throw-away home: the fake provider on 127.0.0.1, no retries (a broken stream fails the turn). */
 export function writeConfig(home, port, model = "gpt-5.5") {

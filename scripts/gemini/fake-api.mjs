@@ -1,9 +1,9 @@
 // A fake Gemini API (generativelanguage v1beta) on 127.0.0.1 for recording fixtures with
-// the real Gemini CLI (docs/gemini-cli-format.md section 9). Every request body is logged;
+// the real Gemini CLI (docs/gemini-cli-format.md section 9). Every request body is logged
+// (by scripts/agents/fake-server.mjs, with its kind);
 // main-agent replies come from a script keyed on the request itself (the last user text
 // and how many model turns follow it), so retries and side calls never shift the script.
-import { appendFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { startFakeServer } from "../agents/fake-server.mjs";
 
 /** The last user turn's text parts, and the model turns after the last user text. */
 export function lastPrompt(contents) {
@@ -55,23 +55,16 @@ export function callKind(body) {
 }
 
 /**
- * Starts the server. `script(prompt, modelTurnsAfter, body)` returns the main reply:
- * { parts, usage?, hang?, breakStream? }. Resolves to { port, close }.
+ * Starts the server (scripts/agents/fake-server.mjs). `script(prompt, modelTurnsAfter, body)`
+ * returns the main reply: { parts, usage?, hang?, breakStream? }. Resolves to { port, close }.
  */
 export function startFakeApi({ log, script }) {
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw || "{}");
-      } catch {
-        /* logged as raw */
-      }
-      const kind = req.url.includes(":countTokens") ? "count" : callKind(body);
-      appendFileSync(log, JSON.stringify({ url: req.url, kind, body }) + "\n");
-      if (kind === "count") return json(res, { totalTokens: 100 });
+  return startFakeServer({
+    log,
+    handle({ url, body }) {
+      const kind = url.includes(":countTokens") ? "count" : callKind(body);
+      const note = { kind };
+      if (kind === "count") return { note, json: { totalTokens: 100 } };
       let reply;
       if (kind === "compress") reply = { parts: [{ text: "<state_snapshot>\n<overall_goal>Keep working on the notes.</overall_goal>\n</state_snapshot>" }] };
       else if (kind === "json") reply = { parts: [{ text: JSON.stringify(fromSchema(body.generationConfig?.responseJsonSchema ?? body.generationConfig?.responseSchema) ?? {}) }] };
@@ -81,22 +74,11 @@ export function startFakeApi({ log, script }) {
         reply = script(prompt, modelTurnsAfter, body);
       }
       const usage = { promptTokenCount: 1000, candidatesTokenCount: 20, totalTokenCount: 1020, ...(reply.usage ?? {}) };
-      if (reply.hang) return; // never answers: the recorder interrupts the CLI
+      if (reply.hang) return { note, hang: true }; // never answers: the recorder interrupts the CLI
       const chunk = { candidates: [{ content: { role: "model", parts: reply.parts }, finishReason: "STOP", index: 0 }], usageMetadata: usage, modelVersion: "gemini-2.5-pro" };
-      if (req.url.includes(":streamGenerateContent")) {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        if (reply.breakStream) {
-          res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ text: "partial" }] }, index: 0 }] })}\r\n\r\n`);
-          return res.destroy();
-        }
-        res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-      } else json(res, chunk);
-    });
+      if (!url.includes(":streamGenerateContent")) return { note, json: chunk };
+      if (reply.breakStream) return { note, eol: "\r\n", end: "break", events: [{ data: { candidates: [{ content: { role: "model", parts: [{ text: "partial" }] }, index: 0 }] } }] };
+      return { note, eol: "\r\n", events: [{ data: chunk }] };
+    },
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ port: server.address().port, close: () => new Promise((r) => server.close(r)) })));
-}
-
-function json(res, obj) {
-  res.writeHead(200, { "content-type": "application/json" });
-  res.end(JSON.stringify(obj));
 }

@@ -3,28 +3,21 @@
 // sends when it resumes the stored session, minus the probe prompt.
 //   node scripts/gemini/record.mjs [--only name] [--out test/fixtures/gemini-cli]
 // The CLI is installed into a cache folder (never a dependency of the package).
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureAgent } from "../agents/install.mjs";
 import { startFakeApi } from "./fake-api.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 import { startInteractive } from "./tty.mjs";
 
 export const GEMINI_VERSION = "0.61.0";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "ase-agents", `gemini-${GEMINI_VERSION}`);
-const BIN = join(CACHE, "node_modules", ".bin", "gemini");
 
-/** Installs the pinned CLI into the cache folder once. */
-export function ensureGemini() {
-  if (existsSync(BIN)) return BIN;
-  mkdirSync(CACHE, { recursive: true });
-  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ private: true }));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", `@google/gemini-cli@${GEMINI_VERSION}`], { cwd: CACHE, stdio: "inherit" });
-  return BIN;
-}
+/** Installs the pinned CLI into the cache folder once (scripts/agents/install.mjs). */
+export const ensureGemini = () => ensureAgent({ name: "gemini", pkg: "@google/gemini-cli", version: GEMINI_VERSION, bin: "gemini", ignoreScripts: true });
 
 /** A throw-away home with a project folder, settings for API-key auth and no telemetry. */
 export function makeHome() {
