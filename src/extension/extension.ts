@@ -10,6 +10,7 @@ import { registerApiKeyCommands } from "./commands/api-key";
 import type { CommandDeps } from "./commands/command-kit";
 import { registerContextCommands } from "./commands/context";
 import { registerEntryEditCommands } from "./commands/entry-edits";
+import { registerCopyMarkdown } from "./commands/copy-markdown";
 import { registerEntryMenu } from "./commands/entry-menu";
 import { registerCostCommands } from "./commands/cost";
 import { registerExportCommands } from "./export-command";
@@ -89,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): ExtensionApi {
   };
   for (const register of [registerOpenCommands, registerContextCommands, registerForkCommands, registerEntryEditCommands, registerCompactCommands, registerCostCommands, registerApiKeyCommands, registerSessionsListCommands, registerExportCommands]) register(context, deps);
   registerEntryMenu(context, panels);
+  registerCopyMarkdown(context, panels, log);
   const search = registerSearch(context, log, view);
   const history = registerAgentHistory(context, log, cacheDir);
   watchSettings(context, { view, prices, costs, panels });
