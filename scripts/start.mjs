@@ -114,6 +114,7 @@ try {
   const { generateClaudeCodeDemo } = await import('./demo/claude-code-demo.mjs');
   const { generateGeminiDemo } = await import('./demo/gemini-demo.mjs');
   const { generateCodexDemo } = await import('./demo/codex-demo.mjs');
+  const { generateOpencodeDemo } = await import('./demo/opencode-demo.mjs');
   assertInstalled();
 
   // ---- 4: the demo
@@ -133,16 +134,19 @@ try {
   // Codex's store: a .zst rollout, a compaction, a fork, a sub-agent (recorded with codex-cli).
   const codexDir = path.join(runDir, 'codex');
   generateCodexDemo(codexDir);
+  // OpenCode's data folder: recorded databases with a compaction, a revert, a sub-agent (agentSessions.opencodeHome).
+  const opencodeDir = path.join(runDir, 'opencode');
+  generateOpencodeDemo(opencodeDir);
   const workspace = path.join(runDir, 'demo-workspace');
   fs.mkdirSync(path.join(workspace, '.agent-sessions'), { recursive: true });
   fs.writeFileSync(path.join(workspace, '.agent-sessions', 'open.json'), JSON.stringify({ open: [demo.rich] }, null, 2) + '\n');
   fs.writeFileSync(path.join(workspace, 'README.md'),
     '# Agent Session Explorer demo\n\nThis throwaway workspace was made by `npm start`. `.agent-sessions/open.json` lists the sessions\n' +
-    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR), a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR), a Gemini CLI one in \`${geminiHome}\` (GEMINI_CLI_HOME) and a Codex one in \`${codexDir}\` (CODEX_HOME).\n`);
+    'the extension opens when this folder is opened. The demo sessions are in\n' + `\`${sessionsDir}\` (PI_CODING_AGENT_DIR=\`${agentDir}\`), a clawdcode store in \`${clawdDir}\` (CLAWDCODE_DIR), a Claude Code one in \`${claudeDir}\` (CLAUDE_CONFIG_DIR), a Gemini CLI one in \`${geminiHome}\` (GEMINI_CLI_HOME), a Codex one in \`${codexDir}\` (CODEX_HOME) and an OpenCode one in \`${opencodeDir}\` (setting agentSessions.opencodeHome).\n`);
   say(`demo sessions in ${sessionsDir}`);
 
   // The CLI on the same sessions, so the newcomer sees it once.
-  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`, '--dir', `gemini-cli=${geminiHome}`, '--dir', `codex=${codexDir}`];
+  const cliArgs = ['dist/cli.js', 'list', '--dir', sessionsDir, '--dir', `clawdcode=${clawdDir}`, '--dir', `claude-code=${claudeDir}`, '--dir', `gemini-cli=${geminiHome}`, '--dir', `codex=${codexDir}`, '--dir', `opencode=${opencodeDir}`];
   console.log(`\n$ node ${cliArgs.join(' ')}`);
   const cli = spawnSync(process.execPath, cliArgs, { cwd: ROOT, encoding: 'utf8' });
   process.stdout.write(cli.stdout || '');
@@ -156,6 +160,8 @@ try {
     runDir: path.join(runDir, 'code-server'),
     port,
     env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: geminiHome, CODEX_HOME: codexDir },
+    // OpenCode's folder by its setting: XDG_DATA_HOME would move code-server's own data too.
+    settings: { 'agentSessions.opencodeHome': opencodeDir },
   });
   const url = workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT });
   say(`code-server listening on ${server.url} (log: ${server.logFile})`);

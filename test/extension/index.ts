@@ -24,6 +24,7 @@ export function run(): Promise<void> {
   require("./agent-history.test");
   require("./export.test");
   require("./codex.test");
+  require("./opencode.test");
   return new Promise((resolve, reject) => {
     mocha.run((failures) => (failures ? reject(new Error(`${failures} extension test(s) failed`)) : resolve()));
   });

@@ -1,6 +1,7 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { MemorySession } from "../../session/memory-session";
+import { type FileStamp, StaleSessionError } from "../../store/file-stamp";
 import { readDbSession } from "./db-read";
 import { opencodeDatabases, opencodeRoot } from "./discover";
 import { buildEntries } from "./entries";
@@ -11,10 +12,35 @@ import { openDatabase } from "./sqlite-db";
 
 /** An OpenCode session: its parts as entries in one chain, read whole from the store. */
 export class OpencodeSession extends MemorySession {
-  constructor(readonly stored: OcStored) {
+  /**
+   * What the explorer watches a live session by (size, stamp, refresh): the store's files
+   * (the database and its -wal, or the legacy session file) as they were before the read.
+   * OpenCode rewrites rows in place, so a change is never read on from where the read
+   * stopped: refresh() says the session is stale and the explorer reads it again.
+   */
+  readonly stamp: FileStamp;
+  readonly threads = 1;
+  readonly workerFailure: string | undefined = undefined;
+
+  constructor(
+    readonly stored: OcStored,
+    stamp?: FileStamp,
+  ) {
     const entries = buildEntries(stored);
     // Rows have no line numbers: an entry's position (1-based) stands in.
     super(OPENCODE_ID, opencodeIndexHooks, entries, stored.address, 0, 0, undefined, stored.problems.map((p) => ({ kind: "bad-field" as const, line: p.line, message: `${stored.address}: ${p.message}` })));
+    this.stamp = stamp ?? storeStamp(stored.address);
+  }
+
+  /** Bytes of the store's files when read. */
+  get size(): number {
+    return this.stamp.size;
+  }
+
+  async refresh(): Promise<{ added: number }> {
+    const now = storeStamp(this.path);
+    if (now.size !== this.stamp.size || now.mtimeMs !== this.stamp.mtimeMs) throw new StaleSessionError(this.path, "OpenCode wrote to its store; its rows are read again");
+    return { added: 0 };
   }
 
   /** The entry OpenCode goes on from: the last one a pending revert does not delete (-1: none). */
@@ -69,6 +95,8 @@ export async function loadOpencode(path: string, env: NodeJS.ProcessEnv = proces
   if (at) {
     if (!isAbsolute(at.db)) throw new Error(`${path}: an OpenCode session is addressed as <absolute path of its database>#<session id>`);
     if (!existsSync(at.db)) throw new Error(`${at.db}: no such database (session ${at.sessionId})`);
+    // Stamped before the read: a write during it is seen by the next refresh.
+    const stamp = storeStamp(path);
     let stored: OcStored | undefined;
     try {
       stored = readDbSession(await openDatabase(at.db), at.sessionId);
@@ -76,7 +104,7 @@ export async function loadOpencode(path: string, env: NodeJS.ProcessEnv = proces
       throw new Error(`${path}: ${(err as Error).message}`);
     }
     if (!stored) throw new Error(`${at.db}: no session ${at.sessionId} in this database`);
-    return new OpencodeSession(stored);
+    return new OpencodeSession(stored, stamp);
   }
   return new OpencodeSession(readLegacySession(path));
 }
@@ -91,4 +119,26 @@ async function resolveById(id: string, env: NodeJS.ProcessEnv): Promise<OcStored
   const file = legacySessionFiles(root).find((f) => f.endsWith(`${id}.json`));
   if (file) return readLegacySession(file);
   throw new Error(`opencode:${id}: no such session in ${root} (its databases and storage/)`);
+}
+
+/** The files a session's rows live in: `<db>#<id>` is the database and its -wal; else the file itself. */
+function storeFiles(address: string): string[] {
+  const at = parseAddress(address);
+  return at ? [at.db, `${at.db}-wal`] : [address];
+}
+
+/** The store's files together: their sizes added, the newest modification. */
+function storeStamp(address: string): FileStamp {
+  let size = 0;
+  let mtimeMs = 0;
+  for (const f of storeFiles(address)) {
+    try {
+      const st = statSync(f);
+      size += st.size;
+      mtimeMs = Math.max(mtimeMs, st.mtimeMs);
+    } catch {
+      // A -wal that is not there (checkpointed, or never made).
+    }
+  }
+  return { size, mtimeMs };
 }
