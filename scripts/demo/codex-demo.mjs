@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ageFiles } from './demo-times.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'codex');
@@ -39,5 +40,6 @@ export function generateCodexDemo(home) {
   const pair = copyDay('subagent-home', day);
   const subagentParent = pair.find((f) => !firstLine(f).includes('"subagent"'));
   fs.copyFileSync(path.join(FIXTURES, 'subagent-home', 'session_index.jsonl.recorded'), path.join(home, 'session_index.jsonl'));
+  ageFiles(home);
   return { zst, compaction, fork, subagentParent };
 }

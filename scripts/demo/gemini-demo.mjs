@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ageFiles } from './demo-times.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'gemini-cli');
@@ -43,5 +44,6 @@ export function generateGeminiDemo(home) {
   }
   fs.writeFileSync(path.join(project, '.project_root'), GEMINI_DEMO_ROOT);
   fs.writeFileSync(path.join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [GEMINI_DEMO_ROOT]: 'gemini-project' } }, null, 2) + '\n');
+  ageFiles(home);
   return { home, chats, ids };
 }

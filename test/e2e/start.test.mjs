@@ -312,6 +312,26 @@ try {
       const errors = await errorNotifications(page);
       if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
     });
+    await check('OpenCode sessions in the explorer: a session of its SQLite database opened from the Sessions view, the task sub-agent under its call (screenshot)', async () => {
+      await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
+      const row = page.locator('.sidebar .monaco-list-row', { hasText: /survey the notes with a sub-agent.*OpenCode ·/ }).first();
+      const list = page.locator('.sidebar .monaco-list').first();
+      for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
+        await list.hover();
+        await page.mouse.wheel(0, 200);
+        await sleep(150);
+      }
+      await row.click({ timeout: budget(15_000) });
+      const frame = await webviewFrame(page, { text: 'survey the notes', timeoutMs: 60_000 });
+      const call = frame.locator('.row:has(.codicon-agent), .row:has-text("Survey the notes")').first();
+      await call.waitFor({ timeout: budget(30_000) });
+      await call.click({ timeout: budget(15_000) });
+      await call.press('Enter');
+      await sleep(800);
+      say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'opencode.png'))}`);
+      const errors = await errorNotifications(page);
+      if (errors.length) throw new Error(`error notification(s): ${errors.join(' | ')}`);
+    });
     await check('the rich demo session: the context growth chart, and "What this compaction changed" in VS Code\'s diff editor (screenshots)', async () => {
       await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
       await page.locator('.sidebar .monaco-list-row', { hasText: DEMO_NAME }).first().click({ timeout: budget(15_000) });
