@@ -44,6 +44,18 @@ describe("ase export", () => {
     assert.match(r.out, /`~\/proj`/);
   });
 
+  it("--format html -o: the self-contained page, the secret redacted; -o out.html picks HTML by itself", async () => {
+    const out = join(tempDir(), "page.html");
+    const r = await ase([session(), "-o", out, "--all"]);
+    assert.equal(r.code, 0, r.err);
+    const html = readFileSync(out, "utf8");
+    assert.match(html, /^<!DOCTYPE html>/);
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    assert.ok(!html.includes(GH) && !html.includes(GH.slice(-12)), "the token is not in the page");
+    assert.ok(html.includes("other way"), "the whole tree: the other branch too");
+    assert.match(r.err, /wrote .*page\.html \(html, \d+ bytes\)/);
+  });
+
   it("--json -o: the report on stdout before the file is written; the file is the JSON export", async () => {
     const out = join(tempDir(), "x.json");
     const r = await ase([session(), "--json", "-o", out, "--leaf", "a1"]);
@@ -94,7 +106,6 @@ describe("ase export", () => {
     const before = readFileSync(file, "utf8");
     const cases: Array<[string[], RegExp]> = [
       [[file, "-o", file], /that is the session being exported/],
-      [[file, "--format", "html"], /html export: not in this build/],
       [[file, "--format", "pdf"], /--format must be html, md or json, got "pdf"/],
       [[file, "--leaf", "u1", "--all"], /--leaf and --all exclude each other/],
       [[file, "--leaf", "nope"], /no entry with id "nope"/],
