@@ -72,8 +72,8 @@ export function lineCount(v: unknown): number {
   return v.charCodeAt(v.length - 1) === 10 ? n - 1 : n;
 }
 
-const OLD_KEYS = ["old_string", "oldText", "old_str", "old", "old_text"];
-const NEW_KEYS = ["new_string", "newText", "new_str", "new", "new_text"];
+const OLD_KEYS = ["old_string", "oldText", "old_str", "old", "old_text", "oldString"];
+const NEW_KEYS = ["new_string", "newText", "new_str", "new", "new_text", "newString"];
 
 function firstString(o: Input, keys: readonly string[]): string | undefined {
   for (const k of keys) if (typeof o[k] === "string") return o[k] as string;

@@ -2,6 +2,7 @@ import type { EntryTable } from "../../store/entry-table";
 import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
 import { putUsageFigures } from "../../tokens/usage-figures";
 import { type OcEntry, isObject, OPENCODE_ID } from "./records";
+import { summarizeToolCall } from "../../session/tool-summary";
 import { entryText } from "./text-of";
 
 const PREVIEW_MAX = 100;
@@ -24,7 +25,12 @@ export const opencodeIndexHooks: IndexHooks = {
     const o = e as OcEntry;
     if (typeof o.id !== "string") return "an entry without an id";
     const text = entryText(o);
-    return { id: o.id, parentId: o.parentId, type: o.type, time: o.time, preview: oneLine(text), estimate: Math.ceil(text.length / 4) };
+    // A tool call's row says what it does ("Agent (general): Survey the notes", "Read notes.txt"),
+    // through the neutral summarizer every format's rows use; its estimate stays the input's size.
+    const state = o.type === "tool" && o.part && isObject(o.part.state) ? o.part.state : undefined;
+    const cwd = typeof o.message.path === "object" && o.message.path && typeof (o.message.path as { cwd?: unknown }).cwd === "string" ? ((o.message.path as { cwd: string }).cwd) : undefined;
+    const preview = state ? summarizeToolCall(o.part?.tool, state.input, cwd) : oneLine(text);
+    return { id: o.id, parentId: o.parentId, type: o.type, time: o.time, preview, estimate: Math.ceil(text.length / 4) };
   },
 
   idOf: (e) => e.id,
