@@ -323,7 +323,8 @@ try {
       }
       await row.click({ timeout: budget(15_000) });
       const frame = await webviewFrame(page, { text: 'survey the notes', timeoutMs: 60_000 });
-      const call = frame.locator('.row:has(.codicon-agent), .row:has-text("Survey the notes")').first();
+      // The task call's row, by what the summarizer says of it (the prompt's row is lower-case).
+      const call = frame.locator('.row').filter({ hasText: /Agent \(general\): Survey the notes/ }).first();
       await call.waitFor({ timeout: budget(30_000) });
       await call.click({ timeout: budget(15_000) });
       await call.press('Enter');
