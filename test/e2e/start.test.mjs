@@ -150,13 +150,21 @@ try {
         await icon.click({ timeout: budget(15_000) });
       }
       const rows = page.locator('.sidebar .monaco-list-row');
-      let texts = [];
+      const list = page.locator('.sidebar .monaco-list').first();
+      // Every agent's demo store is listed, more than the view shows at once: the rows are
+      // read as a person scrolling down the list would see them, then the list goes back up.
+      const seen = new Set();
       await until('the demo projects and sessions in the Sessions view', async () => {
-        texts = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' '));
-        const all = texts.join(' | ');
+        for (const t of await rows.allInnerTexts()) seen.add(t.replace(/\s+/g, ' '));
+        const all = [...seen].join(' | ');
         // pi's sessions and the clawdcode store's (its agent named on its row), grouped by project.
-        return ['/home/demo/project', '/home/demo/notes-app', DEMO_NAME, 'ClawdCode ·', 'Claude Code ·'].every((t) => all.includes(t));
-      }, { ms: 20_000, everyMs: 300, describe: () => `rows: ${JSON.stringify(texts)}` });
+        if (['/home/demo/project', '/home/demo/notes-app', DEMO_NAME, 'ClawdCode ·', 'Claude Code ·'].every((t) => all.includes(t))) return true;
+        await list.hover();
+        await page.mouse.wheel(0, 300);
+        return false;
+      }, { ms: 20_000, everyMs: 300, describe: () => `rows: ${JSON.stringify([...seen])}` });
+      await list.hover();
+      for (let k = 0; k < 10; k++) await page.mouse.wheel(0, -3000);
       // Let the explorer finish painting before the picture is taken.
       await sleep(1_500);
       say(`screenshot ${await screenshot(page, SHOT)}`);
