@@ -208,7 +208,8 @@ function nestSpawned(summaries: SessionSummary[]): SessionSummary[] {
     return at === s ? undefined : at;
   };
   const nested = new Set<SessionSummary>();
-  for (const c of [...summaries].sort((a, b) => a.created.localeCompare(b.created))) {
+  // Start order; sub-agents started in the same instant by id, so the order never depends on the file system.
+  for (const c of [...summaries].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id))) {
     const top = c.subagentOf ? topOf(c) : undefined;
     if (!top) continue;
     const sub: SubagentSummary = { path: c.path, agentId: c.id, ...(c.firstMessage ? { description: c.firstMessage } : {}), ...(c.subagentOf?.agentType ? { agentType: c.subagentOf.agentType } : {}), size: c.size, mtimeMs: c.mtimeMs };
