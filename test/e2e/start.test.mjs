@@ -81,6 +81,21 @@ function npmStart(args, env = {}) {
  * Whether the workspace's saved editor layout (VS Code web keeps it in IndexedDB,
  * key memento/workbench.parts.editor) mentions `needle`.
  */
+/**
+ * Clicks a Sessions view row whose text matches `text`, scrolling the list down to it first
+ * (every agent's demo store is more rows than the view shows at once).
+ */
+async function clickSessionRow(page, text) {
+  const row = page.locator('.sidebar .monaco-list-row', { hasText: text }).first();
+  const list = page.locator('.sidebar .monaco-list').first();
+  for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
+    await list.hover();
+    await page.mouse.wheel(0, 200);
+    await sleep(150);
+  }
+  await row.click({ timeout: budget(15_000) });
+}
+
 function savedEditorsMention(page, needle) {
   return page.evaluate(async (needle) => {
     const names = (await indexedDB.databases()).map((d) => d.name)
@@ -301,14 +316,7 @@ try {
       await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
       // The Codex threads may sit below the Sessions view's fold: scroll the list until the row is drawn.
       // The main thread's own row: its fork's is titled "Say hello (fork)".
-      const row = page.locator('.sidebar .monaco-list-row', { hasText: /^\s*Say hello\s*Codex ·/ }).first();
-      const list = page.locator('.sidebar .monaco-list').first();
-      for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
-        await list.hover();
-        await page.mouse.wheel(0, 200);
-        await sleep(150);
-      }
-      await row.click({ timeout: budget(15_000) });
+      await clickSessionRow(page, /^\s*Say hello\s*Codex ·/);
       const frame = await webviewFrame(page, { text: 'Please run TOOLS', timeoutMs: 60_000 });
       const body = await frame.locator('body').innerText();
       for (const t of ['echo hi', 'turn failed: stream disconnected', 'turn aborted (interrupted)']) if (!body.includes(t)) throw new Error(`the .zst rollout's explorer does not show ${JSON.stringify(t)}`);
@@ -322,14 +330,7 @@ try {
     });
     await check('OpenCode sessions in the explorer: a session of its SQLite database opened from the Sessions view, the task sub-agent under its call (screenshot)', async () => {
       await runCommand(page, 'View: Close All Editors', { settleMs: 300 });
-      const row = page.locator('.sidebar .monaco-list-row', { hasText: /survey the notes with a sub-agent.*OpenCode ·/ }).first();
-      const list = page.locator('.sidebar .monaco-list').first();
-      for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
-        await list.hover();
-        await page.mouse.wheel(0, 200);
-        await sleep(150);
-      }
-      await row.click({ timeout: budget(15_000) });
+      await clickSessionRow(page, /survey the notes with a sub-agent.*OpenCode ·/);
       const frame = await webviewFrame(page, { text: 'survey the notes', timeoutMs: 60_000 });
       // The task call's row, by what the summarizer says of it (the prompt's row is lower-case).
       const call = frame.locator('.row').filter({ hasText: /Agent \(general\): Survey the notes/ }).first();
