@@ -1,16 +1,10 @@
+import { previewOf } from "../../session/line-text";
 import type { EntryTable } from "../../store/entry-table";
 import type { IndexedEntry, IndexHooks } from "../../store/index-hooks";
 import { putUsageFigures } from "../../tokens/usage-figures";
 import { type OcEntry, isObject, OPENCODE_ID } from "./records";
 import { summarizeToolCall } from "../../session/tool-summary";
 import { entryText } from "./text-of";
-
-const PREVIEW_MAX = 100;
-
-function oneLine(text: string): string {
-  const s = text.slice(0, PREVIEW_MAX * 3).replace(/\s+/g, " ").trim();
-  return s.length > PREVIEW_MAX ? `${s.slice(0, PREVIEW_MAX - 3)}...` : s;
-}
 
 /**
  * Index hooks over the entries built from the database (entries.ts): one per part. Usage
@@ -29,7 +23,7 @@ export const opencodeIndexHooks: IndexHooks = {
     // through the neutral summarizer every format's rows use; its estimate stays the input's size.
     const state = o.type === "tool" && o.part && isObject(o.part.state) ? o.part.state : undefined;
     const cwd = typeof o.message.path === "object" && o.message.path && typeof (o.message.path as { cwd?: unknown }).cwd === "string" ? ((o.message.path as { cwd: string }).cwd) : undefined;
-    const preview = state ? summarizeToolCall(o.part?.tool, state.input, cwd) : oneLine(text);
+    const preview = state ? summarizeToolCall(o.part?.tool, state.input, cwd) : previewOf(text);
     return { id: o.id, parentId: o.parentId, type: o.type, time: o.time, preview, estimate: Math.ceil(text.length / 4) };
   },
 
