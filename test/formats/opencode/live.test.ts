@@ -1,10 +1,11 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSession } from "../../../src/core/formats/registry";
-import { StaleSessionError } from "../../../src/core/store/file-stamp";
+import { RowsChangedError } from "../../../src/core/store/file-stamp";
 import { isLiveSession } from "../../../src/explorer/live-session";
+import { asstMsg, OcDb, text, userMsg } from "./oc-db";
 
 const FIXTURE = join(process.cwd(), "test", "fixtures", "opencode", "text", "data", "opencode", "opencode.db");
 const SESSION = "ses_de8d93e6effepDNUbk4194qWX9";
@@ -23,12 +24,24 @@ describe("OpenCode: a session the explorer can keep open", () => {
     assert.deepEqual(await s.refresh(), { added: 0 });
   });
 
-  it("a write to the database or a new -wal makes it stale (the explorer reads it again)", async () => {
+  it("a change to its rows makes it stale (read again, a rows change rather than a rewrite); writes that leave its rows as they were do not", async () => {
     const db = join(dir, "opencode.db");
-    copyFileSync(FIXTURE, db);
-    const s = await openSession(`${db}#${SESSION}`);
+    const store = (extraOf?: string) => {
+      const o = new OcDb().session({ id: "ses_a" }).session({ id: "ses_b" }).message("ses_a", "msg_1", userMsg("q"), [["prt_1", text("first question")]]).message("ses_b", "msg_2", userMsg("q"), [["prt_2", text("another session")]]);
+      if (extraOf) o.message(extraOf, "msg_9", asstMsg("msg_1"), [["prt_9", text("a new reply")]]);
+      return o.write(db);
+    };
+    await store();
+    const s = await openSession(`${db}#ses_a`);
     assert.ok(isLiveSession(s));
+    // Bytes that commit nothing: a -wal without a valid header.
     appendFileSync(`${db}-wal`, Buffer.alloc(32));
-    await assert.rejects(s.refresh(), StaleSessionError);
+    assert.deepEqual(await s.refresh(), { added: 0 });
+    // Another session's new message, written in place as a new picture of the database.
+    await store("ses_b");
+    assert.deepEqual(await s.refresh(), { added: 0 });
+    assert.equal(s.stamp.size, statSync(db).size + 32, "the stamp moves on to the store it looked at");
+    await store("ses_a");
+    await assert.rejects(s.refresh(), (err: Error) => err instanceof RowsChangedError && err.message.includes(`${db}#ses_a`));
   });
 });

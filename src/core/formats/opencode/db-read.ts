@@ -65,6 +65,22 @@ export function firstUserTexts(db: OpenDb): Map<string, string> {
   return out;
 }
 
+/**
+ * What changes when a session's rows do: its own row, its children's, and the count, newest
+ * update and total length of its messages and parts (OpenCode rewrites a part in place as
+ * it streams). Cheap next to reading the rows, so a write to another session is told apart.
+ */
+export function sessionRowsStamp(db: OpenDb, sessionId: string): string {
+  const r = db.all(
+    `SELECT (SELECT time_updated || ':' || coalesce(revert, '') FROM session WHERE id = ?1) AS s,
+       (SELECT count(*) || ':' || coalesce(max(time_updated), 0) FROM session WHERE parent_id = ?1) AS c,
+       (SELECT count(*) || ':' || coalesce(max(time_updated), 0) || ':' || total(length(data)) FROM message WHERE session_id = ?1) AS m,
+       (SELECT count(*) || ':' || coalesce(max(time_updated), 0) || ':' || total(length(data)) FROM part WHERE session_id = ?1) AS p`,
+    [sessionId],
+  )[0];
+  return [r?.s, r?.c, r?.m, r?.p].map(str).join("|");
+}
+
 /** One session with its messages and parts, or undefined when the database has no such session. */
 export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefined {
   const problems: OcStored["problems"] = [];
@@ -94,5 +110,5 @@ export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefin
     m.parts.push({ id, data: parseJson(r.data, `part ${id}`, problems) ?? { type: "unreadable" } });
   }
   const children = new Map(db.all(`SELECT ${SESSION_COLUMNS} FROM session WHERE parent_id = ?`, [sessionId]).map((r) => [str(r.id), sessionOf(r)]));
-  return { address: `${db.path}#${sessionId}`, session, messages, children, problems };
+  return { address: `${db.path}#${sessionId}`, session, messages, children, problems, rowsStamp: sessionRowsStamp(db, sessionId) };
 }
