@@ -4,6 +4,7 @@ import type { FormatLoadOptions } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import { firstPartFor } from "../core/store/first-look";
 import { StaleSessionError } from "../core/session/jsonl-session";
+import { RowsChangedError } from "../core/store/file-stamp";
 import type { HostToWebview, LoadingMessage, ReplyResults, RequestType } from "../protocol";
 import { ExplorerController, type ExplorerOptions, type ExplorerRequest, quoteId, type ViewState } from "./controller";
 import { isLiveSession, type LiveSession } from "./live-session";
@@ -69,8 +70,12 @@ export class SessionLifecycle {
     session: () => this.live,
     changed: () => this.showAdded({ followDefault: true }),
     reload: async (err) => {
-      this.host.log.warn(err.message);
-      this.post({ type: "notice", level: "warning", text: `${this.name} was rewritten on disk; reloaded it.` });
+      // A store whose agent rewrites its rows (OpenCode's database) is read again as its ordinary refresh: no warning.
+      if (err instanceof RowsChangedError) this.host.log.info(err.message);
+      else {
+        this.host.log.warn(err.message);
+        this.post({ type: "notice", level: "warning", text: `${this.name} was rewritten on disk; reloaded it.` });
+      }
       this.stats.reloads++;
       this.loading = this.load();
       await this.loading;

@@ -9,7 +9,7 @@ import type { LiveSession } from "../explorer/live-session";
 import { SessionLifecycle } from "../explorer/session-lifecycle";
 import { type EntryAction, type HostToWebview, isWebviewToHost, type ReplyResults, type RequestType, type SessionInfoView, type WebviewToHost } from "../protocol";
 import { Disposable } from "./dispose";
-import { watchFile } from "./file-watch";
+import { watchSession } from "./file-watch";
 import type { Log } from "./log";
 
 export const EXPLORER_VIEW_TYPE = "agentSessions.explorer";
@@ -54,7 +54,7 @@ export class ExplorerPanel extends Disposable {
     panel.webview.html = this.html();
     this.register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.register(panel.onDidDispose(() => this.dispose()));
-    this.register(watchFile(file, () => void this.onFileChanged()));
+    this.register(watchSession(file, () => void this.onFileChanged()));
     this.life = new SessionLifecycle(file, {
       withProgress: async (title, work) => {
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title }, (progress) => work((pct) => progress.report({ message: `${pct}%` })));

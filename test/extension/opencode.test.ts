@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vscode from "vscode";
+import { loadSqliteWasm } from "../../src/core/lazy/lazy-bundles";
 import type { ExplorerPanel } from "../../src/extension/explorer-panel";
 import type { ExtensionApi } from "../../src/extension/extension";
 import { openPanel, panelRows } from "./panels";
@@ -13,7 +14,8 @@ import { until } from "./until";
  * the setting agentSessions.opencodeHome points at: the Sessions view lists the sessions
  * `<db>#<id>` with the task child under its parent, and the explorer shows an auto-compaction's
  * boundary, a pending revert's abandoned branch and the child session nested under its call.
- * The databases are read, never written.
+ * The databases are read, never written; the last test commits a message to one (the copy
+ * in the temp folder) as OpenCode would, and the open explorer and the Sessions view show it.
  */
 
 const EXT_ID = "agent-session-explorer.agent-session-explorer";
@@ -105,4 +107,53 @@ describe("OpenCode sessions in a real VS Code extension host", function () {
     assert.equal(panel.stats.errors, 0);
     for (const s of Object.keys(DBS) as Scenario[]) assert.ok(readFileSync(join(dir, DBS[s])).equals(bytes[s]!), `${s}: the database is unchanged`);
   });
+
+  it("live: a message committed to the open session's database (a temp copy) appears in its explorer and in the Sessions view, untouched by us", async () => {
+    const address = session.compaction!;
+    const panel = await openPanel(api, address, opened);
+    const words = "a question typed while the explorer was open";
+    const listedCount = async () => {
+      for (const p of await api.sessionsView.getChildren()) {
+        if (p.kind !== "project") continue;
+        for (const n of await api.sessionsView.getChildren(p)) if (n.kind === "session" && n.session.path === address) return n.session.entryCount;
+      }
+      return undefined;
+    };
+    const countBefore = await until("the session in the Sessions view", listedCount, 30_000);
+    const reloadsBefore = panel.stats.reloads;
+    const db = join(dir, DBS.compaction);
+    const written = await commitMessage(db, address.slice(address.indexOf("#") + 1), words);
+    await until("the new message's row in the open explorer", async () => (await panelRows(panel, "all")).some((r) => r.preview.includes(words)), 30_000);
+    assert.equal(panel.stats.reloads, reloadsBefore + 1, "read again once, for the one commit");
+    assert.equal(panel.stats.errors, 0);
+    // The view refreshes on its own (its folder watcher): no refresh() here.
+    await until("the Sessions view's count with the new message", async () => (await listedCount()) === countBefore + 1, 30_000);
+    assert.ok(readFileSync(db).equals(written), "the database holds what was committed, nothing more: we never write it");
+  });
 });
+
+/**
+ * A user message and its text part committed to a database as OpenCode commits a prompt
+ * (part data without ids; ids and times after every row there), written in place through
+ * the WebAssembly SQLite; returns the bytes written.
+ */
+async function commitMessage(db: string, sessionId: string, words: string): Promise<Buffer> {
+  const SQL = await loadSqliteWasm().initSqlJs();
+  const image = readFileSync(db);
+  // OpenCode's file is in WAL mode (header bytes 18-19 = 2), which an in-memory SQLite cannot open: opened as a rollback-journal file, marked back after.
+  const mode = [image[18], image[19]];
+  image[18] = image[19] = 1;
+  const d = new SQL.Database(image);
+  try {
+    const at = Number(d.exec("SELECT max(time_created) FROM message")[0].values[0][0]) + 1000;
+    const data = { role: "user", time: { created: at }, agent: "build", model: { providerID: "fake", modelID: "m1" } };
+    d.exec("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?,?,?,?,?)", ["msg_zzlive0001", sessionId, at, at, JSON.stringify(data)]);
+    d.exec("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?,?,?,?,?,?)", ["prt_zzlive0001", "msg_zzlive0001", sessionId, at, at, JSON.stringify({ type: "text", text: words })]);
+    const out = Buffer.from(d.export());
+    [out[18], out[19]] = mode;
+    writeFileSync(db, out);
+    return out;
+  } finally {
+    d.close();
+  }
+}

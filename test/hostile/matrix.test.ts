@@ -11,8 +11,10 @@ const WALL_MINUTES = knob("ASE_MATRIX_WALL_MINUTES", 20);
 
 /**
  * Issue 23: hostile sessions of every format (and files of none) under every command of the
- * built CLI, each run with a time and a memory budget: exit 0 or 2, a one-line error naming
- * the file, no stack trace, the inputs byte-identical, nothing outside the temp dir touched.
+ * built CLI, and OpenCode's hostile databases (issue 29) under the commands that read one,
+ * each run with a time and a memory budget: exit 0 or 2, a one-line error naming the file (a
+ * database's session by its address), no stack trace, the inputs byte-identical, nothing
+ * outside the temp dir touched.
  */
 describe("hostile matrix: every command over every hostile file (dist/cli.js)", function () {
   // The wall budget bounds the cells; setting up the big files and the report come on top.
@@ -36,6 +38,6 @@ describe("hostile matrix: every command over every hostile file (dist/cli.js)", 
     });
     console.log(`\n${m.report}(report: ${m.reportFile})`);
     assert.deepEqual(m.outsideChanges, [], "files touched outside the temp dir");
-    assert.match(m.summary, /^hostile matrix: \d+ files x \d+ commands \+ \d+ files x \d+ hostile arguments = \d+ cells, 0 failed$/, m.summary);
+    assert.match(m.summary, /^hostile matrix: \d+ files x \d+ commands \+ \d+ databases x \d+ commands \+ \d+ files x \d+ hostile arguments = \d+ cells, 0 failed$/, m.summary);
   });
 });

@@ -111,3 +111,8 @@ export async function openSession(path: string, opts?: FormatLoadOptions): Promi
   if (own) return own.load(path, opts);
   return detectFormat(readFirstLines(path)).load(path, opts);
 }
+
+/** The files a session is stored in, which a live view watches: its file, or what its format's address names. */
+export function storeFilesOf(path: string): string[] {
+  return FORMATS.find((f) => f.addresses?.(path))?.storeFiles?.(path) ?? [path];
+}

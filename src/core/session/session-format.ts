@@ -351,6 +351,11 @@ export interface SessionFormat extends CostHooks {
    * `load` as is. Left out: paths are files.
    */
   addresses?(path: string): boolean;
+  /**
+   * The files a session at one of its addresses is stored in, which a live view watches
+   * (OpenCode: its database and the -wal). Left out: the path itself.
+   */
+  storeFiles?(path: string): string[];
   /** What the line scanner extracts per line. */
   readonly index: IndexHooks;
   /** Reads a file of this format (the indexed JSONL reader with the format's hooks). */

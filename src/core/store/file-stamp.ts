@@ -18,6 +18,17 @@ export class StaleSessionError extends Error {
   }
 }
 
+/**
+ * A session whose store its agent rewrites in place (OpenCode's database rows) changed:
+ * reading it again is that store's ordinary refresh, not a file rewritten under us.
+ */
+export class RowsChangedError extends StaleSessionError {
+  constructor(path: string, detail: string) {
+    super(path, detail);
+    this.name = "RowsChangedError";
+  }
+}
+
 /** Bytes hashed at each end of the part of a file that was read. */
 export const EDGE_BYTES = 4096;
 

@@ -63,6 +63,18 @@ describe("OpenCode discovery: data dir, databases, OPENCODE_DB, the legacy tree,
     assert.equal(s.metas[0].preview, "hello from the old tree");
   });
 
+  it("a legacy session is listed with its messages counted, as a database session's rows are", async () => {
+    const data = tempDir();
+    legacy(data, "global", "ses_old");
+    const msgDir = join(data, "storage", "message", "ses_old");
+    writeFileSync(join(msgDir, "msg_l2.json"), JSON.stringify({ id: "msg_l2", sessionID: "ses_old", ...asstMsg("msg_l1"), time: { created: 2 } }));
+    // Not a message file: a stray note beside them is not counted.
+    writeFileSync(join(msgDir, "notes.txt"), "x");
+    const res = await listOpencode(data, {});
+    const old = res.projects.flatMap((p) => p.sessions).find((s) => s.id === "ses_old");
+    assert.equal(old?.entryCount, 2);
+  });
+
   it("ase's one listing takes OpenCode's root from the dirs like any agent's", async () => {
     const data = tempDir();
     await new OcDb().session({ id: "ses_z", directory: "/w/z" }).write(join(data, "opencode.db"));

@@ -3,11 +3,12 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { join, sep } from "node:path";
 import { baseIds, baseTurns, type CaseIds, FORMAT_IDS, type FormatId, idOf, sessionLines, type SessionFacts, type Turn } from "./formats";
+import { OPENCODE_CASES, OPENCODE_IDS, OPENCODE_SESSION } from "./opencode-cases";
 import { TWISTS } from "./twists";
 import { HOLE, writeHugeLine, writeLines, writeSparse } from "./write-lines";
 
-/** The store an agent reads with `--dir`: pi's sessions dir, or Claude Code's / clawdcode's root. */
-export type Agent = "pi" | "claude-code" | "clawdcode";
+/** The store an agent reads with `--dir`: pi's sessions dir, Claude Code's / clawdcode's root, or OpenCode's data dir. */
+export type Agent = "pi" | "claude-code" | "clawdcode" | "opencode";
 
 export interface CaseSpec {
   name: string;
@@ -18,7 +19,9 @@ export interface CaseSpec {
   ids: CaseIds;
   /** A valid (if odd) session: `tree` must open it. */
   opens?: boolean;
-  /** Writes the case into `projectDir` (a store's project folder); returns the session file. */
+  /** The commands (by name) it runs under; left out: every one. */
+  commands?: readonly string[];
+  /** Writes the case into `projectDir` (a store's project folder); returns the session file (or its address in a database). */
   make(projectDir: string): Promise<string>;
 }
 
@@ -47,6 +50,7 @@ const fileName = (f: FormatId | "none", name: string) => (f === "claude-code" ||
 /** The project folder of a case in its store, and the `--dir` argument that lists it. */
 export function storeOf(agent: Agent, caseRoot: string): { projectDir: string; dirArg: string } {
   if (agent === "claude-code") return { projectDir: join(caseRoot, "projects", "-home-ana-proj"), dirArg: `claude-code=${caseRoot}` };
+  if (agent === "opencode") return { projectDir: join(caseRoot, "opencode"), dirArg: `opencode=${join(caseRoot, "opencode")}` };
   if (agent === "clawdcode") return { projectDir: join(caseRoot, ".clawdcode", "projects", "-home-ana-proj"), dirArg: `clawdcode=${join(caseRoot, ".clawdcode")}` };
   return { projectDir: join(caseRoot, "sessions", "--home-ana-proj--"), dirArg: `pi=${join(caseRoot, "sessions")}` };
 }
@@ -220,9 +224,32 @@ function formatlessCases(sizes: Sizes): CaseSpec[] {
   ];
 }
 
+/**
+ * OpenCode's databases, under the commands that read a session or its store (a session is a
+ * row: every write is refused the same way, so fork stands for them all). Ten commands,
+ * not every one: each cell loads SQLite and opens a database, and the matrix keeps its minutes.
+ */
+const OPENCODE_COMMANDS = ["tree", "context --format native", "context --format anthropic", "cost", "diff --a --b", "export --all --format json", "fork --at", "search --file", "list --dir", "search --dir"];
+
+function opencodeCases(): CaseSpec[] {
+  return OPENCODE_CASES.map((c) => ({
+    name: c.name,
+    about: c.about,
+    opens: c.opens,
+    agent: "opencode",
+    ids: OPENCODE_IDS,
+    commands: OPENCODE_COMMANDS,
+    async make(dir) {
+      const db = join(dir, "opencode.db");
+      await c.make(db);
+      return `${db}#${OPENCODE_SESSION}`;
+    },
+  }));
+}
+
 /** Every hostile case of the matrix. */
 export function hostileCases(decoy: Decoy, sizes: Sizes): CaseSpec[] {
-  return [...twistCases(decoy), ...bigCases(sizes), ...claudeCodeCases(decoy), ...formatlessCases(sizes)];
+  return [...twistCases(decoy), ...bigCases(sizes), ...claudeCodeCases(decoy), ...formatlessCases(sizes), ...opencodeCases()];
 }
 
 /** The decoy: a secret file and a sub-agent folder, outside the matrix's temp dir. */

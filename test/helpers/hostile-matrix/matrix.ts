@@ -7,6 +7,7 @@ import { cellProblems, namesOf } from "./cell-checks";
 import { type CaseSpec, closeSockets, hostileCases, SESSION_ID_MARK, type Sizes, storeOf, writeDecoy } from "./cases";
 import { type Command, COMMANDS, hostileArguments, protoPriceTable, type Target } from "./commands";
 import { fingerprint, listing, listingChanges } from "./fingerprints";
+import { closeOpencodeWriters } from "./opencode-cases";
 import { type CellResult, type MatrixCounts, matrixReport, summaryLine } from "./report";
 import { pool, RSS_PRELOAD, spawnCell } from "./spawn-cell";
 
@@ -46,6 +47,11 @@ export interface MatrixOutcome {
   /** Files touched outside the cells' own inputs (the project, the real caches, the decoy). */
   outsideChanges: string[];
 }
+
+/** A session addressed inside a database (`<db>#<id>`), not a file of its own. */
+const isAddress = (path: string) => /#ses_[A-Za-z0-9_-]+$/.test(path);
+/** The file a target is stored in: the database of an address, else the file itself. */
+const onDisk = (path: string) => (isAddress(path) ? path.slice(0, path.lastIndexOf("#")) : path);
 
 /** The files the hostile arguments run over: the plain and the 50,000-a session of each format with a store or a reader. */
 const ARGUMENT_CASES = /^(pi-v3|claude-code|clawdcode|seed-000)\/(plain|redos-text)$/;
@@ -137,19 +143,23 @@ export async function runHostileMatrix(o: MatrixOptions): Promise<MatrixOutcome>
 
   const args = hostileArguments({ fifo, protoPrices });
   const argumentCases = prepared.filter((p) => ARGUMENT_CASES.test(p.spec.name));
-  const cells: Array<{ p: Prepared; cmd: Command }> = [...prepared.flatMap((p) => COMMANDS.map((cmd) => ({ p, cmd }))), ...argumentCases.flatMap((p) => args.map((cmd) => ({ p, cmd })))];
+  const commandsOf = (p: Prepared) => COMMANDS.filter((cmd) => !p.spec.commands || p.spec.commands.includes(cmd.name));
+  const cells: Array<{ p: Prepared; cmd: Command }> = [...prepared.flatMap((p) => commandsOf(p).map((cmd) => ({ p, cmd }))), ...argumentCases.flatMap((p) => args.map((cmd) => ({ p, cmd })))];
   const deadline = Date.now() + o.wallMinutes * 60_000;
   let n = 0;
 
   const jobs = cells.map(({ p, cmd }) => async (): Promise<CellResult> => {
     const branching = cmd.name.startsWith("branch");
     const target = branching ? { ...p.target, copy: p.branchCopy } : p.target;
-    const watched = cmd.writes ? target.copy : target.file;
+    const watched = onDisk(cmd.writes ? target.copy : target.file);
     const before = fingerprint(watched);
     const sizeBefore = lstatSync(watched).size;
     const headBefore = branching && lstatSync(watched).isFile() && sizeBefore < 1 << 26 ? hashHead(watched, sizeBefore) : undefined;
     const run = await spawnCell({ node: process.execPath, cli: o.cli, args: cmd.args(target), cwd: join(root, "work"), env, budgetMs: o.cellSeconds * 1000, heapMiB: o.heapMiB, preload, rssFile: join(root, "rss", `${n++}.txt`), marker: decoy.marker });
-    const problems = cellProblems(run, { seconds: o.cellSeconds, rssMiB: o.rssMiB }, namesOf(target.file, [dirname(target.file), target.dirArg.replace(/^[a-z0-9-]+=/, ""), fifo, protoPrices, ...badArgumentNames(cmd.name)]));
+    // A session in a database is named by its address (the database's path or folder does not say which session), its store only by a --dir command.
+    const store = target.dirArg.replace(/^[a-z0-9-]+=/, "");
+    const where = !isAddress(target.file) ? [dirname(target.file), store] : cmd.name.includes("--dir") ? [store] : [];
+    const problems = cellProblems(run, { seconds: o.cellSeconds, rssMiB: o.rssMiB }, namesOf(target.file, [...where, fifo, protoPrices, ...badArgumentNames(cmd.name)]));
     if (p.spec.opens && cmd.name.startsWith("tree") && run.code === 2) problems.push(`a valid session refused: ${run.stderr.trim().slice(0, 160)}`);
     const forbidden = cmd.forbids?.(decoy.dir);
     // A "left out:" line names a bad figure on purpose (which line, which value): it is the report, not a figure.
@@ -167,12 +177,21 @@ export async function runHostileMatrix(o: MatrixOptions): Promise<MatrixOutcome>
     return { file: p.spec.name, command: cmd.name, ms: run.ms, code: run.code, maxRssKiB: run.maxRssKiB, problems };
   });
   const ran = await pool(jobs, o.poolSize, () => Date.now() > deadline);
+  await closeOpencodeWriters();
   const results = ran.map((r, i) => r ?? { file: cells[i].p.spec.name, command: cells[i].cmd.name, ms: 0, code: null, problems: ["not run: the matrix's wall budget was spent"], notRun: true });
 
   // What names our files: the temp dir, the sessions' id and file names (a cache key is made of them).
   const ours = [basename(root), SESSION_ID_MARK, ...new Set(prepared.map((p) => basename(p.target.file)))];
   const outsideChanges = outside.flatMap(({ d, all, before }) => listingChanges(before, listing(d, new Set(["node_modules", ".git"]))).filter((c) => all || ours.some((t) => c.includes(t))));
-  const counts: MatrixCounts = { files: prepared.length, commands: COMMANDS.length, argumentFiles: argumentCases.length, argumentCommands: args.length };
+  const inDatabases = prepared.filter((p) => p.spec.commands);
+  const counts: MatrixCounts = {
+    files: prepared.length - inDatabases.length,
+    commands: COMMANDS.length,
+    databases: inDatabases.length,
+    databaseCommands: inDatabases[0]?.spec.commands?.length ?? 0,
+    argumentFiles: argumentCases.length,
+    argumentCommands: args.length,
+  };
   let report = matrixReport(counts, results, Date.now() - started);
   if (outsideChanges.length) report += `\nfiles touched outside the temp dir:\n${outsideChanges.map((c) => `  ${c}`).join("\n")}\n`;
   report += `\ncases:\n${prepared.map((p) => `  ${p.spec.name}: ${p.spec.about}`).join("\n")}\n`;

@@ -13,6 +13,9 @@ export interface CellResult {
 export interface MatrixCounts {
   files: number;
   commands: number;
+  /** Sessions in a database (OpenCode's), each under a subset of the commands. */
+  databases: number;
+  databaseCommands: number;
   argumentFiles: number;
   argumentCommands: number;
 }
@@ -20,8 +23,8 @@ export interface MatrixCounts {
 /** The line the test asserts on. */
 export function summaryLine(c: MatrixCounts, results: readonly CellResult[]): string {
   const failed = results.filter((r) => r.problems.length).length;
-  const total = c.files * c.commands + c.argumentFiles * c.argumentCommands;
-  return `hostile matrix: ${c.files} files x ${c.commands} commands + ${c.argumentFiles} files x ${c.argumentCommands} hostile arguments = ${total} cells, ${failed} failed`;
+  const total = c.files * c.commands + c.databases * c.databaseCommands + c.argumentFiles * c.argumentCommands;
+  return `hostile matrix: ${c.files} files x ${c.commands} commands + ${c.databases} databases x ${c.databaseCommands} commands + ${c.argumentFiles} files x ${c.argumentCommands} hostile arguments = ${total} cells, ${failed} failed`;
 }
 
 const mib = (kib: number | undefined) => (kib === undefined ? "?" : `${Math.round(kib / 1024)} MiB`);

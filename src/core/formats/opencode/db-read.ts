@@ -65,6 +65,43 @@ export function firstUserTexts(db: OpenDb): Map<string, string> {
   return out;
 }
 
+/**
+ * What changes when a session's rows do: its own row's update time and revert, and the
+ * count, newest and summed update times of its children, messages and parts. OpenCode sets
+ * a row's time_updated at every write (a part rewritten as it streams too; every row of the
+ * recorded fixtures has it past time_created), so the times tell a change without the rows'
+ * data, and a write to another session is told apart. The sum is taken modulo 10^6 so that
+ * SQLite's integers and JavaScript's numbers add it up exactly alike.
+ */
+const TIMES = "count(*) || ':' || coalesce(max(time_updated), 0) || ':' || coalesce(sum(time_updated % 1000000), 0)";
+
+/** The rows stamp as the database holds it now (a refresh asks this of the new picture). */
+export function sessionRowsStamp(db: OpenDb, sessionId: string): string {
+  const r = db.all(
+    `SELECT (SELECT time_updated || ':' || coalesce(revert, '') FROM session WHERE id = ?1) AS s,
+       (SELECT ${TIMES} FROM session WHERE parent_id = ?1) AS c,
+       (SELECT ${TIMES} FROM message WHERE session_id = ?1) AS m,
+       (SELECT ${TIMES} FROM part WHERE session_id = ?1) AS p`,
+    [sessionId],
+  )[0];
+  return [r?.s, r?.c, r?.m, r?.p].map(str).join("|");
+}
+
+/** The same stamp from rows a read fetched anyway (TIMES in JavaScript): no second pass over the parts. */
+function rowsStampOf(session: Row, children: Row[], messages: Row[], parts: Row[]): string {
+  const times = (rows: Row[]) => {
+    let max = 0;
+    let sum = 0;
+    for (const r of rows) {
+      const t = num(r.time_updated);
+      max = Math.max(max, t);
+      sum += t % 1_000_000;
+    }
+    return `${rows.length}:${max}:${sum}`;
+  };
+  return [`${str(session.time_updated)}:${str(session.revert)}`, times(children), times(messages), times(parts)].join("|");
+}
+
 /** One session with its messages and parts, or undefined when the database has no such session. */
 export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefined {
   const problems: OcStored["problems"] = [];
@@ -74,7 +111,7 @@ export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefin
   const messages: OcMessage[] = [];
   const byId = new Map<string, OcMessage>();
   // (time_created, id) as OpenCode orders them; sorted here for the same reason as the parts below.
-  const messageRows = db.all("SELECT id, time_created, data FROM message WHERE session_id = ?", [sessionId]).sort((a, b) => num(a.time_created) - num(b.time_created) || (str(a.id) < str(b.id) ? -1 : str(a.id) > str(b.id) ? 1 : 0));
+  const messageRows = db.all("SELECT id, time_created, time_updated, data FROM message WHERE session_id = ?", [sessionId]).sort((a, b) => num(a.time_created) - num(b.time_created) || (str(a.id) < str(b.id) ? -1 : str(a.id) > str(b.id) ? 1 : 0));
   for (const r of messageRows) {
     const id = str(r.id);
     const data = parseJson(r.data, `message ${id}`, problems) ?? { role: "unknown", unreadable: true };
@@ -83,7 +120,7 @@ export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefin
     byId.set(id, m);
   }
   // Sorted here, not by SQLite: its sort of large rows in WebAssembly took seconds for 20,000 parts (ids are ASCII: code-unit order is SQLite's binary order).
-  const partRows = db.all("SELECT id, message_id, data FROM part WHERE session_id = ?", [sessionId]).sort((a, b) => (str(a.id) < str(b.id) ? -1 : str(a.id) > str(b.id) ? 1 : 0));
+  const partRows = db.all("SELECT id, message_id, time_updated, data FROM part WHERE session_id = ?", [sessionId]).sort((a, b) => (str(a.id) < str(b.id) ? -1 : str(a.id) > str(b.id) ? 1 : 0));
   for (const r of partRows) {
     const id = str(r.id);
     const m = byId.get(str(r.message_id));
@@ -93,6 +130,7 @@ export function readDbSession(db: OpenDb, sessionId: string): OcStored | undefin
     }
     m.parts.push({ id, data: parseJson(r.data, `part ${id}`, problems) ?? { type: "unreadable" } });
   }
-  const children = new Map(db.all(`SELECT ${SESSION_COLUMNS} FROM session WHERE parent_id = ?`, [sessionId]).map((r) => [str(r.id), sessionOf(r)]));
-  return { address: `${db.path}#${sessionId}`, session, messages, children, problems };
+  const childRows = db.all(`SELECT ${SESSION_COLUMNS} FROM session WHERE parent_id = ?`, [sessionId]);
+  const children = new Map(childRows.map((r) => [str(r.id), sessionOf(r)]));
+  return { address: `${db.path}#${sessionId}`, session, messages, children, problems, rowsStamp: rowsStampOf(row, childRows, messageRows, partRows) };
 }

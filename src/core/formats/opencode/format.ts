@@ -6,7 +6,7 @@ import { opencodeIndexHooks } from "./index-hooks";
 import { type CtxMessage, toWireMessages } from "./model-messages";
 import { type OcEntry, OPENCODE_ID } from "./records";
 import { opencodeSearchHooks } from "./search-text";
-import { isOpencodeAddress, loadOpencode, OpencodeSession } from "./session";
+import { isOpencodeAddress, loadOpencode, OpencodeSession, storeFiles } from "./session";
 import { wireToAnthropic } from "./anthropic";
 
 const READ_ONLY = "OpenCode keeps its sessions in its database; fork from OpenCode itself";
@@ -50,6 +50,7 @@ export const opencodeFormat: SessionFormat = {
   /** Files are detected only as the legacy tree's session files; database rows by their address. */
   detect: (first: FirstLines) => isOpencodeAddress(first.path),
   addresses: isOpencodeAddress,
+  storeFiles,
   index: opencodeIndexHooks,
   load: async (path) => loadOpencode(path),
 

@@ -62,6 +62,11 @@ export function legacySessionFiles(dataDir: string): string[] {
   return projects.flatMap((p) => jsonFiles(join(root, p)).map((n) => join(root, p, n)));
 }
 
+/** A legacy session's messages, counted by their files (the listing's entry count, as a database's rows are counted). */
+export function legacyMessageCount(file: string): number {
+  return jsonFiles(join(storageOf(file), "message", basename(file, ".json"))).length;
+}
+
 /** A legacy session with its messages and parts, or an error naming the file. */
 export function readLegacySession(file: string): OcStored {
   const problems: OcStored["problems"] = [];

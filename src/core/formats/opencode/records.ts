@@ -43,6 +43,8 @@ export interface OcStored {
   /** Child sessions (the task tool's), by id: their titles and agents for the links. */
   children: Map<string, OcSessionRow>;
   problems: Array<{ line: number; message: string }>;
+  /** What the session's rows were when read (sessionRowsStamp); a database session only. */
+  rowsStamp?: string;
 }
 
 /**

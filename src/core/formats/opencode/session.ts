@@ -1,8 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { MemorySession } from "../../session/memory-session";
-import { type FileStamp, StaleSessionError } from "../../store/file-stamp";
-import { readDbSession } from "./db-read";
+import { type FileStamp, RowsChangedError } from "../../store/file-stamp";
+import { readDbSession, sessionRowsStamp } from "./db-read";
 import { opencodeDatabases, opencodeRoot } from "./discover";
 import { buildEntries } from "./entries";
 import { opencodeIndexHooks } from "./index-hooks";
@@ -16,9 +16,10 @@ export class OpencodeSession extends MemorySession {
    * What the explorer watches a live session by (size, stamp, refresh): the store's files
    * (the database and its -wal, or the legacy session file) as they were before the read.
    * OpenCode rewrites rows in place, so a change is never read on from where the read
-   * stopped: refresh() says the session is stale and the explorer reads it again.
+   * stopped: when the session's own rows changed, refresh() says so and the explorer reads
+   * it again; a write to other sessions' rows only moves the stamp on.
    */
-  readonly stamp: FileStamp;
+  private current: FileStamp;
   readonly threads = 1;
   readonly workerFailure: string | undefined = undefined;
 
@@ -29,7 +30,11 @@ export class OpencodeSession extends MemorySession {
     const entries = buildEntries(stored);
     // Rows have no line numbers: an entry's position (1-based) stands in.
     super(OPENCODE_ID, opencodeIndexHooks, entries, stored.address, 0, 0, undefined, stored.problems.map((p) => ({ kind: "bad-field" as const, line: p.line, message: `${stored.address}: ${p.message}` })));
-    this.stamp = stamp ?? storeStamp(stored.address);
+    this.current = stamp ?? storeStamp(stored.address);
+  }
+
+  get stamp(): FileStamp {
+    return this.current;
   }
 
   /** Bytes of the store's files when read. */
@@ -39,8 +44,14 @@ export class OpencodeSession extends MemorySession {
 
   async refresh(): Promise<{ added: number }> {
     const now = storeStamp(this.path);
-    if (now.size !== this.stamp.size || now.mtimeMs !== this.stamp.mtimeMs) throw new StaleSessionError(this.path, "OpenCode wrote to its store; its rows are read again");
-    return { added: 0 };
+    if (now.size === this.current.size && now.mtimeMs === this.current.mtimeMs) return { added: 0 };
+    const at = parseAddress(this.path);
+    if (at && this.stored.rowsStamp !== undefined && (await rowsNow(at.db, at.sessionId)) === this.stored.rowsStamp) {
+      // Another session's rows, or bytes that commit nothing yet: this one's are as shown.
+      this.current = now;
+      return { added: 0 };
+    }
+    throw new RowsChangedError(this.path, "OpenCode wrote to this session's rows; they are read again");
   }
 
   /** The entry OpenCode goes on from: the last one a pending revert does not delete (-1: none). */
@@ -121,10 +132,24 @@ async function resolveById(id: string, env: NodeJS.ProcessEnv): Promise<OcStored
   throw new Error(`opencode:${id}: no such session in ${root} (its databases and storage/)`);
 }
 
-/** The files a session's rows live in: `<db>#<id>` is the database and its -wal; else the file itself. */
-function storeFiles(address: string): string[] {
+/**
+ * The files a session's rows live in: `<db>#<id>` is the database and its -wal;
+ * `opencode:<id>` the environment's databases; a legacy session its file.
+ */
+export function storeFiles(address: string): string[] {
   const at = parseAddress(address);
-  return at ? [at.db, `${at.db}-wal`] : [address];
+  if (at) return [at.db, `${at.db}-wal`];
+  if (address.startsWith("opencode:")) return opencodeDatabases(opencodeRoot(undefined, process.env), process.env).flatMap((db) => [db, `${db}-wal`]);
+  return [address];
+}
+
+/** The session's rows stamp in the database as it is now; undefined when it cannot be read (the read again says why). */
+async function rowsNow(db: string, sessionId: string): Promise<string | undefined> {
+  try {
+    return sessionRowsStamp(await openDatabase(db), sessionId);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The store's files together: their sizes added, the newest modification. */
