@@ -126,7 +126,8 @@ export class HistoryIndex {
 
   private async read(s: Source): Promise<SessionRecord> {
     this.sessionReads++;
-    const session = await openSession(s.path, { signal: this.opts.signal });
+    // Only the lines holding a file operation or a prompt are parsed whole (IndexHooks.skim).
+    const session = await openSession(s.path, { signal: this.opts.signal, skim: true });
     return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: sessionTouches(session, s.cwd) };
   }
 

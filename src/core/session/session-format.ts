@@ -93,6 +93,8 @@ export interface FormatLoadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   secondThread?: boolean;
   firstPart?: number;
+  /** Lines the per-file history does not need are skimmed (see LoadOptions.skim). */
+  skim?: boolean;
 }
 
 /** The first lines of a file, for detection: parsed when they parse, the path for location rules. */
