@@ -30,10 +30,23 @@ async function sameBothWays(path: string): Promise<unknown> {
     await assert.rejects(openSession(path, { secondThread: true, skim: true }), { message: (err as Error).message });
     return undefined;
   }
+  sameCallsAsDetails(whole);
   const skimmed = await openSession(path, { secondThread: true, skim: true });
   const want = picture(whole);
   assert.deepEqual(picture(skimmed), want, path);
   return want;
+}
+
+/** A format's own toolCalls must name the calls its detail view names (the history reads either). */
+function sameCallsAsDetails(s: SessionReader): void {
+  const f = s.format;
+  if (!f.toolCalls || !f.details) return;
+  for (let i = 0; i < s.metas.length; i++) {
+    const own = f.toolCalls(s, i);
+    if (!own) continue;
+    const viewed = f.details(s, i).blocks.flatMap((b) => (b.call ? [{ name: b.call.name, input: b.call.input }] : []));
+    assert.deepEqual(own, viewed, `${s.path} entry ${i}`);
+  }
 }
 
 const call = (id: string, name: string, args: Raw) => ({ id, name, arguments: args });

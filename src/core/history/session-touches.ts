@@ -73,9 +73,11 @@ function textsOf(calls: ReadonlyArray<{ name: unknown; input: unknown }>, abs: s
   return out;
 }
 
-/** The tool calls of entry i, through the neutral detail view of the entry (built once per entry: it is not cheap). */
+/** The tool calls of entry i, from the format, else through the neutral detail view of the entry (built once per entry: it is not cheap). */
 function callsOf(session: SessionReader, i: number): Array<{ name: unknown; input: unknown }> {
   const f = session.format;
+  const own = f.toolCalls?.(session, i);
+  if (own) return own;
   if (!f.details) return [];
   const out: Array<{ name: unknown; input: unknown }> = [];
   for (const b of f.details(session, i).blocks) if (b.call) out.push({ name: b.call.name, input: b.call.input });

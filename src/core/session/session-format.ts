@@ -373,6 +373,12 @@ export interface SessionFormat extends CostHooks {
   /** Entry i for the detail pane; left out: its record as JSON. */
   details?(session: SessionReader, i: number): EntryView;
   /**
+   * The tool calls of entry i as its detail view's call blocks name them, without building
+   * the view (which pretty-prints every input): for the per-file history. Undefined where
+   * the format leaves it to `details`.
+   */
+  toolCalls?(session: SessionReader, i: number): Array<{ name: unknown; input: unknown }> | undefined;
+  /**
    * The entries the agent loads for a leaf, root first, when that is not the tree's path
    * (Claude Code relinks compactions and recovers side-branch tool results): positions.
    * Left out: the tree's path. `context` draws on exactly these entries.
