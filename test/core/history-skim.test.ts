@@ -42,9 +42,10 @@ function sameCallsAsDetails(s: SessionReader): void {
   const f = s.format;
   if (!f.toolCalls || !f.details) return;
   for (let i = 0; i < s.metas.length; i++) {
-    const own = f.toolCalls(s, i);
+    const own: Array<{ name: unknown; input: unknown }> | undefined = f.toolCalls(s, i);
     if (!own) continue;
-    const viewed = f.details(s, i).blocks.flatMap((b) => (b.call ? [{ name: b.call.name, input: b.call.input }] : []));
+    const viewed: Array<{ name: unknown; input: unknown }> = [];
+    for (const b of f.details(s, i).blocks) if (b.call) viewed.push({ name: b.call.name, input: b.call.input });
     assert.deepEqual(own, viewed, `${s.path} entry ${i}`);
   }
 }

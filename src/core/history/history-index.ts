@@ -14,7 +14,18 @@ import { sessionTouches, type StoredTouch } from "./session-touches";
  * The stores to index, as the session list takes them; the cache folder also holds the
  * index's own `history-cache.json` (none: no cache file).
  */
-export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal">;
+export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
+  /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
+  maxSessionBytes?: number;
+};
+
+/**
+ * The largest session file the history reads. Reading one costs time in proportion to its
+ * size, and a file past this (a sparse file of gigabytes of NULs, a log named .jsonl) would
+ * hold up the whole index; real sessions stay well below it (the largest seen: 1.6 GB).
+ * A larger one is left out with its size and this limit named (a problem the CLI shows).
+ */
+export const MAX_SESSION_BYTES = 2 * 2 ** 30;
 
 /** One session's part of the index, remembered by its file's stamp. */
 interface SessionRecord {
@@ -107,6 +118,11 @@ export class HistoryIndex {
     const worker = async () => {
       for (let s = queue.shift(); s; s = queue.shift()) {
         this.opts.signal?.throwIfAborted();
+        const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
+        if (s.size > cap) {
+          problems.push({ path: s.path, reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` });
+          continue;
+        }
         try {
           next.set(s.path, await this.read(s));
         } catch (err) {
@@ -182,6 +198,10 @@ export class HistoryIndex {
   get sessionCount(): number {
     return this.records.size;
   }
+}
+
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
 }
 
 /** A checkout nested in another (a worktree inside the main one) is its own, not a copy of the outer. */
