@@ -137,7 +137,7 @@ export class HistoryIndex {
     if (changed || retitled || !this.byFile.size) this.rebuild();
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
-    if (changed && cacheFile) saveCache(cacheFile, { version: CACHE_VERSION, records: Object.fromEntries(this.records) });
+    if (changed && cacheFile) saveCache(cacheFile, this.records);
   }
 
   private async read(s: Source): Promise<SessionRecord> {
@@ -231,10 +231,26 @@ function readCache(file: string): Map<string, SessionRecord> {
   return new Map();
 }
 
-function saveCache(file: string, cache: CacheFile): void {
+/**
+ * The cache file's bytes, a record at a time: one JSON text of every record (tens of MB
+ * for a thousand sessions, their edits' texts) cost more to make and encode than the
+ * records' own small texts joined.
+ */
+function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
+  let first = true;
+  for (const [path, rec] of records) {
+    parts.push(Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`));
+    first = false;
+  }
+  parts.push(Buffer.from("}}"));
+  return Buffer.concat(parts);
+}
+
+function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, JSON.stringify(cache), { replace: true });
+    writeNewFile(file, cacheBytes(records), { replace: true });
   } catch {
     // The cache is an optimisation; failing to save it must not fail a lookup.
   }
