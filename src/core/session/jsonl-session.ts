@@ -27,9 +27,10 @@ export interface LoadOptions {
    */
   firstPart?: number;
   /**
-   * For the per-file history: lines with none of the format's skim markers are indexed from
-   * their leading members only (IndexHooks.skim), their content unread. Such a session
-   * serves file operations and prompts, not previews or token figures of the other lines.
+   * For the per-file history: lines whose leading members show they hold no file operation
+   * and no prompt are indexed from those members only (IndexHooks.skim), their content
+   * unparsed. Such a session serves file operations and prompts, not previews or token
+   * figures of the other lines.
    */
   skim?: boolean;
 }

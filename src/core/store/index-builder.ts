@@ -273,7 +273,7 @@ export class IndexBuilder {
     }
   }
 
-  /** What a history read parsed whole, by position, handed over once (see JsonlSession.prime). */
+  /** What a history read parsed whole, by position, handed over once (JsonlSession.entryAt uses them). */
   takeKept(): Map<number, Record<string, unknown>> {
     const kept = this.kept;
     this.kept = new Map();
