@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
@@ -236,11 +237,16 @@ function readCache(file: string): Map<string, SessionRecord> {
  * for a thousand sessions, their edits' texts) cost more to make and encode than the
  * records' own small texts joined.
  */
-function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer {
+function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
   const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
+  let bytes = parts[0].length;
   let first = true;
   for (const [path, rec] of records) {
-    parts.push(Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`));
+    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`);
+    bytes += part.length;
+    // readCache parses the file as one string: a larger one could never be read back.
+    if (bytes > constants.MAX_STRING_LENGTH) return undefined;
+    parts.push(part);
     first = false;
   }
   parts.push(Buffer.from("}}"));
@@ -249,8 +255,10 @@ function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer {
 
 function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
   try {
+    const bytes = cacheBytes(records);
+    if (!bytes) return;
     mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, cacheBytes(records), { replace: true });
+    writeNewFile(file, bytes, { replace: true });
   } catch {
     // The cache is an optimisation; failing to save it must not fail a lookup.
   }
