@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { lookupFileHistory } from "../../src/core/history/lookup";
@@ -77,6 +77,19 @@ describe("per-file agent history (core index)", () => {
     await index.refresh();
     assert.deepEqual(index.lookup(join(w.main, "src", "other.ts")), []);
     assert.equal(index.lookup(join(w.main, "src", "app.ts")).filter((t) => t.agent === "claude-code").length, 0);
+  });
+
+  it("a session larger than the history reads is left out with its size and the limit named, the others indexed", async () => {
+    const w = buildHistoryWorld();
+    // Blank lines (skipped by every reader) make the pi session the largest of the three.
+    appendFileSync(w.piFile, "\n".repeat(10_000));
+    const piBytes = statSync(w.piFile).size;
+    const index = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, maxSessionBytes: piBytes - 1 });
+    await index.refresh();
+    assert.equal(index.problems.length, 1, JSON.stringify(index.problems));
+    assert.equal(index.problems[0].path, w.piFile);
+    assert.match(index.problems[0].reason, new RegExp(`^${piBytes} bytes, more than the ${piBytes - 1} bytes the history reads of one session`));
+    assert.deepEqual(index.lookup(join(w.main, "src", "app.ts")).map((t) => t.agent), ["codex", "claude-code"]);
   });
 
   it("lookupFileHistory: the same list through the shared entry point, newest first", async () => {

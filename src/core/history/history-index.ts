@@ -1,3 +1,4 @@
+import { constants } from "node:buffer";
 import { mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
@@ -14,7 +15,18 @@ import { sessionTouches, type StoredTouch } from "./session-touches";
  * The stores to index, as the session list takes them; the cache folder also holds the
  * index's own `history-cache.json` (none: no cache file).
  */
-export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal">;
+export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
+  /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
+  maxSessionBytes?: number;
+};
+
+/**
+ * The largest session file the history reads. Reading one costs time in proportion to its
+ * size, and a file past this (a sparse file of gigabytes of NULs, a log named .jsonl) would
+ * hold up the whole index; real sessions stay well below it (the largest seen: 1.6 GB).
+ * A larger one is left out with its size and this limit named (a problem the CLI shows).
+ */
+export const MAX_SESSION_BYTES = 2 * 2 ** 30;
 
 /** One session's part of the index, remembered by its file's stamp. */
 interface SessionRecord {
@@ -107,6 +119,11 @@ export class HistoryIndex {
     const worker = async () => {
       for (let s = queue.shift(); s; s = queue.shift()) {
         this.opts.signal?.throwIfAborted();
+        const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
+        if (s.size > cap) {
+          problems.push({ path: s.path, reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` });
+          continue;
+        }
         try {
           next.set(s.path, await this.read(s));
         } catch (err) {
@@ -121,12 +138,13 @@ export class HistoryIndex {
     if (changed || retitled || !this.byFile.size) this.rebuild();
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
-    if (changed && cacheFile) saveCache(cacheFile, { version: CACHE_VERSION, records: Object.fromEntries(this.records) });
+    if (changed && cacheFile) saveCache(cacheFile, this.records);
   }
 
   private async read(s: Source): Promise<SessionRecord> {
     this.sessionReads++;
-    const session = await openSession(s.path, { signal: this.opts.signal });
+    // Only the lines holding a file operation or a prompt are parsed whole (IndexHooks.skim).
+    const session = await openSession(s.path, { signal: this.opts.signal, skim: true });
     return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: sessionTouches(session, s.cwd) };
   }
 
@@ -183,6 +201,10 @@ export class HistoryIndex {
   }
 }
 
+function gib(bytes: number): string {
+  return `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+}
+
 /** A checkout nested in another (a worktree inside the main one) is its own, not a copy of the outer. */
 function isInside(outer: string, inner: string): boolean {
   return inner.startsWith(outer + sep);
@@ -210,10 +232,33 @@ function readCache(file: string): Map<string, SessionRecord> {
   return new Map();
 }
 
-function saveCache(file: string, cache: CacheFile): void {
+/**
+ * The cache file's bytes, a record at a time: one JSON text of every record (tens of MB
+ * for a thousand sessions, their edits' texts) cost more to make and encode than the
+ * records' own small texts joined.
+ */
+function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
+  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
+  let bytes = parts[0].length;
+  let first = true;
+  for (const [path, rec] of records) {
+    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`);
+    bytes += part.length;
+    // readCache parses the file as one string: a larger one could never be read back.
+    if (bytes > constants.MAX_STRING_LENGTH) return undefined;
+    parts.push(part);
+    first = false;
+  }
+  parts.push(Buffer.from("}}"));
+  return Buffer.concat(parts);
+}
+
+function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
   try {
+    const bytes = cacheBytes(records);
+    if (!bytes) return;
     mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, JSON.stringify(cache), { replace: true });
+    writeNewFile(file, bytes, { replace: true });
   } catch {
     // The cache is an optimisation; failing to save it must not fail a lookup.
   }

@@ -56,13 +56,9 @@ function writtenText(input: unknown): string | undefined {
  * The texts of the calls of entry i that wrote or edited `abs`, one item per edit (a
  * multi-edit call makes several), through the neutral detail view of the entry.
  */
-function textsOf(session: SessionReader, i: number, abs: string, cwd: string, op: FileOperation): Texts[] {
-  const f = session.format;
-  if (!f.details) return [];
+function textsOf(calls: ReadonlyArray<{ name: unknown; input: unknown }>, abs: string, cwd: string, op: FileOperation): Texts[] {
   const out: Texts[] = [];
-  for (const b of f.details(session, i).blocks) {
-    if (!b.call) continue;
-    const { name, input } = b.call;
+  for (const { name, input } of calls) {
     const edits = toolEdits(name, input) ?? patchEdits(name, input);
     if (edits) {
       for (const e of edits) if (e.path !== undefined && absoluteIn(e.path, cwd) === abs) out.push(capped(e));
@@ -74,6 +70,17 @@ function textsOf(session: SessionReader, i: number, abs: string, cwd: string, op
     const text = writtenText(input);
     if (p !== undefined && text !== undefined && absoluteIn(p, cwd) === abs) out.push(capped({ newText: text }));
   }
+  return out;
+}
+
+/** The tool calls of entry i, from the format, else through the neutral detail view of the entry (built once per entry: it is not cheap). */
+function callsOf(session: SessionReader, i: number): Array<{ name: unknown; input: unknown }> {
+  const f = session.format;
+  const own = f.toolCalls?.(session, i);
+  if (own) return own;
+  if (!f.details) return [];
+  const out: Array<{ name: unknown; input: unknown }> = [];
+  for (const b of f.details(session, i).blocks) if (b.call) out.push({ name: b.call.name, input: b.call.input });
   return out;
 }
 
@@ -120,6 +127,7 @@ export function sessionTouches(session: SessionReader, cwd: string): StoredTouch
     const acts = f.files(session, [i]);
     if (!acts.length) continue;
     const meta = session.metas[i];
+    let calls: ReturnType<typeof callsOf> | undefined;
     for (const a of acts) {
       const abs = absoluteIn(a.path, cwd);
       for (const op of operationsOf(a)) {
@@ -127,7 +135,7 @@ export function sessionTouches(session: SessionReader, cwd: string): StoredTouch
         if (meta.timestamp) base.timestamp = meta.timestamp;
         const prompt = prompts.of(i);
         if (prompt) base.prompt = prompt;
-        const texts = op === "read" ? [] : textsOf(session, i, abs, cwd, op);
+        const texts = op === "read" ? [] : textsOf((calls ??= callsOf(session, i)), abs, cwd, op);
         if (!texts.length) out.push(base);
         for (const t of texts) out.push({ ...base, ...t });
       }

@@ -26,6 +26,13 @@ export interface LoadOptions {
    * file; `refresh` reads the rest (see `complete`).
    */
   firstPart?: number;
+  /**
+   * For the per-file history: lines whose leading members show they hold no file operation
+   * and no prompt are indexed from those members only (IndexHooks.skim), their content
+   * unparsed. Such a session serves file operations and prompts, not previews or token
+   * figures of the other lines.
+   */
+  skim?: boolean;
 }
 
 /** Options of `refresh`: reading what was left out or appended can be watched and stopped. */
@@ -93,7 +100,7 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
       throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
     });
     assertRegular(path, st);
-    const builder = new IndexBuilder(path, hooks);
+    const builder = new IndexBuilder(path, hooks, undefined, opts.skim);
     const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
     const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
     // A first part with no header in it (junk lines first) is no first look, nor is one of
@@ -111,6 +118,7 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     session.edges = session.edgesNow();
     session.threads = threads;
     session.workerFailure = workerFailure;
+    if (builder.skims) session.primed = builder.takeKept();
     return session;
   }
 
@@ -213,7 +221,7 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     // Lines are indexed aside and joined in one step at the end, so whoever reads the
     // session meanwhile (the explorer serving rows while the rest of a large file is
     // read) sees it as it was, never half-grown.
-    const aside = this.builder.positional ? this.builder : new IndexBuilder(this.path, this.builder.hooks, this.builder.stateAfter());
+    const aside = this.builder.positional ? this.builder : new IndexBuilder(this.path, this.builder.hooks, this.builder.stateAfter(), this.builder.skims);
     // Positional ids (pi v1) come from line numbers, which only this builder knows: such a
     // file is read in place (pi never appends to a v1 file, nor is one loaded in parts).
     const inPlace = aside === this.builder;
@@ -326,10 +334,25 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     return readAt(this.reader(), offset, length).toString("utf8");
   }
 
+  /**
+   * A history read's entries parsed whole while loading (LoadOptions.skim), migrated on
+   * first use: the history asks for each of them once or twice, right after the load.
+   */
+  private primed: Map<number, Record<string, unknown>> | undefined;
+
   /** The full entry at position i, migrated in memory by the format (pi: to version 3). */
   entryAt(i: number): Entry {
     const hit = this.cache.get(i);
     if (hit) return hit;
+    const kept = this.primed?.get(i);
+    if (kept) {
+      this.primed?.delete(i);
+      const meta = this.metas[i];
+      const hooks = this.builder.hooks;
+      const entry = (hooks.migrate ? hooks.migrate(kept, meta, this.version) : kept) as Entry;
+      this.cache.set(i, entry, meta.length);
+      return entry;
+    }
     const meta = this.metas[i];
     const raw = this.readRaw(meta.offset, meta.length);
     let obj: Record<string, unknown>;

@@ -93,6 +93,8 @@ export interface FormatLoadOptions {
   onProgress?: (bytesRead: number, totalBytes: number) => void;
   secondThread?: boolean;
   firstPart?: number;
+  /** Lines the per-file history does not need are skimmed (see LoadOptions.skim). */
+  skim?: boolean;
 }
 
 /** The first lines of a file, for detection: parsed when they parse, the path for location rules. */
@@ -375,6 +377,12 @@ export interface SessionFormat extends CostHooks {
   describe(session: SessionReader, i: number): EntryDescription;
   /** Entry i for the detail pane; left out: its record as JSON. */
   details?(session: SessionReader, i: number): EntryView;
+  /**
+   * The tool calls of entry i as its detail view's call blocks name them, without building
+   * the view (which pretty-prints every input): for the per-file history. Undefined where
+   * the format leaves it to `details`.
+   */
+  toolCalls?(session: SessionReader, i: number): Array<{ name: unknown; input: unknown }> | undefined;
   /**
    * The entries the agent loads for a leaf, root first, when that is not the tree's path
    * (Claude Code relinks compactions and recovers side-branch tool results): positions.

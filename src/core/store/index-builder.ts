@@ -3,6 +3,7 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";
 import { jsonDeeperThan, TOO_DEEP } from "../util/json-depth";
+import { leadingMembers, skimmable } from "./line-skim";
 
 /**
  * A file that is not a session of the format it was read as. Its message never quotes the file: the path may come
@@ -20,6 +21,9 @@ export class NotASessionError extends Error {
     this.name = "NotASessionError";
   }
 }
+
+/** Bytes of lines a history read keeps parsed for its own second look (more are read again). */
+const KEEP_BYTES = 96 * 2 ** 20;
 
 /** Unparseable lines read before giving up on finding a header (see accept). */
 export const MAX_LINES_BEFORE_HEADER = 10_000;
@@ -81,11 +85,16 @@ export class IndexBuilder {
   /** Positional versions only: id of each parsed entry by its index among parsed lines (header = 0). */
   private parsedIds: Array<string | undefined> = [];
   private prevId: string | null = null;
+  /** A history read's whole-parsed entries, by position (see takeKept). */
+  private kept = new Map<number, Record<string, unknown>>();
+  private keptBytes = 0;
 
   constructor(
     private readonly path: string,
     readonly hooks: IndexHooks,
     state?: BuilderState,
+    /** Index lines the per-file history does not need from their leading members (IndexHooks.skim). */
+    readonly skims = false,
   ) {
     this.version = hooks.header ? 1 : 0;
     if (state) {
@@ -174,6 +183,7 @@ export class IndexBuilder {
     // A line past V8's string limit (~512 MB): the scanner counted it rather than keep it.
     if (raw.unreadBytes !== undefined) return this.tooLong(raw, raw.unreadBytes);
     if (isBlank(raw.buf, raw.start, raw.end)) return;
+    if (this.skims && this.skimmed(raw)) return;
     // Before parsing: a value this deep would overflow the stack of whatever walks it next.
     if (jsonDeeperThan(raw.buf, raw.start, raw.end)) {
       this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: ${TOO_DEEP}` });
@@ -226,8 +236,24 @@ export class IndexBuilder {
     this.addEntry(e, raw);
   }
 
-  private addEntry(e: Record<string, unknown>, raw: RawLine): void {
-    const got = this.hooks.identify(e, raw.lineNo, { version: this.version, prevId: this.prevId });
+  /**
+   * Indexes a line from its leading members, when its format says that is all the history
+   * needs of it: true if it did. The header and the lines the format needs are parsed whole.
+   */
+  private skimmed(raw: RawLine): boolean {
+    const skim = this.hooks.skim;
+    if (!skim || this.needsHeader) return false;
+    const lead = leadingMembers(raw.buf, raw.start, raw.end);
+    const e = lead && skim.skim(lead, this.version);
+    if (!e || this.hooks.header?.isRepeat(e)) return false;
+    // A torn, cut or too deep line is parsed whole, to be reported as a full read reports it.
+    if (!skimmable(raw.buf, raw.start, raw.end)) return false;
+    this.addEntry(e, raw, true);
+    return true;
+  }
+
+  private addEntry(e: Record<string, unknown>, raw: RawLine, skimmed = false): void {
+    const got = this.hooks.identify(e, raw.lineNo, { version: this.version, prevId: this.prevId, skims: this.skims });
     if (got === null) return;
     if (typeof got === "string") {
       this.report({ kind: "missing-id", line: raw.lineNo, message: `line ${raw.lineNo}: ${got}` });
@@ -240,6 +266,19 @@ export class IndexBuilder {
     this.prevId = got.id;
     const i = this.table.push(got.id, got.parentId, got.type, got.time, raw.lineNo, raw.offset, raw.end - raw.start, got.preview, got.estimate, parentIsPrevious);
     this.hooks.fill(this.table, i, e);
+    // A history read asks for the lines it parsed whole again at once: they are kept for it.
+    if (this.skims && !skimmed && this.keptBytes < KEEP_BYTES) {
+      this.kept.set(i, e);
+      this.keptBytes += raw.end - raw.start;
+    }
+  }
+
+  /** What a history read parsed whole, by position, handed over once (JsonlSession.entryAt uses them). */
+  takeKept(): Map<number, Record<string, unknown>> {
+    const kept = this.kept;
+    this.kept = new Map();
+    this.keptBytes = KEEP_BYTES;
+    return kept;
   }
 
   /** Positional versions name the first kept entry by its index among parsed lines. */

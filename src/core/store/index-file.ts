@@ -38,7 +38,7 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
   const from = opts.from ?? 0;
   const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from, builder.hooks) : undefined;
   // The worker's share of the guess, by bytes: its own table then grows by no copies either.
-  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, formatId: builder.hooks.formatId, header: plan.header, version: plan.version, entriesGuess: Math.ceil((plan.entriesGuess * (size - plan.split)) / (size - from)) };
+  const req: RangeRequest | undefined = plan && { path, from: plan.split, to: size, formatId: builder.hooks.formatId, header: plan.header, version: plan.version, entriesGuess: Math.ceil((plan.entriesGuess * (size - plan.split)) / (size - from)), skim: builder.skims };
   // Room for the second half's entries now, so adopting them copies nothing of ours.
   if (plan) builder.table.expect(plan.entriesGuess, plan.entriesGuess * PREVIEW_BYTES_GUESS);
   else if (size - from >= GUESS_MIN_BYTES) {

@@ -22,6 +22,11 @@ export interface IndexPosition {
   version: number;
   /** Id of the entry read just before, null at the start. */
   prevId: string | null;
+  /**
+   * Set on a history read (IndexHooks.skim): only the entries' identity and the previews of
+   * prompts are asked for, so a format may leave other previews and estimates empty.
+   */
+  skims?: boolean;
 }
 
 /** For formats whose first line is a header (pi). */
@@ -36,6 +41,21 @@ export interface HeaderHooks {
   positional(version: number): boolean;
   /** Whether a file of this version can be split across threads (checked on the header alone). */
   splittable(header: Record<string, unknown>): boolean;
+}
+
+/**
+ * How a reader that needs only the lines that can hold a file operation or a user's prompt
+ * (the per-file history) indexes every other line from its leading members alone, its
+ * content unparsed (see line-skim.ts). The entries, their ids and their tree are the same
+ * as a full read's; a skimmed entry only lacks what its content holds.
+ */
+export interface SkimHooks {
+  /**
+   * The record a line is indexed as, from its leading members (see leadingMembers), when
+   * the lead shows that the line can hold no file operation and no prompt and names all
+   * its place in the tree needs; undefined to parse the line whole.
+   */
+  skim(lead: Record<string, unknown>, version: number): Record<string, unknown> | undefined;
 }
 
 /**
@@ -61,4 +81,6 @@ export interface IndexHooks {
   idOf(e: Record<string, unknown>): unknown;
   /** The full record as the rest of the code reads it (in-memory migration of old versions). */
   migrate?(e: Record<string, unknown>, meta: EntryMeta, version: number): Record<string, unknown>;
+  /** How a history read skims the lines it does not need; left out: every line is parsed. */
+  readonly skim?: SkimHooks;
 }

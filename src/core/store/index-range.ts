@@ -13,6 +13,8 @@ export interface RangeRequest {
   version: number;
   /** Entries the range likely holds (leaning high): room set aside at once, so the table never grows by copies. */
   entriesGuess?: number;
+  /** Skim the lines the per-file history does not need (LoadOptions.skim). */
+  skim?: boolean;
 }
 
 /** Bytes a preview takes on average, for room set aside in advance (at most ~100 ASCII chars). */
@@ -40,7 +42,7 @@ export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOp
 
 /** Indexes one range with its own builder, as the lines after a header would be (`hooks`: the format's, found by the caller: on a worker thread by `req.formatId`). */
 export async function indexRange(req: RangeRequest, hooks: IndexHooks, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
-  const builder = new IndexBuilder(req.path, hooks, { header: req.header, version: req.version, prevId: null, parsedCount: 1 });
+  const builder = new IndexBuilder(req.path, hooks, { header: req.header, version: req.version, prevId: null, parsedCount: 1 }, req.skim);
   if (req.entriesGuess) builder.table.expect(req.entriesGuess, req.entriesGuess * PREVIEW_BYTES_GUESS);
   const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
   return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };

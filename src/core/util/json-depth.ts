@@ -17,12 +17,18 @@ function escaped(at: (k: number) => number, q: number, start: number): boolean {
   return (q - 1 - k) % 2 === 1;
 }
 
+/** What bracketWalk returns for text nested deeper than its limit. */
+export const DEEPER = -2;
+
 /**
- * Whether the JSON text in buf[start, end) nests arrays and objects more than `limit`
- * deep. One pass without parsing: strings are skipped by jumping from quote to quote
- * (native indexOf), so text-heavy lines cost little next to JSON.parse itself.
+ * One pass over the brackets of the JSON text in buf[start, end) without parsing: strings
+ * are skipped by jumping from quote to quote (native indexOf), so text-heavy lines cost
+ * little next to JSON.parse itself. DEEPER when arrays and objects nest more than `limit`
+ * deep; with `stopAtTop`, the position after the bracket that closes the top level (-1
+ * when a string or the top level does not close, or a bracket closes more than opened);
+ * without it, -1 for anything not too deep.
  */
-export function jsonDeeperThan(buf: Uint8Array, start: number, end: number, limit = MAX_JSON_DEPTH): boolean {
+export function bracketWalk(buf: Uint8Array, start: number, end: number, limit: number, stopAtTop: boolean): number {
   const at = (k: number) => buf[k];
   let depth = 0;
   for (let i = start; i < end; i++) {
@@ -31,14 +37,22 @@ export function jsonDeeperThan(buf: Uint8Array, start: number, end: number, limi
       let q = i;
       do {
         q = buf.indexOf(QUOTE, q + 1);
-        if (q < 0 || q >= end) return false;
+        if (q < 0 || q >= end) return -1;
       } while (escaped(at, q, start));
       i = q;
     } else if (b === 0x5b || b === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (b === 0x5d || b === 0x7d) depth--;
+      if (++depth > limit) return DEEPER;
+    } else if (b === 0x5d || b === 0x7d) {
+      depth--;
+      if (stopAtTop && depth <= 0) return depth === 0 ? i + 1 : -1;
+    }
   }
-  return false;
+  return -1;
+}
+
+/** Whether the JSON text in buf[start, end) nests arrays and objects more than `limit` deep (see bracketWalk). */
+export function jsonDeeperThan(buf: Uint8Array, start: number, end: number, limit = MAX_JSON_DEPTH): boolean {
+  return bracketWalk(buf, start, end, limit, false) === DEEPER;
 }
 
 /** jsonDeeperThan for text already decoded (a JSON string held inside an entry). */

@@ -51,6 +51,8 @@ export const COMMANDS: readonly Command[] = [
   { name: "list --dir", args: (t) => ["list", "--dir", t.dirArg, "--json"] },
   { name: "cost --total --dir", args: (t) => ["cost", "--total", "--dir", t.dirArg], forbids: BAD_FIGURE },
   { name: "search --dir", args: (t) => ["search", "question", "--dir", t.dirArg] },
+  // The history of the session file itself: the index reads every session of the store.
+  { name: "history --dir", args: (t) => ["history", t.file, "--dir", t.dirArg] },
 ];
 
 /** Files the hostile arguments need, made once by the matrix. */

@@ -64,3 +64,13 @@ export function piEntryView(e: Record<string, unknown>, meta: EntryMeta): EntryV
   }
   return view;
 }
+
+/** An assistant message's calls as piEntryView's call blocks name them; undefined for any other entry (its view says). */
+export function piToolCalls(e: Record<string, unknown>, meta: EntryMeta): Array<{ name: unknown; input: unknown }> | undefined {
+  if (meta.type !== "message" || meta.role !== "assistant") return undefined;
+  const m = (e.message ?? {}) as Record<string, unknown>;
+  const blocks = Array.isArray(m.content) ? (m.content as Array<Record<string, unknown>>) : [];
+  const out: Array<{ name: unknown; input: unknown }> = [];
+  for (const b of blocks) if (b?.type === "toolCall") out.push({ name: b.name, input: b.arguments });
+  return out;
+}

@@ -6,7 +6,7 @@ import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../../session/session-format";
 import { describePiEntry } from "./describe";
-import { piEntryView } from "./details";
+import { piEntryView, piToolCalls } from "./details";
 import { piPreview } from "./context/pi-preview";
 import { piContextRequest } from "./context/pi-request";
 import { reconstructSystemPrompt } from "./context/system-prompt";
@@ -43,6 +43,7 @@ export const piFormat: SessionFormat = {
   defaultLeaf: piDefaultLeaf,
   describe: describePiEntry,
   details: (session, i) => piEntryView(session.entryAt(i), session.metas[i]),
+  toolCalls: (session, i) => piToolCalls(session.entryAt(i), session.metas[i]),
   context(session, leaf): FormatContext {
     const ctx = buildContext(session, leaf < 0 ? null : session.metas[leaf].id);
     return { leafId: ctx.leafId, messages: ctx.parts.map((p) => ({ entryId: p.entryId, kind: partKind(p), message: p.llm })) };

@@ -66,6 +66,8 @@ function identify(e: Record<string, unknown>, lineNo: number, at: IndexPosition)
   // Before the preview and estimate, so they count the entry as pi does after migrating.
   migrateRole(e, at.version);
   const timestamp = typeof e.timestamp === "string" ? e.timestamp : "";
+  // A history read needs the previews of prompts only (a tool call's preview diffs its edit).
+  if (at.skims && (e.message as { role?: unknown } | undefined)?.role !== "user") return { id, parentId, type, time: parseIsoTime(timestamp), preview: "", estimate: 0 };
   return { id, parentId, type, time: parseIsoTime(timestamp), preview: entryPreviewCodes(e), estimate: estimateEntryTokens(e) };
 }
 
@@ -140,6 +142,23 @@ function migrate(obj: Record<string, unknown>, meta: EntryMeta, version: number)
   return obj;
 }
 
+/** Roles whose messages hold pi's file operations (an assistant's toolCall blocks) or a prompt (a user's words). */
+const NEEDED_ROLES = new Set(["assistant", "user"]);
+
+/**
+ * A message of another role (tool results: the bulk of a session) skimmed; every other
+ * entry type is parsed whole, so its rare fields (labels, compactions, names) are all
+ * there. Version 2 and 3 entries need their id and parent in the lead (pi writes them
+ * first); version 1 ids come from line numbers.
+ */
+function skimPi(lead: Record<string, unknown>, version: number): Record<string, unknown> | undefined {
+  if (lead.type !== "message") return undefined;
+  const role = (lead.message as { role?: unknown } | undefined)?.role;
+  if (typeof role !== "string" || NEEDED_ROLES.has(role)) return undefined;
+  if (version >= 2 && (typeof lead.id !== "string" || !("parentId" in lead))) return undefined;
+  return lead;
+}
+
 const EXPECTED = '{"type":"session","id":"..."}';
 
 /** pi's one header check: an object with "type":"session" and a string id (detection, listing and loading all ask this). */
@@ -169,4 +188,5 @@ export const piIndexHooks: IndexHooks = {
   fill,
   idOf: (e) => e.id,
   migrate,
+  skim: { skim: skimPi },
 };

@@ -1,0 +1,135 @@
+import { strict as assert } from "node:assert";
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { openSession } from "../../src/core/formats/registry";
+import { sessionTouches } from "../../src/core/history/session-touches";
+import type { SessionReader } from "../../src/core/session/session-reader";
+import { leadingMembers } from "../../src/core/store/line-skim";
+import { formatFixtures } from "../helpers/format-fixtures";
+import { assistant, entry, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
+
+const ROOTS = [resolve("test", "fixtures"), resolve("..", "shared", "fixtures")].filter((d) => existsSync(d));
+
+/** What the history reads of a session, and the index it reads it through. */
+function picture(s: SessionReader): unknown {
+  const cwd = s.format.info(s).cwd;
+  return {
+    ids: s.metas.map((m) => m.id),
+    parents: [...s.tree.parent],
+    problems: s.problems.map((p) => p.message),
+    touches: sessionTouches(s, cwd),
+  };
+}
+
+/** The same session read whole and skimmed (both on two threads where the file allows) must give the same touches and tree. */
+async function sameBothWays(path: string): Promise<unknown> {
+  let whole: SessionReader;
+  try {
+    whole = await openSession(path, { secondThread: true });
+  } catch (err) {
+    await assert.rejects(openSession(path, { secondThread: true, skim: true }), { message: (err as Error).message });
+    return undefined;
+  }
+  sameCallsAsDetails(whole);
+  const skimmed = await openSession(path, { secondThread: true, skim: true });
+  const want = picture(whole);
+  assert.deepEqual(picture(skimmed), want, path);
+  return want;
+}
+
+/** A format's own toolCalls must name the calls its detail view names (the history reads either). */
+function sameCallsAsDetails(s: SessionReader): void {
+  const f = s.format;
+  if (!f.toolCalls || !f.details) return;
+  for (let i = 0; i < s.metas.length; i++) {
+    const own: Array<{ name: unknown; input: unknown }> | undefined = f.toolCalls(s, i);
+    if (!own) continue;
+    const viewed: Array<{ name: unknown; input: unknown }> = [];
+    for (const b of f.details(s, i).blocks) if (b.call) viewed.push({ name: b.call.name, input: b.call.input });
+    assert.deepEqual(own, viewed, `${s.path} entry ${i}`);
+  }
+}
+
+const call = (id: string, name: string, args: Raw) => ({ id, name, arguments: args });
+
+describe("history read skimming the lines it does not need", () => {
+  it("every recorded fixture of every format gives the same touches, ids, tree and problems skimmed as read whole", async function () {
+    this.timeout(600_000);
+    let files = 0;
+    for (const root of ROOTS) {
+      for (const format of readdirSync(root)) {
+        for (const path of formatFixtures(root, format)) {
+          await sameBothWays(path);
+          files++;
+        }
+      }
+    }
+    assert.ok(files >= 30, `only ${files} fixture files found`);
+  });
+
+  it("hostile pi lines: markers inside other lines' strings, escaped roles, members out of order, torn, cut and too deep lines", async () => {
+    const lines: Array<Raw | string> = [
+      header({ cwd: "/w" }),
+      user("u1", null, "Fix the parser"),
+      assistant("a1", "u1", "", { toolCalls: [call("c1", "edit", { path: "src/p.ts", oldText: "a", newText: "b" })] }),
+      // A tool result that quotes a tool call and a user message in its text: still only a result.
+      toolResult("r1", "a1", "c1", "edit", '{"type":"toolCall","name":"write","arguments":{"path":"x"}} {"role":"user"} "toolCall"'),
+      // A user message whose role is written escaped: a prompt, found only by parsing it.
+      '{"type":"message","id":"u2","parentId":"r1","timestamp":"2026-02-01T00:00:00.000Z","message":{"role":"\\u0075ser","content":[{"type":"text","text":"Now the lexer"}]}}',
+      // An assistant whose role comes after its content, with escaped quotes in its path.
+      '{"type":"message","id":"a2","parentId":"u2","timestamp":"2026-02-01T00:00:01.000Z","message":{"content":[{"type":"toolCall","id":"c2","name":"write","arguments":{"path":"src/\\"lexer\\".ts","content":"x"}}],"role":"assistant"}}',
+      // A result whose id and parent come after its content: parsed whole.
+      '{"type":"message","message":{"role":"toolResult","toolCallId":"c2","toolName":"write","content":[{"type":"text","text":"ok"}]},"id":"r2","parentId":"a2"}',
+      // Space around every member, the role split across escapes in the key.
+      ' { "type" : "message" , "id" : "u3" , "parentId" : "r2" , "message" : { "r\\u006fle" : "user" , "content" : [ { "type" : "text" , "text" : "And the \\"reader\\"" } ] } } ',
+      assistant("a3", "u3", "", { toolCalls: [call("c3", "read", { path: "/abs/reader.ts" })] }),
+      // A result cut inside (brackets do not close), then a child of it: no parent for a full read.
+      '{"type":"message","id":"r3","parentId":"a3","message":{"role":"toolResult","content":[{"type":"text","text":"cut"}',
+      assistant("a4", "r3", "", { toolCalls: [call("c4", "read", { path: "orphan.ts" })] }),
+      // Too deep for a full read: skipped, and so is the child's way to a prompt.
+      `{"type":"message","id":"r4","parentId":"a3","message":{"role":"toolResult","content":${"[".repeat(600)}${"]".repeat(600)}}}`,
+      assistant("a5", "r4", "", { toolCalls: [call("c5", "edit", { path: "deep.ts", oldText: "1", newText: "2" })] }),
+      entry("label", "l1", "a5", { targetId: "a1", label: "toolCall" }),
+      toolResult("r5", "a5", "c5", "edit", "fine"),
+      // A torn last line (no newline) that a full read reports.
+      '{"type":"message","id":"r6","parentId":"r5","message":{"role":"toolResult","content":[]}',
+    ];
+    const path = writeSession(lines, { trailingNewline: false });
+    const got = (await sameBothWays(path)) as { touches: Array<{ entryId: string; prompt?: string; absolutePath: string }> };
+    assert.deepEqual(
+      got.touches.map((t) => [t.entryId, t.absolutePath, t.prompt ?? ""]),
+      [
+        ["a1", "/w/src/p.ts", "Fix the parser"],
+        ["a2", '/w/src/"lexer".ts', "Now the lexer"],
+        ["a3", "/abs/reader.ts", 'And the "reader"'],
+        ["a4", "/w/orphan.ts", ""],
+        ["a5", "/w/deep.ts", ""],
+      ],
+    );
+  });
+
+  it("a version 1 session (ids from line numbers) skimmed gives the same entries", async () => {
+    const v1 = (role: string, text: string) => ({ type: "message", timestamp: "2025-01-01T00:00:00.000Z", message: { role, content: [{ type: "text", text }] } });
+    const path = writeSession([
+      { type: "session", id: "s1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/v1" },
+      v1("user", "Read it"),
+      { type: "message", timestamp: "2025-01-01T00:00:01.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "c", name: "read", arguments: { path: "a.ts" } }] } },
+      "not json at all",
+      v1("toolResult", "text"),
+      { type: "message", timestamp: "2025-01-01T00:00:02.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "d", name: "edit", arguments: { path: "a.ts", oldText: "x", newText: "y" } }] } },
+    ]);
+    const got = (await sameBothWays(path)) as { touches: unknown[] };
+    assert.equal(got.touches.length, 2);
+  });
+
+  it("the lead of a line is what JSON.parse reads of it, cut before its first array", () => {
+    const lead = (s: string) => leadingMembers(Buffer.from(s), 0, Buffer.byteLength(s));
+    assert.deepEqual(lead('{"type":"message","id":"a","parentId":null,"message":{"role":"toolResult","n":1,"content":[1]}}'), { type: "message", id: "a", parentId: null, message: { role: "toolResult", n: 1 } });
+    assert.deepEqual(lead('{"t\\u0079pe":"m\\"x","message":{"role":"\\u0075ser","content":[]}}'), { type: 'm"x', message: { role: "user" } });
+    assert.deepEqual(lead('{"message":{},"id":"a"}'), undefined);
+    assert.equal(lead('{"id":"a","x":1}'), undefined, "an object without nested values is parsed whole");
+    assert.equal(lead('{"id":"a",,"x":[1]}'), undefined);
+    assert.equal(lead('{"id":tru,"x":[1]}'), undefined);
+    assert.equal(lead('["id"]'), undefined);
+  });
+});
