@@ -11,6 +11,7 @@
  * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
  */
 
+import { MessageTexts } from "./checkpoint-reuse";
 import { isSessionContext } from "./native-context";
 
 /** One message of the replay, with its place in the tree. */
@@ -176,20 +177,40 @@ class Builder {
   }
 }
 
+/** Whether a byte is JSON whitespace (a line's text is compared without its trailing spaces or CR). */
+const isSpace = (c: number) => c === 0x20 || c === 0x0d || c === 0x09;
+
 /**
- * Each line of the input with its 1-based number. Bytes are decoded a line at a time: a
- * whole-file string is two bytes a character as soon as one character is not ASCII (every
- * session context has some), which made the decode and each line's parse far slower.
+ * Each record of the input with its 1-based line number: `parse` turns a line into its
+ * record (or reports it and returns undefined); `take` replays it and says whether it was
+ * a message. Bytes are decoded a line at a time: a whole-file string is two bytes a
+ * character as soon as one character is not ASCII (every session context has some), which
+ * made the decode and each line's parse far slower. Checkpoint lines reuse the messages
+ * read before them (checkpoint-reuse.ts) instead of parsing them again.
  */
-function eachLine(input: string | Buffer, fn: (raw: string, line: number) => void): void {
+function eachRecord(input: string | Buffer, parse: (raw: string, line: number) => unknown, take: (r: unknown, line: number) => boolean): void {
   if (typeof input === "string") {
-    input.split("\n").forEach((raw, k) => fn(raw, k + 1));
+    input.split("\n").forEach((raw, k) => {
+      const r = parse(raw, k + 1);
+      if (r !== undefined) take(r, k + 1);
+    });
     return;
   }
+  const texts = new MessageTexts(input);
   // 0x0A never occurs inside a multi-byte UTF-8 character: cutting at it is safe.
   for (let start = 0, line = 1; ; line++) {
     const nl = input.indexOf(10, start);
-    fn(input.toString("utf8", start, nl < 0 ? input.length : nl), line);
+    const end = nl < 0 ? input.length : nl;
+    const checkpoint = texts.checkpoint(start, end);
+    if (checkpoint) take(checkpoint, line);
+    else {
+      const r = parse(input.toString("utf8", start, end), line);
+      if (r !== undefined && take(r, line)) {
+        let to = end;
+        while (to > start && isSpace(input[to - 1])) to--;
+        texts.note(r as Record<string, unknown>, start, to);
+      }
+    }
     if (nl < 0) return;
     start = nl + 1;
   }
@@ -203,18 +224,19 @@ export function replay(input: string | Buffer, path: string): Replay {
   const starts: number[] = [];
   const b = new Builder();
   let meta: Record<string, unknown> = {};
-  eachLine(input, (raw, line) => {
-    if (!raw.trim()) return;
-    let r: unknown;
+  const parse = (raw: string, line: number): unknown => {
+    if (!raw.trim()) return undefined;
     try {
-      r = JSON.parse(raw);
+      return JSON.parse(raw);
     } catch {
       problems.push({ line, message: `line ${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
-      return;
+      return undefined;
     }
+  };
+  const take = (r: unknown, line: number): boolean => {
     if (!isObject(r)) {
       problems.push({ line, message: `line ${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
-      return;
+      return false;
     }
     if (isMeta(r)) {
       if (Object.keys(meta).length) starts.push(line);
@@ -229,9 +251,13 @@ export function replay(input: string | Buffer, path: string): Replay {
         if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `line ${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
       }
       else problems.push({ line, message: `line ${line}: $rewindTo is not a message id (ignored)` });
-    } else if (typeof r.id === "string") b.message(r, line);
-    else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
-  });
+    } else if (typeof r.id === "string") {
+      b.message(r, line);
+      return true;
+    } else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
+    return false;
+  };
+  eachRecord(input, parse, take);
   if (!isMeta(meta)) {
     const legacy = legacyRecord(typeof input === "string" ? input : input.toString("utf8"));
     if (legacy) {
