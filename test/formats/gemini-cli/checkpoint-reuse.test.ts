@@ -5,6 +5,7 @@ import { generateGeminiSession } from "../../../bench/generate-gemini";
 import { geminiFormat } from "../../../src/core/formats/gemini-cli/format";
 import { replay } from "../../../src/core/formats/gemini-cli/replay";
 import { GeminiSession } from "../../../src/core/formats/gemini-cli/session";
+import { forEachFileLine, forEachLineOf } from "../../../src/core/util/chunked-lines";
 import { record } from "../../helpers/index-picture";
 import { tempDir } from "../../helpers/session-builder";
 import { contextMsg, geminiMsg, lines, meta, type Rec, toolCall, userMsg } from "./helpers";
@@ -87,8 +88,10 @@ describe("Gemini CLI checkpoints: messages read before are not parsed again, and
 
     it("parses less than half of the file: the checkpoints' messages come from their earlier text", () => {
       const bytes = readFileSync(path);
-      const n = parsedBytes(() => replay(bytes, path));
-      assert.ok(n < bytes.length / 2, `JSON.parse was given ${n} of ${bytes.length} bytes`);
+      for (const read of [() => replay(bytes, path), () => GeminiSession.open(path)]) {
+        const n = parsedBytes(read);
+        assert.ok(n < bytes.length / 2, `JSON.parse was given ${n} of ${bytes.length} bytes`);
+      }
     });
   });
 
@@ -156,5 +159,30 @@ describe("Gemini CLI checkpoints: messages read before are not parsed again, and
     const path = join(tempDir(), "session-2026-11-26T06-00-0a1b2c3d.jsonl");
     writeFileSync(path, `${lines([meta("/p")])}${JSON.stringify(u1)}  \n${lines([{ $set: { messages: [u1, geminiMsg("g1", "x")] } }])}`);
     assertSameLoad(path);
+  });
+});
+
+describe("a file's lines read in chunks (the Gemini CLI load reads its file so)", () => {
+  it("gives every line as the whole file cut at its newlines does, whatever the chunk size: long lines, multi-byte characters, CR, no final newline", () => {
+    const dir = tempDir();
+    const texts = [
+      `a\nbb\r\n${"é✦".repeat(40)}\n\n${"x".repeat(300)}\nlast`,
+      `${"日本".repeat(100)}\n`,
+      "",
+      "\n\n",
+      "one line, no newline",
+    ];
+    texts.forEach((text, k) => {
+      const path = join(dir, `f${k}.jsonl`);
+      writeFileSync(path, text);
+      const whole: string[] = [];
+      forEachLineOf(Buffer.from(text, "utf8"), (b, s, e, line) => whole.push(`${line}:${b.toString("utf8", s, e)}`));
+      for (const chunk of [1, 2, 3, 7, 64, 1 << 20]) {
+        const got: string[] = [];
+        const size = forEachFileLine(path, undefined, (b, s, e, line) => got.push(`${line}:${b.toString("utf8", s, e)}`), chunk);
+        assert.deepEqual(got, whole, `file ${k}, chunks of ${chunk}`);
+        assert.equal(size, Buffer.byteLength(text));
+      }
+    });
   });
 });

@@ -11,6 +11,8 @@
  * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
  */
 
+import { forEachFileLine, forEachLineOf, type TakeLineBytes } from "../../util/chunked-lines";
+import { readTextFile } from "../../util/safe-open";
 import { MessageTexts } from "./checkpoint-reuse";
 import { isSessionContext } from "./native-context";
 
@@ -180,44 +182,18 @@ class Builder {
 /** Whether a byte is JSON whitespace (a line's text is compared without its trailing spaces or CR). */
 const isSpace = (c: number) => c === 0x20 || c === 0x0d || c === 0x09;
 
-/**
- * Each record of the input with its 1-based line number: `parse` turns a line into its
- * record (or reports it and returns undefined); `take` replays it and says whether it was
- * a message. Bytes are decoded a line at a time: a whole-file string is two bytes a
- * character as soon as one character is not ASCII (every session context has some), which
- * made the decode and each line's parse far slower. Checkpoint lines reuse the messages
- * read before them (checkpoint-reuse.ts) instead of parsing them again.
- */
-function eachRecord(input: string | Buffer, parse: (raw: string, line: number) => unknown, take: (r: unknown, line: number) => boolean): void {
-  if (typeof input === "string") {
-    input.split("\n").forEach((raw, k) => {
-      const r = parse(raw, k + 1);
-      if (r !== undefined) take(r, k + 1);
-    });
-    return;
-  }
-  const texts = new MessageTexts(input);
-  // 0x0A never occurs inside a multi-byte UTF-8 character: cutting at it is safe.
-  for (let start = 0, line = 1; ; line++) {
-    const nl = input.indexOf(10, start);
-    const end = nl < 0 ? input.length : nl;
-    const checkpoint = texts.checkpoint(start, end);
-    if (checkpoint) take(checkpoint, line);
-    else {
-      const r = parse(input.toString("utf8", start, end), line);
-      if (r !== undefined && take(r, line)) {
-        let to = end;
-        while (to > start && isSpace(input[to - 1])) to--;
-        texts.note(r as Record<string, unknown>, start, to);
-      }
-    }
-    if (nl < 0) return;
-    start = nl + 1;
-  }
-}
+/** Feeds the lines of a session to the replay: as bytes (the file, or a buffer), or as text. */
+type Feed = (bytes: TakeLineBytes, text: (raw: string, line: number) => void) => void;
 
-/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
-export function replay(input: string | Buffer, path: string): Replay {
+/**
+ * The replay of the lines `feed` gives; `wholeText` is the file as one string, read only
+ * when no line was a session's metadata (a legacy session is one JSON object over many
+ * lines). Bytes are decoded a line at a time: a whole-file string is two bytes a character
+ * as soon as one character is not ASCII (every session context has some), which made the
+ * decode and each line's parse far slower. Checkpoint lines reuse the messages read before
+ * them (checkpoint-reuse.ts) instead of parsing them again.
+ */
+function replayLines(feed: Feed, wholeText: () => string): Replay {
   const isContext = isSessionContext;
   const problems: ReplayProblem[] = [];
   const unknown: Replay["unknown"] = [];
@@ -233,6 +209,7 @@ export function replay(input: string | Buffer, path: string): Replay {
       return undefined;
     }
   };
+  /** Replays one record; true when it was a message. */
   const take = (r: unknown, line: number): boolean => {
     if (!isObject(r)) {
       problems.push({ line, message: `line ${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
@@ -257,9 +234,28 @@ export function replay(input: string | Buffer, path: string): Replay {
     } else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
     return false;
   };
-  eachRecord(input, parse, take);
+  const texts = new MessageTexts();
+  feed(
+    (buf, start, end, line) => {
+      const checkpoint = texts.checkpoint(buf, start, end);
+      if (checkpoint) {
+        take(checkpoint, line);
+        return;
+      }
+      const r = parse(buf.toString("utf8", start, end), line);
+      if (r !== undefined && take(r, line)) {
+        let to = end;
+        while (to > start && isSpace(buf[to - 1])) to--;
+        texts.note(r as Record<string, unknown>, buf, start, to);
+      }
+    },
+    (raw, line) => {
+      const r = parse(raw, line);
+      if (r !== undefined) take(r, line);
+    },
+  );
   if (!isMeta(meta)) {
-    const legacy = legacyRecord(typeof input === "string" ? input : input.toString("utf8"));
+    const legacy = legacyRecord(wholeText());
     if (legacy) {
       const lb = new Builder();
       lb.checkpoint(legacy.messages, 1, problems, isContext);
@@ -268,6 +264,24 @@ export function replay(input: string | Buffer, path: string): Replay {
     }
   }
   return { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false };
+}
+
+/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
+export function replay(input: string | Buffer, path: string): Replay {
+  if (typeof input === "string") return replayLines((_bytes, text) => input.split("\n").forEach((raw, k) => text(raw, k + 1)), () => input);
+  return replayLines((bytes) => forEachLineOf(input, bytes), () => input.toString("utf8"));
+}
+
+/** Replays a session file read in chunks, up to its size when opened (at most maxBytes); `size`: the bytes read. */
+export function replayFile(path: string, maxBytes: number): { replayed: Replay; size: number } {
+  let size = 0;
+  const replayed = replayLines(
+    (bytes) => {
+      size = forEachFileLine(path, maxBytes, bytes);
+    },
+    () => readTextFile(path, maxBytes),
+  );
+  return { replayed, size };
 }
 
 /** A legacy session: one JSON object with sessionId, projectHash and messages (section 5). */

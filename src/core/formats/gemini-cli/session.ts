@@ -4,11 +4,11 @@ import { basename, dirname, join } from "node:path";
 import type { LineProblem } from "../../store/entry-meta";
 import { type FileStamp, StaleSessionError } from "../../store/file-stamp";
 import { MemorySession } from "../../session/memory-session";
-import { readBytesFile, readTextFile } from "../../util/safe-open";
+import { readTextFile } from "../../util/safe-open";
 import { geminiIndexHooks } from "./index-hooks";
 import { isSessionContext } from "./native-context";
 import { entriesOf, GEMINI_ID, type GeminiEntry } from "./records";
-import { type Replay, replay } from "./replay";
+import { type Replay, replayFile } from "./replay";
 
 /** Largest session read whole (a JavaScript string holds ~512 MiB). */
 const MAX_BYTES = 512 * 2 ** 20;
@@ -46,8 +46,8 @@ export class GeminiSession extends MemorySession {
   static open(path: string): GeminiSession {
     // Stamped before the read: a change during it is seen by the next refresh.
     const st = statSync(path);
-    const bytes = readBytesFile(path, MAX_BYTES);
-    return new GeminiSession(path, replay(bytes, path), { size: bytes.length, mtimeMs: st.mtimeMs, ino: st.ino });
+    const { replayed, size } = replayFile(path, MAX_BYTES);
+    return new GeminiSession(path, replayed, { size, mtimeMs: st.mtimeMs, ino: st.ino });
   }
 
   /** Nothing to read while the file is as it was; a change asks for a reload (see the class). */
