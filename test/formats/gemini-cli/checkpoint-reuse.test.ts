@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateGeminiSession } from "../../../bench/generate-gemini";
 import { geminiFormat } from "../../../src/core/formats/gemini-cli/format";
+import { isSessionContext } from "../../../src/core/formats/gemini-cli/native-context";
 import { replay } from "../../../src/core/formats/gemini-cli/replay";
 import { GeminiSession } from "../../../src/core/formats/gemini-cli/session";
 import { forEachFileLine, forEachLineOf } from "../../../src/core/util/chunked-lines";
@@ -184,5 +185,29 @@ describe("a file's lines read in chunks (the Gemini CLI load reads its file so)"
         assert.equal(size, Buffer.byteLength(text));
       }
     });
+  });
+});
+
+describe("the stored session context, found from the start of a message's text only", () => {
+  it("is a user message whose verbose text starts with the tag past white space, however its parts cut it", () => {
+    const user = (content: unknown) => ({ id: "c", type: "user", content });
+    const yes = [
+      "<session_context>x",
+      " \n<session_context>",
+      [{ text: "  " }, { text: "\n<session_" }, { text: "context> more" }],
+      [{ bad: 1 }, "not a part", { text: "<session_context>" }, { functionCall: { name: "f" } }],
+      { text: "\t<session_context>" },
+    ];
+    const no = [
+      "",
+      " <session_contex",
+      [{ text: " " }, { functionCall: { name: "f" } }, { text: "<session_context>" }],
+      [{ text: "<session_", thought: true }, { text: "context>" }],
+      [{ inlineData: {} }, { text: "<session_context>" }],
+      7,
+    ];
+    for (const c of yes) assert.equal(isSessionContext(user(c)), true, JSON.stringify(c));
+    for (const c of no) assert.equal(isSessionContext(user(c)), false, JSON.stringify(c));
+    assert.equal(isSessionContext({ id: "c", type: "gemini", content: "<session_context>" }), false);
   });
 });
