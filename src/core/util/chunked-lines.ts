@@ -18,22 +18,33 @@ export function forEachLineOf(bytes: Buffer, take: TakeLineBytes): void {
   }
 }
 
+/** Where a read of a file's lines ended. */
+export interface FileLinesRead {
+  /** Offset after the last byte read. */
+  end: number;
+  /** Number of the line after the last one given. */
+  nextLine: number;
+  /** False when the last line given had no newline (a writer may not have finished it). */
+  endsWithNewline: boolean;
+}
+
 /**
  * Calls `take` for every line of a regular file (openRegular's checks, `maxBytes`
- * included), reading it in chunks: a line's bytes are valid only during the call. A
- * whole-file buffer costs a page fault per 4 KiB of fresh memory (~60 ms of system time
- * for 100 MB) and holds all of it; one chunk buffer is faulted in once. Reads up to the
- * size the file had when opened; returns the bytes read. `chunkBytes`: for tests.
+ * included) from `from` (a line start, whose number is `fromLine`), reading it in chunks:
+ * a line's bytes are valid only during the call. A whole-file buffer costs a page fault
+ * per 4 KiB of fresh memory (~60 ms of system time for 100 MB) and holds all of it; one
+ * chunk buffer is faulted in once. Reads up to the size the file had when opened.
+ * `chunkBytes`: for tests.
  */
-export function forEachFileLine(path: string, maxBytes: number | undefined, take: TakeLineBytes, chunkBytes = CHUNK): number {
+export function forEachFileLine(path: string, maxBytes: number | undefined, take: TakeLineBytes, opts: { from?: number; fromLine?: number; chunkBytes?: number } = {}): FileLinesRead {
   const fd = openRegular(path, maxBytes);
   try {
     const size = fstatSync(fd).size;
-    let buf = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
+    let pos = opts.from ?? 0;
+    let line = opts.fromLine ?? 1;
+    let buf = Buffer.allocUnsafe(Math.max(1, Math.min(opts.chunkBytes ?? CHUNK, size - pos)));
     // buf[0, have) is the start of a line not yet ended; pos is the file offset after it.
     let have = 0;
-    let pos = 0;
-    let line = 1;
     while (pos < size) {
       if (have === buf.length) {
         const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, size));
@@ -52,8 +63,8 @@ export function forEachFileLine(path: string, maxBytes: number | undefined, take
       buf.copyWithin(0, start, view.length);
       have = view.length - start;
     }
-    if (have > 0) take(buf, 0, have, line);
-    return pos;
+    if (have > 0) take(buf, 0, have, line++);
+    return { end: pos, nextLine: line, endsWithNewline: have === 0 };
   } finally {
     closeSync(fd);
   }

@@ -11,7 +11,7 @@
  * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
  */
 
-import { forEachFileLine, forEachLineOf, type TakeLineBytes } from "../../util/chunked-lines";
+import { type FileLinesRead, forEachFileLine, forEachLineOf, type TakeLineBytes } from "../../util/chunked-lines";
 import { readTextFile } from "../../util/safe-open";
 import { MessageTexts } from "./checkpoint-reuse";
 import { isSessionContext } from "./native-context";
@@ -64,6 +64,19 @@ class Builder {
   private readonly byKey = new Map<string, ReplayNode>();
   private readonly copies = new Map<string, number>();
   current: string[] = [];
+
+  /** A copy to replay more lines into: this builder, and the nodes it handed out, stay as they are. */
+  clone(): Builder {
+    const b = new Builder();
+    for (const n of this.nodes) {
+      const copy = { ...n };
+      b.nodes.push(copy);
+      b.byKey.set(copy.key, copy);
+    }
+    for (const [id, n] of this.copies) b.copies.set(id, n);
+    b.current = [...this.current];
+    return b;
+  }
 
   private newKey(id: string): string {
     if (!this.byKey.has(id)) return id;
@@ -193,13 +206,14 @@ type Feed = (bytes: TakeLineBytes, text: (raw: string, line: number) => void) =>
  * decode and each line's parse far slower. Checkpoint lines reuse the messages read before
  * them (checkpoint-reuse.ts) instead of parsing them again.
  */
-function replayLines(feed: Feed, wholeText: () => string): Replay {
+function replayLines(feed: Feed, wholeText: () => string, from?: ReplayEnd): { replayed: Replay; builder: Builder } {
   const isContext = isSessionContext;
-  const problems: ReplayProblem[] = [];
-  const unknown: Replay["unknown"] = [];
-  const starts: number[] = [];
-  const b = new Builder();
-  let meta: Record<string, unknown> = {};
+  // Going on from an earlier replay: its session keeps what it was given, unchanged.
+  const problems: ReplayProblem[] = from ? [...from.replayed.problems] : [];
+  const unknown: Replay["unknown"] = from ? [...from.replayed.unknown] : [];
+  const starts: number[] = from ? [...from.replayed.starts] : [];
+  const b = from ? from.builder.clone() : new Builder();
+  let meta: Record<string, unknown> = from ? from.replayed.meta : {};
   const parse = (raw: string, line: number): unknown => {
     if (!raw.trim()) return undefined;
     try {
@@ -260,28 +274,46 @@ function replayLines(feed: Feed, wholeText: () => string): Replay {
       const lb = new Builder();
       lb.checkpoint(legacy.messages, 1, problems, isContext);
       const { messages: _m, ...rest } = legacy;
-      return { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true };
+      return { replayed: { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true }, builder: lb };
     }
   }
-  return { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false };
+  return { replayed: { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false }, builder: b };
+}
+
+/** Where a replay of a file ended (after a newline): lines appended since go on from here. */
+export class ReplayEnd {
+  constructor(
+    readonly replayed: Replay,
+    readonly builder: Builder,
+    /** Bytes read, and the number of the next line. */
+    readonly offset: number,
+    readonly nextLine: number,
+  ) {}
 }
 
 /** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
 export function replay(input: string | Buffer, path: string): Replay {
-  if (typeof input === "string") return replayLines((_bytes, text) => input.split("\n").forEach((raw, k) => text(raw, k + 1)), () => input);
-  return replayLines((bytes) => forEachLineOf(input, bytes), () => input.toString("utf8"));
+  if (typeof input === "string") return replayLines((_bytes, text) => input.split("\n").forEach((raw, k) => text(raw, k + 1)), () => input).replayed;
+  return replayLines((bytes) => forEachLineOf(input, bytes), () => input.toString("utf8")).replayed;
 }
 
-/** Replays a session file read in chunks, up to its size when opened (at most maxBytes); `size`: the bytes read. */
-export function replayFile(path: string, maxBytes: number): { replayed: Replay; size: number } {
-  let size = 0;
-  const replayed = replayLines(
+/**
+ * Replays a session file read in chunks, up to its size when opened (at most maxBytes), or
+ * only the lines after `from` (a replay of the file before it grew). `size`: bytes read in
+ * all; `end`: where a later read can go on from (none after a line with no newline yet,
+ * nor for a legacy file).
+ */
+export function replayFile(path: string, maxBytes: number, from?: ReplayEnd): { replayed: Replay; size: number; end?: ReplayEnd } {
+  let read: FileLinesRead = { end: from?.offset ?? 0, nextLine: from?.nextLine ?? 1, endsWithNewline: true };
+  const { replayed, builder } = replayLines(
     (bytes) => {
-      size = forEachFileLine(path, maxBytes, bytes);
+      read = forEachFileLine(path, maxBytes, bytes, { from: from?.offset, fromLine: from?.nextLine });
     },
     () => readTextFile(path, maxBytes),
+    from,
   );
-  return { replayed, size };
+  const end = read.endsWithNewline && !replayed.legacy && isMeta(replayed.meta) ? new ReplayEnd(replayed, builder, read.end, read.nextLine) : undefined;
+  return { replayed, size: read.end, end };
 }
 
 /** A legacy session: one JSON object with sessionId, projectHash and messages (section 5). */
