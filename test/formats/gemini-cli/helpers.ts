@@ -41,3 +41,19 @@ export function store(home: string, root: string, slug = "project"): string {
   writeFileSync(join(home, ".gemini", "tmp", slug, ".project_root"), root);
   return chats;
 }
+
+/** Bytes JSON.parse is given while `fn` runs (how much of a file a read parsed), and what `fn` returned. */
+export function parsing<T>(fn: () => T): { bytes: number; got: T } {
+  const parse = JSON.parse;
+  let bytes = 0;
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    bytes += text.length;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const got = fn();
+    return { bytes, got };
+  } finally {
+    JSON.parse = parse;
+  }
+}

@@ -33,18 +33,35 @@ function asParts(content: unknown): GeminiPart[] {
   return [];
 }
 
+/** One part's share of partListUnionToString in verbose mode. */
+function verbosePart(p: GeminiPart): string {
+  if (typeof p.text === "string") return p.thought ? "[Thought: true]" : p.text;
+  if (isObject(p.functionCall)) return `[Function Call: ${String(p.functionCall.name)}]`;
+  if (isObject(p.functionResponse)) return `[Function Response: ${String(p.functionResponse.name)}]`;
+  if (p.inlineData || p.fileData) return "[Image: media]";
+  return "";
+}
+
 /** partListUnionToString in verbose mode: what decides whether a user message is kept. */
 function verboseText(content: unknown): string {
   if (typeof content === "string") return content;
-  return asParts(content)
-    .map((p) => {
-      if (typeof p.text === "string") return p.thought ? "[Thought: true]" : p.text;
-      if (isObject(p.functionCall)) return `[Function Call: ${String(p.functionCall.name)}]`;
-      if (isObject(p.functionResponse)) return `[Function Response: ${String(p.functionResponse.name)}]`;
-      if (p.inlineData || p.fileData) return "[Image: media]";
-      return "";
-    })
-    .join("");
+  return asParts(content).map(verbosePart).join("");
+}
+
+/**
+ * Whether verboseText(content), past its leading white space, starts with `prefix`: built
+ * only as far as that decides (the replay asks it of every user message of every checkpoint).
+ */
+function verboseStartsWith(content: unknown, prefix: string): boolean {
+  if (typeof content === "string") return content.trimStart().startsWith(prefix);
+  const parts = Array.isArray(content) ? content : isObject(content) ? [content] : [];
+  let head = "";
+  for (const p of parts) {
+    if (!isObject(p)) continue;
+    head = (head + verbosePart(p)).trimStart();
+    if (head.length >= prefix.length) break;
+  }
+  return head.startsWith(prefix);
 }
 
 /**
@@ -160,5 +177,5 @@ export function nativeContents(
 
 /** The stored session-context message of a list, if there is one (its text starts with the tag). */
 export function isSessionContext(m: Record<string, unknown>): boolean {
-  return m.type === "user" && verboseText(m.content).trimStart().startsWith("<session_context>");
+  return m.type === "user" && verboseStartsWith(m.content, "<session_context>");
 }

@@ -11,6 +11,9 @@
  * - `{$rewindTo: id}` drops that message and every later one (an unknown id drops all).
  */
 
+import { type FileLinesRead, forEachFileLine, forEachLineOf, type TakeLineBytes } from "../../util/chunked-lines";
+import { readTextFile } from "../../util/safe-open";
+import { MessageTexts } from "./checkpoint-reuse";
 import { isSessionContext } from "./native-context";
 
 /** One message of the replay, with its place in the tree. */
@@ -61,6 +64,19 @@ class Builder {
   private readonly byKey = new Map<string, ReplayNode>();
   private readonly copies = new Map<string, number>();
   current: string[] = [];
+
+  /** A copy to replay more lines into: this builder, and the nodes it handed out, stay as they are. */
+  clone(): Builder {
+    const b = new Builder();
+    for (const n of this.nodes) {
+      const copy = { ...n };
+      b.nodes.push(copy);
+      b.byKey.set(copy.key, copy);
+    }
+    for (const [id, n] of this.copies) b.copies.set(id, n);
+    b.current = [...this.current];
+    return b;
+  }
 
   private newKey(id: string): string {
     if (!this.byKey.has(id)) return id;
@@ -176,45 +192,42 @@ class Builder {
   }
 }
 
-/**
- * Each line of the input with its 1-based number. Bytes are decoded a line at a time: a
- * whole-file string is two bytes a character as soon as one character is not ASCII (every
- * session context has some), which made the decode and each line's parse far slower.
- */
-function eachLine(input: string | Buffer, fn: (raw: string, line: number) => void): void {
-  if (typeof input === "string") {
-    input.split("\n").forEach((raw, k) => fn(raw, k + 1));
-    return;
-  }
-  // 0x0A never occurs inside a multi-byte UTF-8 character: cutting at it is safe.
-  for (let start = 0, line = 1; ; line++) {
-    const nl = input.indexOf(10, start);
-    fn(input.toString("utf8", start, nl < 0 ? input.length : nl), line);
-    if (nl < 0) return;
-    start = nl + 1;
-  }
-}
+/** Whether a byte is JSON whitespace (a line's text is compared without its trailing spaces or CR). */
+const isSpace = (c: number) => c === 0x20 || c === 0x0d || c === 0x09;
 
-/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
-export function replay(input: string | Buffer, path: string): Replay {
+/** Feeds the lines of a session to the replay: as bytes (the file, or a buffer), or as text. */
+type Feed = (bytes: TakeLineBytes, text: (raw: string, line: number) => void) => void;
+
+/**
+ * The replay of the lines `feed` gives; `wholeText` is the file as one string, read only
+ * when no line was a session's metadata (a legacy session is one JSON object over many
+ * lines). Bytes are decoded a line at a time: a whole-file string is two bytes a character
+ * as soon as one character is not ASCII (every session context has some), which made the
+ * decode and each line's parse far slower. Checkpoint lines reuse the messages read before
+ * them (checkpoint-reuse.ts) instead of parsing them again.
+ */
+function replayLines(feed: Feed, wholeText: () => string, from?: ReplayEnd): { replayed: Replay; builder: Builder } {
   const isContext = isSessionContext;
-  const problems: ReplayProblem[] = [];
-  const unknown: Replay["unknown"] = [];
-  const starts: number[] = [];
-  const b = new Builder();
-  let meta: Record<string, unknown> = {};
-  eachLine(input, (raw, line) => {
-    if (!raw.trim()) return;
-    let r: unknown;
+  // Going on from an earlier replay: its session keeps what it was given, unchanged.
+  const problems: ReplayProblem[] = from ? [...from.replayed.problems] : [];
+  const unknown: Replay["unknown"] = from ? [...from.replayed.unknown] : [];
+  const starts: number[] = from ? [...from.replayed.starts] : [];
+  const b = from ? from.builder.clone() : new Builder();
+  let meta: Record<string, unknown> = from ? from.replayed.meta : {};
+  const parse = (raw: string, line: number): unknown => {
+    if (!raw.trim()) return undefined;
     try {
-      r = JSON.parse(raw);
+      return JSON.parse(raw);
     } catch {
       problems.push({ line, message: `line ${line}: not JSON (expected one Gemini CLI record per line; skipped)` });
-      return;
+      return undefined;
     }
+  };
+  /** Replays one record; true when it was a message. */
+  const take = (r: unknown, line: number): boolean => {
     if (!isObject(r)) {
       problems.push({ line, message: `line ${line}: a JSON ${Array.isArray(r) ? "array" : typeof r}, expected a record object (skipped)` });
-      return;
+      return false;
     }
     if (isMeta(r)) {
       if (Object.keys(meta).length) starts.push(line);
@@ -229,19 +242,78 @@ export function replay(input: string | Buffer, path: string): Replay {
         if (!b.rewind(r.$rewindTo)) problems.push({ line, message: `line ${line}: $rewindTo names ${JSON.stringify(r.$rewindTo)}, no message of the list: Gemini CLI drops every message (kept here as a branch)` });
       }
       else problems.push({ line, message: `line ${line}: $rewindTo is not a message id (ignored)` });
-    } else if (typeof r.id === "string") b.message(r, line);
-    else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
-  });
+    } else if (typeof r.id === "string") {
+      b.message(r, line);
+      return true;
+    } else unknown.push({ line, keys: Object.keys(r).slice(0, 8) });
+    return false;
+  };
+  const texts = new MessageTexts();
+  feed(
+    (buf, start, end, line) => {
+      const checkpoint = texts.checkpoint(buf, start, end);
+      if (checkpoint) {
+        take(checkpoint, line);
+        return;
+      }
+      const r = parse(buf.toString("utf8", start, end), line);
+      if (r !== undefined && take(r, line)) {
+        let to = end;
+        while (to > start && isSpace(buf[to - 1])) to--;
+        texts.note(r as Record<string, unknown>, buf, start, to);
+      }
+    },
+    (raw, line) => {
+      const r = parse(raw, line);
+      if (r !== undefined) take(r, line);
+    },
+  );
   if (!isMeta(meta)) {
-    const legacy = legacyRecord(typeof input === "string" ? input : input.toString("utf8"));
+    const legacy = legacyRecord(wholeText());
     if (legacy) {
       const lb = new Builder();
       lb.checkpoint(legacy.messages, 1, problems, isContext);
       const { messages: _m, ...rest } = legacy;
-      return { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true };
+      return { replayed: { meta: rest, nodes: lb.nodes, current: lb.current, problems, starts, unknown, legacy: true }, builder: lb };
     }
   }
-  return { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false };
+  return { replayed: { meta, nodes: b.nodes, current: b.current, problems, starts, unknown, legacy: false }, builder: b };
+}
+
+/** Where a replay of a file ended (after a newline): lines appended since go on from here. */
+export class ReplayEnd {
+  constructor(
+    readonly replayed: Replay,
+    readonly builder: Builder,
+    /** Bytes read, and the number of the next line. */
+    readonly offset: number,
+    readonly nextLine: number,
+  ) {}
+}
+
+/** Replays the lines of a `.jsonl` session (or parses a legacy `.json` one), given as text or bytes. */
+export function replay(input: string | Buffer, path: string): Replay {
+  if (typeof input === "string") return replayLines((_bytes, text) => input.split("\n").forEach((raw, k) => text(raw, k + 1)), () => input).replayed;
+  return replayLines((bytes) => forEachLineOf(input, bytes), () => input.toString("utf8")).replayed;
+}
+
+/**
+ * Replays a session file read in chunks, up to its size when opened (at most maxBytes), or
+ * only the lines after `from` (a replay of the file before it grew). `size`: bytes read in
+ * all; `end`: where a later read can go on from (none after a line with no newline yet,
+ * nor for a legacy file).
+ */
+export function replayFile(path: string, maxBytes: number, from?: ReplayEnd): { replayed: Replay; size: number; end?: ReplayEnd } {
+  let read: FileLinesRead = { end: from?.offset ?? 0, nextLine: from?.nextLine ?? 1, endsWithNewline: true };
+  const { replayed, builder } = replayLines(
+    (bytes) => {
+      read = forEachFileLine(path, maxBytes, bytes, { from: from?.offset, fromLine: from?.nextLine });
+    },
+    () => readTextFile(path, maxBytes),
+    from,
+  );
+  const end = read.endsWithNewline && !replayed.legacy && isMeta(replayed.meta) ? new ReplayEnd(replayed, builder, read.end, read.nextLine) : undefined;
+  return { replayed, size: read.end, end };
 }
 
 /** A legacy session: one JSON object with sessionId, projectHash and messages (section 5). */

@@ -2,13 +2,13 @@ import { existsSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { LineProblem } from "../../store/entry-meta";
-import { type FileStamp, StaleSessionError } from "../../store/file-stamp";
+import { edgeHashesOf, type FileStamp, StaleSessionError } from "../../store/file-stamp";
 import { MemorySession } from "../../session/memory-session";
-import { readBytesFile, readTextFile } from "../../util/safe-open";
+import { readTextFile } from "../../util/safe-open";
 import { geminiIndexHooks } from "./index-hooks";
 import { isSessionContext } from "./native-context";
 import { entriesOf, GEMINI_ID, type GeminiEntry } from "./records";
-import { type Replay, replay } from "./replay";
+import { type Replay, type ReplayEnd, replayFile } from "./replay";
 
 /** Largest session read whole (a JavaScript string holds ~512 MiB). */
 const MAX_BYTES = 512 * 2 ** 20;
@@ -42,12 +42,40 @@ export class GeminiSession extends MemorySession {
     this.size = stamp.size;
   }
 
-  /** Reads and replays a session file (.jsonl, or a legacy .json). */
+  /** Where the read of the file ended, to go on from when it has only grown since (see open). */
+  private readEnd: { end: ReplayEnd; edges: string } | undefined;
+
+  /**
+   * Reads and replays a session file (.jsonl, or a legacy .json). A live session is read
+   * again at every line Gemini writes (refresh says reload): when the file was read lately
+   * (its session is still in memory) and has only grown since (same inode, the bytes read
+   * then unchanged at both ends), only the lines appended are replayed, onto a copy of
+   * that replay's state.
+   */
   static open(path: string): GeminiSession {
     // Stamped before the read: a change during it is seen by the next refresh.
     const st = statSync(path);
-    const bytes = readBytesFile(path, MAX_BYTES);
-    return new GeminiSession(path, replay(bytes, path), { size: bytes.length, mtimeMs: st.mtimeMs, ino: st.ino });
+    const { replayed, size, end } = replayFile(path, MAX_BYTES, GeminiSession.grownFrom(path, st.ino, st.size));
+    const s = new GeminiSession(path, replayed, { size, mtimeMs: st.mtimeMs, ino: st.ino });
+    if (end) {
+      s.readEnd = { end, edges: edgeHashesOf(path, end.offset) };
+      // Sessions let go of are dropped now and then (a WeakRef alone is all that is left of them).
+      if (lastRead.size >= 32) for (const [p, ref] of lastRead) if (!ref.deref()) lastRead.delete(p);
+      lastRead.set(path, new WeakRef(s));
+    } else lastRead.delete(path);
+    return s;
+  }
+
+  /** The end of the last read of `path`, if the file has only grown since (same inode, both ends of what was read unchanged). */
+  private static grownFrom(path: string, ino: number, size: number): ReplayEnd | undefined {
+    const s = lastRead.get(path)?.deref();
+    if (!s) {
+      lastRead.delete(path);
+      return undefined;
+    }
+    const r = s.readEnd;
+    if (!r || s.stamp.ino !== ino || size < r.end.offset || edgeHashesOf(path, r.end.offset) !== r.edges) return undefined;
+    return r.end;
   }
 
   /** Nothing to read while the file is as it was; a change asks for a reload (see the class). */
@@ -64,6 +92,9 @@ export class GeminiSession extends MemorySession {
     return key === undefined ? -1 : (this.tree.indexOf(key) ?? -1);
   }
 }
+
+/** The session last read from each file, while something still holds it. */
+const lastRead = new Map<string, WeakRef<GeminiSession>>();
 
 /** The project root a session belongs to: its folder's .project_root, else the metadata's first directory. */
 export function projectRootOf(path: string, meta: Record<string, unknown>): string {
