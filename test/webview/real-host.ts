@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { renderHtmlExport } from "../../src/core/export/html";
+import { renderHtmlExport } from "../../src/explorer/html-export";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";

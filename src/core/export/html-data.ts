@@ -160,5 +160,16 @@ export interface PageDetails {
 
 export type { CostView };
 
+/**
+ * What the page writer (html.ts) reads the page's data from, piece by piece: the index
+ * first, then the details a chunk at a time, each dropped once written. The explorer's
+ * host side builds it (src/explorer/page-model.ts): core does not know the explorer.
+ */
+export interface PageSource {
+  index(): Promise<PageIndex>;
+  readonly detailChunks: number;
+  detailsChunk(c: number): Promise<PageDetails[]>;
+}
+
 /** Visibility names in the order the index numbers them. */
 export const VISIBILITIES = ["user", "conversation", "all"] as const;

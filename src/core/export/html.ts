@@ -11,12 +11,8 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import type { SessionReader } from "../session/session-reader";
-import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID } from "./html-data";
-import { PageModel, type PageModelOptions } from "./html-model";
+import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, type PageSource } from "./html-data";
 import { themeCss } from "./html-theme";
-
-export type HtmlExportOptions = PageModelOptions;
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
 export type HtmlSink = (chunk: string) => void | Promise<void>;
@@ -43,12 +39,11 @@ export function exportCsp(script: string, style: string): string {
  * the script, the details 256 entries at a time. Only one piece is held at a time, so a
  * 100 MB session is exported in about the memory its index takes.
  */
-export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOptions, sink: HtmlSink): Promise<void> {
+export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<void> {
   const assets = loadExportPage();
   // A script's text must not hold "</script" (it would end the element): the bundle's strings never need it raw.
   const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
   const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
-  const model = new PageModel(session, opts);
   const index = await model.index();
   const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
   await sink(`<!DOCTYPE html>
@@ -70,11 +65,4 @@ export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOp
   await sink(`<script>${script}</script>\n`);
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
   await sink("</body>\n</html>\n");
-}
-
-/** The whole page as one string (a session of a few MB; writeHtmlExport streams a large one). */
-export async function renderHtmlExport(session: SessionReader, opts: HtmlExportOptions): Promise<string> {
-  const parts: string[] = [];
-  await writeHtmlExport(session, opts, (c) => void parts.push(c));
-  return parts.join("");
 }

@@ -1,0 +1,214 @@
+// What an exported page holds, computed by the explorer's own host side (ExplorerController
+// and RowView, the code that answers the panel), so the page shows what the panel shows.
+// Every string goes through the Redactor on its way into the page; entry ids through one
+// memo (an id is redacted the same wherever it is named, and stays unique).
+
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, type PageSource, VISIBILITIES } from "../core/export/html-data";
+import type { Redactor } from "../core/export/redactor";
+import { Scrubber } from "../core/export/scrubber";
+import type { SessionReader } from "../core/session/session-reader";
+import { type TimelinePoint, timelinePath } from "../core/usage/timeline";
+import type { DetailBlock, EntryAction, EntryDetails, Row } from "../protocol";
+import { ExplorerController } from "./controller";
+import { RowView } from "./row-view";
+
+export interface PageModelOptions {
+  /** Export only the branch root..leafId; without it the whole tree. */
+  leafId?: string;
+  /** The whole tree (the default): says so where a caller chose it; with leafId it is an error. */
+  all?: boolean;
+  redactor: Redactor;
+}
+
+const READ_ONLY = "an exported page is read-only";
+const ACTIONS: EntryAction[] = ["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"];
+
+/** The positions exported: the whole tree, or the path root..leaf. */
+function exportedPositions(s: SessionReader, leafId: string | undefined): number[] | undefined {
+  if (leafId === undefined) return undefined;
+  const leaf = s.tree.indexOf(leafId);
+  if (leaf === undefined) throw new Error(`${s.path}: no entry with id ${JSON.stringify(leafId.slice(0, 80))} to export the branch of`);
+  return s.tree.path(leaf);
+}
+
+export class PageModel implements PageSource {
+  readonly controller: ExplorerController;
+  readonly scrub: Scrubber;
+  /** Position in the session -> position in the page (identity for the whole tree). */
+  private readonly at: (i: number) => number;
+  /** Session positions exported, in file order. */
+  readonly positions: number[];
+  /** The timelines' points, each once (the branches share their common start). */
+  private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
+
+  constructor(
+    readonly session: SessionReader,
+    private readonly opts: PageModelOptions,
+  ) {
+    if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
+    this.scrub = new Scrubber(opts.redactor);
+    this.controller = new ExplorerController(session, { trusted: () => false, fileExists: () => false });
+    const subset = exportedPositions(session, opts.leafId);
+    this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
+    if (subset) {
+      const map = new Map(subset.map((p, k) => [p, k]));
+      this.at = (i) => map.get(i) ?? -1;
+    } else this.at = (i) => i;
+  }
+
+  get detailChunks(): number {
+    return Math.ceil(this.positions.length / DETAILS_PER_CHUNK);
+  }
+
+  /** The tree, the header and the branches. */
+  async index(): Promise<PageIndex> {
+    const s = this.session;
+    const f = s.format;
+    const scrub = this.scrub;
+    const n = this.positions.length;
+    const idOf = (i: number) => scrub.id(s.metas[i].id);
+    // The row texts as the explorer words them (RowView: paths relative to the cwd).
+    const view = new RowView(s);
+    view.setFilter("all");
+    const rowText = new Map<string, string>();
+    for (let start = 0; start < view.rowCount; start += 4096) for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
+
+    const dict = () => {
+      const list: string[] = [];
+      const seen = new Map<string, number>();
+      return { list, of: (v: string) => seen.get(v) ?? (seen.set(v, list.length), list.push(v), list.length - 1) };
+    };
+    const kinds = dict();
+    const labels = dict();
+    const typeNames = dict();
+    const idx: PageIndex = {
+      v: PAGE_DATA_VERSION,
+      init: this.init(),
+      ids: [],
+      parent: [],
+      kind: [],
+      label: [],
+      typeName: [],
+      visibility: [],
+      kinds: kinds.list,
+      labels: labels.list,
+      typeNames: typeNames.list,
+      text: [],
+      preview: [],
+      estimate: [],
+      errors: [],
+      compactions: [],
+      brokenParents: [],
+      tags: [],
+      branchTimes: [],
+      inlineRoots: [],
+      name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
+      defaultLeaf: this.at(f.defaultLeaf(s)),
+      branches: [],
+      points: this.points.packed,
+      detailChunks: this.detailChunks,
+    };
+    for (let k = 0; k < n; k++) {
+      const i = this.positions[k];
+      const m = s.metas[i];
+      const d = f.describe(s, i);
+      const entryId = m.id;
+      idx.ids.push(idOf(i));
+      idx.parent.push(s.tree.parent[i] < 0 ? -1 : this.at(s.tree.parent[i]));
+      idx.kind.push(kinds.of(d.kind));
+      idx.label.push(labels.of(scrub.text(d.label, { entryId, field: "type" })));
+      idx.typeName.push(d.typeName === undefined ? -1 : typeNames.of(scrub.text(d.typeName, { entryId, field: "type" })));
+      idx.visibility.push(VISIBILITIES.indexOf(d.visibility));
+      const text = rowText.get(m.id) ?? d.preview ?? m.preview;
+      idx.text.push(scrub.cutText(text, { entryId, field: "preview" }));
+      idx.preview.push(m.preview === text ? 0 : scrub.cutText(m.preview, { entryId, field: "preview" }));
+      idx.estimate.push(m.estimate);
+      if (d.isError) idx.errors.push(k);
+      if (d.kind === "boundary") idx.compactions.push([k, m.tokensBefore ?? 0, m.firstKeptEntryId === undefined ? null : scrub.id(m.firstKeptEntryId)]);
+      const parentId = s.table.parentIdAt(i);
+      if (parentId !== null && s.tree.parent[i] < 0) idx.brokenParents.push([k, scrub.id(parentId)]);
+      const parent = s.tree.parent[i];
+      if (parent >= 0 && s.tree.childCount(parent) > 1 && !Number.isNaN(m.time)) idx.branchTimes.push([k, m.time]);
+      const tag = s.tree.labels.get(m.id);
+      if (tag !== undefined) idx.tags.push([k, scrub.text(tag, { entryId, field: "label" })]);
+    }
+    for (const [root, call] of f.subagents?.inlineRoots(s) ?? []) {
+      if (this.at(root) >= 0 && this.at(call) >= 0) idx.inlineRoots.push([this.at(root), this.at(call)]);
+    }
+    idx.branches = await this.branches(idx.init.bars.map((b) => b.leafId));
+    return idx;
+  }
+
+  /** The init message the panel would get, read-only, its bars those of the exported tree. */
+  private init(): PageIndex["init"] {
+    const init = this.controller.init();
+    const unavailable = { ...init.session.unavailable };
+    for (const a of ACTIONS) unavailable[a] = READ_ONLY;
+    let bars = init.bars;
+    if (this.opts.leafId !== undefined) {
+      const leaf = this.opts.leafId;
+      bars = this.controller.answer({ type: "select", requestId: 0, id: leaf }).bars.filter((b) => b.leafId === leaf);
+    }
+    const out = { ...init, session: { ...init.session, unavailable, readOnly: true }, bars };
+    delete (out.session as Partial<typeof out.session>).reading;
+    return this.scrub.deep(out, undefined, "header");
+  }
+
+  /**
+   * The branches the page can show: those the bars show (the default leaf and the most
+   * recent others, ids already redacted). Each carries its context growth, which walks
+   * its whole path and takes megabytes on a large session: other leaves get none.
+   */
+  private async branches(barLeafIds: string[]): Promise<PageBranch[]> {
+    const s = this.session;
+    const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
+    const leaves: number[] = [];
+    for (const id of barLeafIds) {
+      const i = byRedacted.get(id);
+      if (i !== undefined && !leaves.includes(i)) leaves.push(i);
+    }
+    const out: PageBranch[] = [];
+    for (const leaf of leaves) {
+      const id = s.metas[leaf].id;
+      const sel = this.controller.answer({ type: "select", requestId: 0, id });
+      const bar = sel.bars.find((b) => b.leafId === id) ?? sel.bars.find((b) => b.selected);
+      if (!bar) continue;
+      const timeline = await this.controller.answerAsync({ type: "timeline", requestId: 0, leafId: id });
+      const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
+      out.push({
+        leaf: this.at(leaf),
+        bar: this.scrub.deep(bar, id, "bar"),
+        files: this.scrub.deep(sel.files, id, "path"),
+        timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
+        timelinePath: path,
+      });
+    }
+    return out;
+  }
+
+  /** The details of the entries of chunk c, each with the whole text of what the display cut. */
+  async detailsChunk(c: number): Promise<PageDetails[]> {
+    const out: PageDetails[] = [];
+    const end = Math.min(this.positions.length, (c + 1) * DETAILS_PER_CHUNK);
+    for (let k = c * DETAILS_PER_CHUNK; k < end; k++) out.push(await this.details(this.positions[k]));
+    return out;
+  }
+
+  private async details(i: number): Promise<PageDetails> {
+    const id = this.session.metas[i].id;
+    const d: EntryDetails = await this.controller.answerAsync({ type: "details", requestId: 0, id });
+    const page: PageDetails = { d: this.scrub.deep({ ...d, unavailable: undefined }, id, "details") };
+    d.blocks.forEach((b: DetailBlock, k: number) => {
+      if (b.fullLength === undefined && !b.edits?.some((e) => e.cut)) return;
+      const whole = this.scrub.deep(this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k], id, b.kind);
+      (page.full ??= {})[k] = whole;
+      // The display's text is the start of the whole one (redacted alike): written once.
+      const shown = page.d.blocks[k];
+      if (shown.text !== undefined && whole.text?.startsWith(shown.text)) {
+        (page.shown ??= {})[k] = shown.text.length;
+        delete shown.text;
+      }
+    });
+    return page;
+  }
+}
