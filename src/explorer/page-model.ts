@@ -7,7 +7,7 @@ import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch,
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
 import type { SessionReader } from "../core/session/session-reader";
-import { type TimelinePoint, timelinePath } from "../core/usage/timeline";
+import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
 import type { DetailBlock, EntryAction, EntryDetails, Row } from "../protocol";
 import { ExplorerController } from "./controller";
 import { RowView } from "./row-view";
@@ -168,12 +168,14 @@ export class PageModel implements PageSource {
       if (i !== undefined && !leaves.includes(i)) leaves.push(i);
     }
     const out: PageBranch[] = [];
+    const memo = timelineMemo();
     for (const leaf of leaves) {
       const id = s.metas[leaf].id;
       const sel = this.controller.answer({ type: "select", requestId: 0, id });
       const bar = sel.bars.find((b) => b.leafId === id) ?? sel.bars.find((b) => b.selected);
       if (!bar) continue;
-      const timeline = await this.controller.answerAsync({ type: "timeline", requestId: 0, leafId: id });
+      // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
+      const timeline = await contextTimelineAsync(s, leaf, { memo });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
       out.push({
         leaf: this.at(leaf),
