@@ -1,6 +1,7 @@
-import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex, indexInRuns, unpackRows } from "../src/core/export/html-data";
+import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, type PageBranch, type PageDetails, type PageIndex, type PageSubagents, SUBAGENTS_SCRIPT_PREFIX, indexInRuns, unpackRows } from "../src/core/export/html-data";
 import type { EntryDetails, HostToWebview, ReplyResults, TimelinePoint, TokenBar, WebviewToHost } from "../src/protocol";
 import { RowView } from "../src/explorer/row-view";
+import { StaticNesting } from "./static-nesting";
 import { staticSession } from "./static-session";
 import type { VsCodeApi } from "./vscode-api";
 
@@ -21,16 +22,22 @@ export class StaticHost {
   private readonly branches = new Map<number, PageBranch>();
   private readonly chunks = new Map<number, PageDetails[]>();
   private readonly positions = new Map<string, number>();
+  private readonly nesting: StaticNesting;
 
   constructor(
     private readonly idx: PageIndex,
-    /** The text of the page's details script n (parsed on the first look at one of its entries). */
-    private readonly chunkText: (n: number) => string | undefined,
+    /** The text of a data script of the page by its id (a details chunk is parsed on the first look at one of its entries). */
+    private readonly scriptText: (id: string) => string | undefined,
     private readonly send: (m: HostToWebview) => void,
     /** While the browser still parses the page: when it is done (the details come after the script). */
     private readonly parsed: () => Promise<void> | undefined = () => undefined,
   ) {
     this.view = new RowView(staticSession(idx));
+    this.nesting = new StaticNesting(idx, (k) => {
+      const text = scriptText(`${SUBAGENTS_SCRIPT_PREFIX}${k}`);
+      return text === undefined ? undefined : (JSON.parse(text) as PageSubagents);
+    });
+    this.view.nesting = this.nesting;
     for (const b of idx.branches) this.branches.set(b.leaf, b);
     idx.ids.forEach((id, i) => this.positions.set(id, i));
   }
@@ -67,9 +74,18 @@ export class StaticHost {
         return { rowCount: view.toggleFold(m.id) };
       case "search":
         return { matches: view.search(m.query) };
-      case "expandSubagent":
+      case "expandSubagent": {
+        if (!this.nesting.expand(this.index(m.id), m.expand)) {
+          if (this.parsed()) throw new NotYetParsed();
+          throw new Error(`the sub-agents of entry ${JSON.stringify(m.id.slice(0, 80))} are not in this page`);
+        }
+        view.recompute();
         return { rowCount: view.rowCount };
+      }
       case "select": {
+        // A sub-agent's row selects the call it hangs under (its branch's bars and files), the row staying selected.
+        const call = this.nesting.callOf(m.id);
+        if (call !== undefined) return { ...this.answer({ ...m, id: this.idx.ids[call] }), rowIndex: view.indexOfId(m.id) } as ReplyResults["select"];
         const keep = m.keepLeaf === undefined ? undefined : this.index(m.keepLeaf);
         const { leaf, rowIndex } = view.select(m.id, keep);
         return { ...this.branchView(leaf), rowIndex };
@@ -112,26 +128,32 @@ export class StaticHost {
   }
 
   private details(id: string, fullBlock?: number): EntryDetails {
+    const nested = this.nesting.details(id);
+    if (nested) return unpack(nested, fullBlock);
     const i = this.index(id);
     const per = DETAILS_PER_CHUNK;
     const n = Math.floor(i / per);
     let chunk = this.chunks.get(n);
     if (!chunk) {
-      const text = this.chunkText(n);
+      const text = this.scriptText(detailsScriptId(n));
       if (text === undefined && this.parsed()) throw new NotYetParsed();
       if (text === undefined) throw new Error(`the details of entry ${JSON.stringify(id.slice(0, 80))} are not in this page`);
       chunk = JSON.parse(text) as PageDetails[];
       this.chunks.set(n, chunk);
     }
-    const p = chunk[i - n * per];
-    const blocks = p.d.blocks.map((b, k) => {
-      const whole = p.full?.[k];
-      if (whole && k === fullBlock) return whole;
-      const shown = p.shown?.[k];
-      return shown !== undefined && whole?.text !== undefined ? { ...b, text: whole.text.slice(0, shown) } : b;
-    });
-    return { ...p.d, blocks };
+    return unpack(chunk[i - n * per], fullBlock);
   }
+}
+
+/** An entry's details as the panel gets them, each cut block's shown text cut again from its whole one. */
+function unpack(p: PageDetails, fullBlock?: number): EntryDetails {
+  const blocks = p.d.blocks.map((b, k) => {
+    const whole = p.full?.[k];
+    if (whole && k === fullBlock) return whole;
+    const shown = p.shown?.[k];
+    return shown !== undefined && whole?.text !== undefined ? { ...b, text: whole.text.slice(0, shown) } : b;
+  });
+  return { ...p.d, blocks };
 }
 
 /** The script elements' ids of the page's details, for chunkText. */

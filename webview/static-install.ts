@@ -1,7 +1,7 @@
 import "./elements";
 import { INDEX_SCRIPT_ID, type PageIndex } from "../src/core/export/html-data";
 import type { WebviewToHost } from "../src/protocol";
-import { detailsScriptId, StaticHost, staticApi } from "./static-host";
+import { StaticHost, staticApi } from "./static-host";
 import type { VsCodeApi } from "./vscode-api";
 
 // An exported page (src/core/export/html.ts): before the explorer's main.ts runs, the VS
@@ -66,7 +66,7 @@ const parsed = new Promise<void>((resolve) => document.addEventListener("DOMCont
 const api = staticApi((send) => {
   const host = new StaticHost(
     index,
-    (n) => text(detailsScriptId(n)),
+    text,
     (m) => {
       send(m);
       if (m.type === "init") {

@@ -3,13 +3,15 @@
 // Every string goes through the Redactor on its way into the page; entry ids through one
 // memo (an id is redacted the same wherever it is named, and stays unique).
 
-import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, type PageSource, VISIBILITIES } from "../core/export/html-data";
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
 import type { SessionReader } from "../core/session/session-reader";
 import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
-import type { DetailBlock, EntryAction, EntryDetails, Row } from "../protocol";
+import type { EntryAction, EntryDetails, Row } from "../protocol";
 import { ExplorerController } from "./controller";
+import { packDetails } from "./page-details";
+import { PageSubagentExport } from "./page-subagents";
 import { RowView } from "./row-view";
 
 export interface PageModelOptions {
@@ -39,6 +41,10 @@ export class PageModel implements PageSource {
   /** Session positions exported, in file order. */
   readonly positions: number[];
   /** The timelines' points, each once (the branches share their common start). */
+  /** The sub-agents' rows and details, a call at a time. */
+  private readonly nested: PageSubagentExport;
+  /** Session positions of the calls that started sub-agents (PageIndex.subagentCalls, in order). */
+  private subagentCalls: number[] = [];
   private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
@@ -47,6 +53,7 @@ export class PageModel implements PageSource {
   ) {
     if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
     this.scrub = new Scrubber(opts.redactor);
+    this.nested = new PageSubagentExport(session, this.scrub);
     this.controller = new ExplorerController(session, { trusted: () => false, fileExists: () => false });
     const subset = exportedPositions(session, opts.leafId);
     this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
@@ -102,6 +109,7 @@ export class PageModel implements PageSource {
       tags: [],
       branchTimes: [],
       inlineRoots: [],
+      subagentCalls: [],
       name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
       defaultLeaf: this.at(f.defaultLeaf(s)),
       branches: [],
@@ -129,6 +137,11 @@ export class PageModel implements PageSource {
       if (parentId !== null && s.tree.parent[i] < 0) idx.brokenParents.push([k, scrub.id(parentId)]);
       const parent = s.tree.parent[i];
       if (parent >= 0 && s.tree.childCount(parent) > 1 && !Number.isNaN(m.time)) idx.branchTimes.push([k, m.time]);
+      const agents = this.nested.cue(i);
+      if (agents) {
+        idx.subagentCalls.push([k, agents]);
+        this.subagentCalls.push(i);
+      }
       const tag = s.tree.labels.get(m.id);
       if (tag !== undefined) idx.tags.push([k, scrub.text(tag, { entryId, field: "label" })]);
     }
@@ -199,18 +212,11 @@ export class PageModel implements PageSource {
   private async details(i: number): Promise<PageDetails> {
     const id = this.session.metas[i].id;
     const d: EntryDetails = await this.controller.answerAsync({ type: "details", requestId: 0, id });
-    const page: PageDetails = { d: this.scrub.deep({ ...d, unavailable: undefined }, id, "details") };
-    d.blocks.forEach((b: DetailBlock, k: number) => {
-      if (b.fullLength === undefined && !b.edits?.some((e) => e.cut)) return;
-      const whole = this.scrub.deep(this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k], id, b.kind);
-      (page.full ??= {})[k] = whole;
-      // The display's text is the start of the whole one (redacted alike): written once.
-      const shown = page.d.blocks[k];
-      if (shown.text !== undefined && whole.text?.startsWith(shown.text)) {
-        (page.shown ??= {})[k] = shown.text.length;
-        delete shown.text;
-      }
-    });
-    return page;
+    return packDetails(d, id, this.scrub, (k) => this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k]);
+  }
+
+  /** The sub-agents of the k-th call that started some (index().subagentCalls). */
+  async subagents(k: number): Promise<PageSubagents> {
+    return this.nested.call(this.subagentCalls[k]);
   }
 }

@@ -1,17 +1,19 @@
-// The data an exported HTML page carries, shared by the writer (html-model.ts, in Node) and
+// The data an exported HTML page carries, shared by the writer (src/explorer/page-model.ts, in Node) and
 // the page's static host (webview/static-host.ts, in the browser). Types only and a few
 // constants: the webview imports this file, so it must stay free of Node and DOM imports.
 // Every string in it went through the Redactor before it was written.
 
-import type { ContextTimeline, CostView, DetailBlock, EntryDetails, FileActivityView, InitMessage, TokenBar } from "../../protocol";
+import type { ContextTimeline, CostView, DetailBlock, EntryDetails, FileActivityView, InitMessage, Row, RowFilter, SubagentView, TokenBar } from "../../protocol";
 
 /** Version of the page data, bumped when its shape changes. */
-export const PAGE_DATA_VERSION = 1;
+export const PAGE_DATA_VERSION = 2;
 
 /** id of the <script type="application/json"> holding the PageIndex. */
 export const INDEX_SCRIPT_ID = "ase-index";
 /** id prefix of the scripts holding the details, DETAILS_PER_CHUNK entries each: `ase-details-0`, `ase-details-1`... */
 export const DETAILS_SCRIPT_PREFIX = "ase-details-";
+/** id prefix of the scripts holding the sub-agents of a call (PageSubagents), one per PageIndex.subagentCalls element. */
+export const SUBAGENTS_SCRIPT_PREFIX = "ase-subagents-";
 /**
  * Entries per details script. The page parses a chunk on the first look at one of its
  * entries, so opening a 100 MB session's page parses only the index.
@@ -137,6 +139,11 @@ export interface PageIndex {
   tags: Array<[number, string]>;
   /** Sub-agents written inline in the file: their first line, the call that started them (not roots of their own). */
   inlineRoots: Array<[number, number]>;
+  /**
+   * Calls that started sub-agents: position, and the sub-agents as the row's cue names
+   * them. The k-th call's rows and details are in the script SUBAGENTS_SCRIPT_PREFIX + k.
+   */
+  subagentCalls: Array<[number, SubagentView[]]>;
   name: string | null;
   defaultLeaf: number;
   branches: PageBranch[];
@@ -158,6 +165,18 @@ export interface PageDetails {
   shown?: Record<number, number>;
 }
 
+/**
+ * The sub-agents one call started, as the explorer shows them expanded under it: their rows
+ * (built for a call at depth 0: the page adds the call's depth) for each filter, and the
+ * details of each of those rows by its id.
+ */
+export interface PageSubagents {
+  /** The cue once the transcripts were read (with their figures). */
+  agents: SubagentView[];
+  rows: Record<RowFilter, Row[]>;
+  details: Record<string, PageDetails>;
+}
+
 export type { CostView };
 
 /**
@@ -169,6 +188,8 @@ export interface PageSource {
   index(): Promise<PageIndex>;
   readonly detailChunks: number;
   detailsChunk(c: number): Promise<PageDetails[]>;
+  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after index()). */
+  subagents(k: number): Promise<PageSubagents>;
 }
 
 /** Visibility names in the order the index numbers them. */

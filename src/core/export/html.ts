@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, type PageSource } from "./html-data";
+import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
 import { themeCss } from "./html-theme";
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
@@ -35,9 +35,9 @@ export function exportCsp(script: string, style: string): string {
 }
 
 /**
- * Writes the page to `sink` in pieces: the head, the index (tree, header, branches),
- * the script, the details 256 entries at a time. Only one piece is held at a time, so a
- * 100 MB session is exported in about the memory its index takes.
+ * Writes the page to `sink` in pieces: the head, the index (tree, header, branches), the
+ * script, the details 256 entries at a time, the sub-agents a call at a time. Only one
+ * piece is held at a time, so a 100 MB session is exported in about the memory its index takes.
  */
 export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<void> {
   const assets = loadExportPage();
@@ -64,5 +64,6 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   // (a 100 MB session's page holds about as much), a detail waits for its block.
   await sink(`<script>${script}</script>\n`);
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
+  for (let k = 0; k < index.subagentCalls.length; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");
 }

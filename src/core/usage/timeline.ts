@@ -1,4 +1,4 @@
-import type { ContextMessage, SessionFormat } from "../session/session-format";
+import type { SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary } from "./format-tokens";
 import { KindTally, messageKindTokens, type StepComposition } from "./step-composition";
