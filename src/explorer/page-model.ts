@@ -3,14 +3,15 @@
 // Every string goes through the Redactor on its way into the page; entry ids through one
 // memo (an id is redacted the same wherever it is named, and stays unique).
 
-import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, FIRST_ROWS, type PageFirst, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
 import type { SessionReader } from "../core/session/session-reader";
 import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
-import type { EntryAction, EntryDetails, Row } from "../protocol";
+import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row } from "../protocol";
 import { ExplorerController } from "./controller";
 import { packDetails } from "./page-details";
+import { StaticHost } from "./page-host";
 import { PageSubagentExport } from "./page-subagents";
 import { RowView } from "./row-view";
 
@@ -150,6 +151,15 @@ export class PageModel implements PageSource {
     }
     idx.branches = await this.branches(idx.init.bars.map((b) => b.leafId));
     return idx;
+  }
+
+  /** The first screen: what the page's own host answers over this index (the webview's ready, then its first rows). */
+  first(index: PageIndex): PageFirst {
+    let init: HostToWebview | undefined;
+    const host = new StaticHost(index, () => undefined, (m) => (init = m));
+    host.receive({ type: "ready" });
+    if (init?.type !== "init") throw new Error("the page's host gave no init message");
+    return { init: init as InitMessage, rows: (host.answer({ type: "rows", requestId: 0, start: 0, count: FIRST_ROWS }) as ReplyResults["rows"]).rows };
   }
 
   /** The init message the panel would get, read-only, its bars those of the exported tree. */

@@ -8,6 +8,10 @@ import type { ContextTimeline, CostView, DetailBlock, EntryDetails, FileActivity
 /** Version of the page data, bumped when its shape changes. */
 export const PAGE_DATA_VERSION = 2;
 
+/** id of the small <script type="application/json"> before the page's script holding its PageFirst. */
+export const FIRST_SCRIPT_ID = "ase-first";
+/** Rows the page draws before its index is parsed (two of the webview's row pages). */
+export const FIRST_ROWS = 256;
 /** id of the <script type="application/json"> holding the PageIndex. */
 export const INDEX_SCRIPT_ID = "ase-index";
 /** id prefix of the scripts holding the details, DETAILS_PER_CHUNK entries each: `ase-details-0`, `ase-details-1`... */
@@ -186,10 +190,23 @@ export type { CostView };
  */
 export interface PageSource {
   index(): Promise<PageIndex>;
+  /** The first screen of the page whose index() was just made. */
+  first(index: PageIndex): PageFirst;
   readonly detailChunks: number;
   detailsChunk(c: number): Promise<PageDetails[]>;
   /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after index()). */
   subagents(k: number): Promise<PageSubagents>;
+}
+
+/**
+ * What a page draws before its index is parsed (a 100 MB session's index is megabytes of
+ * JSON the browser must read, then parse): the init message and the first FIRST_ROWS rows,
+ * as the page's own host answers them once it has the index (computed by that very host
+ * at export), so the first screen shows at once and nothing changes under the reader.
+ */
+export interface PageFirst {
+  init: InitMessage;
+  rows: Row[];
 }
 
 /** Visibility names in the order the index numbers them. */

@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
+import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
 import { themeCss } from "./html-theme";
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
@@ -35,8 +35,8 @@ export function exportCsp(script: string, style: string): string {
 }
 
 /**
- * Writes the page to `sink` in pieces: the head, the index (tree, header, branches), the
- * script, the details 256 entries at a time, the sub-agents a call at a time. Only one
+ * Writes the page to `sink` in pieces: the head, the first screen, the script, the index
+ * (tree, header, branches), the details 256 entries at a time, the sub-agents a call at a time. Only one
  * piece is held at a time, so a 100 MB session is exported in about the memory its index takes.
  */
 export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<void> {
@@ -59,10 +59,12 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
 <body class="vscode-dark">
 <div id="app" class="app" aria-busy="true"></div>
 `);
-  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
-  // The script before the details: the tree shows while the browser still parses them
-  // (a 100 MB session's page holds about as much), a detail waits for its block.
+  // The first screen, then the script: the first rows show before the browser has read the
+  // index (megabytes on a large session), the rest once it has parsed it, and a detail
+  // waits for its block (the details, about as large as the session, come last).
+  await sink(jsonBlock(FIRST_SCRIPT_ID, model.first(index)));
   await sink(`<script>${script}</script>\n`);
+  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
   for (let k = 0; k < index.subagentCalls.length; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");

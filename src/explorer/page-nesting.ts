@@ -1,7 +1,7 @@
-import type { PageIndex, PageSubagents } from "../src/core/export/html-data";
-import type { SessionReader } from "../src/core/session/session-reader";
-import type { RowNesting, ShownRow } from "../src/explorer/row-view";
-import type { Row, RowFilter } from "../src/protocol";
+import type { PageIndex, PageSubagents } from "../core/export/html-data";
+import type { SessionReader } from "../core/session/session-reader";
+import type { RowNesting, ShownRow } from "./row-view";
+import type { Row, RowFilter } from "../protocol";
 
 /**
  * The sub-agents of an exported page nested under the calls that started them, as the
