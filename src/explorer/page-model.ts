@@ -8,8 +8,9 @@ import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
 import type { SessionReader } from "../core/session/session-reader";
 import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
-import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row } from "../protocol";
+import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row, TokenBar } from "../protocol";
 import { ExplorerController } from "./controller";
+import { FileOffers } from "./file-offers";
 import { packDetails } from "./page-details";
 import { StaticHost } from "./page-host";
 import { PageSubagentExport } from "./page-subagents";
@@ -149,7 +150,7 @@ export class PageModel implements PageSource {
     for (const [root, call] of f.subagents?.inlineRoots(s) ?? []) {
       if (this.at(root) >= 0 && this.at(call) >= 0) idx.inlineRoots.push([this.at(root), this.at(call)]);
     }
-    idx.branches = await this.branches(idx.init.bars.map((b) => b.leafId));
+    idx.branches = await this.branches(idx.init.bars);
     return idx;
   }
 
@@ -179,31 +180,30 @@ export class PageModel implements PageSource {
 
   /**
    * The branches the page can show: those the bars show (the default leaf and the most
-   * recent others, ids already redacted). Each carries its context growth, which walks
-   * its whole path and takes megabytes on a large session: other leaves get none.
+   * recent others, redacted already). Each carries its context growth, which walks its
+   * whole path and takes megabytes on a large session: other leaves get none. Its bar is
+   * the one the bars show, selected; its files those the panel offers for its path (as a
+   * select would give, without rebuilding every row and bar of the session per branch).
    */
-  private async branches(barLeafIds: string[]): Promise<PageBranch[]> {
+  private async branches(bars: readonly TokenBar[]): Promise<PageBranch[]> {
     const s = this.session;
     const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
-    const leaves: number[] = [];
-    for (const id of barLeafIds) {
-      const i = byRedacted.get(id);
-      if (i !== undefined && !leaves.includes(i)) leaves.push(i);
-    }
+    const files = new FileOffers({ cwd: () => s.format.info(s).cwd ?? "", folders: () => [], exists: () => false });
     const out: PageBranch[] = [];
+    const done = new Set<number>();
     const memo = timelineMemo();
-    for (const leaf of leaves) {
+    for (const bar of bars) {
+      const leaf = byRedacted.get(bar.leafId);
+      if (leaf === undefined || done.has(leaf)) continue;
+      done.add(leaf);
       const id = s.metas[leaf].id;
-      const sel = this.controller.answer({ type: "select", requestId: 0, id });
-      const bar = sel.bars.find((b) => b.leafId === id) ?? sel.bars.find((b) => b.selected);
-      if (!bar) continue;
       // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
       const timeline = await contextTimelineAsync(s, leaf, { memo });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
       out.push({
         leaf: this.at(leaf),
-        bar: this.scrub.deep(bar, id, "bar"),
-        files: this.scrub.deep(sel.files, id, "path"),
+        bar: { ...bar, selected: true },
+        files: this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path"),
         timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
         timelinePath: path,
       });
