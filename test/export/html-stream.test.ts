@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { main } from "../../src/cli/main";
 import { createRedactor } from "../../src/core/export/redact/create-redactor";
 import { currentUser } from "../../src/core/export/redact/current-user";
+import { sessionJson } from "../../src/core/export/json";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { openSession } from "../../src/core/formats/registry";
 import { renderHtmlExport } from "../../src/explorer/html-export";
@@ -61,5 +62,38 @@ describe("ase export html: streamed, atomic", () => {
     assert.ok(!r.err.includes("\n    at "), "no stack trace");
     assert.ok(!existsSync(out), "no half page");
     assert.deepEqual(readdirSync(dir), [], "no temp file left");
+  });
+});
+
+describe("ase export json: streamed, atomic", () => {
+  it("the JSON written entry by entry is byte for byte JSON.stringify of the whole export (seeded and hostile sessions, a branch or all)", async () => {
+    const dir = tempDir();
+    for (const file of [writeHostileSession(dir).file, ...seededSessions().map((s) => s.file)]) {
+      for (const all of [true, false]) {
+        const out = join(tempDir(), "x.json");
+        const r = await ase([file, "--format", "json", "-o", out, ...(all ? ["--all"] : [])]);
+        assert.equal(r.code, 0, r.err);
+        const session = await openSession(file);
+        const whole = `${JSON.stringify(await sessionJson(session, createRedactor(currentUser(ENV)), { all, redacted: true }), null, 2)}\n`;
+        assert.ok(readFileSync(out, "utf8") === whole, `${file} (${all ? "all" : "branch"}): the streamed JSON differs`);
+      }
+    }
+  });
+
+  it("goes out in pieces, an entry at a time; a failed write leaves nothing", async () => {
+    const file = seededSessions()[0].file;
+    const out = join(tempDir(), "x.json");
+    const writes = await withFaults({ match: (p) => p.includes("x.json") }, async (f) => {
+      const r = await ase([file, "--all", "--format", "json", "-o", out]);
+      assert.equal(r.code, 0, r.err);
+      return f.log.filter((l) => l.startsWith("writeSync")).length;
+    });
+    assert.ok(writes >= 5, `${writes} write(s): the JSON was made whole before it was written`);
+    const dir = tempDir();
+    const failed = join(dir, "x.json");
+    const r = await withFaults({ match: (p) => p.includes("x.json"), writeLimit: 2000, writeError: "EIO" }, () => ase([file, "--all", "--format", "json", "-o", failed]));
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /nothing written: .*x\.json: /);
+    assert.deepEqual(readdirSync(dir), []);
   });
 });

@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import { createRedactor } from "../../core/export/redact/create-redactor";
 import { currentUser } from "../../core/export/redact/current-user";
 import { writeHtmlExport, writeHtmlExportFile } from "../../explorer/html-export";
-import { sessionJson } from "../../core/export/json";
+import { writeSessionJson } from "../../core/export/json";
 import { sessionMarkdown } from "../../core/export/markdown";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
-import { NewFileError, writeNewFile } from "../../core/store/atomic-file";
+import { NewFileError, writeNewFile, writeNewFileInPieces } from "../../core/store/atomic-file";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
@@ -97,10 +97,20 @@ async function run(args: string[], io: CliIO): Promise<void> {
     wrote(await atomically(() => writeHtmlExportFile(session, opts, target, tell)));
     return;
   }
-  const text =
-    format === "json"
-      ? `${JSON.stringify(await sessionJson(session, redactor, { leaf, all: values.all, redacted }), null, 2)}\n`
-      : await sessionMarkdown(session, redactor, { leaf, all: values.all });
+  if (format === "json") {
+    // Written as it is made too: an entry at a time, the report before the file is put in place.
+    const opts = { leaf, all: values.all, redacted };
+    if (target === undefined) {
+      await writeSessionJson(session, redactor, opts, async (piece) => {
+        if (io.out(piece) === false) await io.drained?.();
+      });
+      tell();
+      return;
+    }
+    wrote(await atomically(() => writeNewFileInPieces(target, async (put) => (await writeSessionJson(session, redactor, opts, put), tell()), { replace: true })));
+    return;
+  }
+  const text = await sessionMarkdown(session, redactor, { leaf, all: values.all });
   tell();
   if (target === undefined) {
     io.out(text);
