@@ -1,5 +1,5 @@
 // The data an exported HTML page carries, shared by the writer (src/explorer/page-model.ts, in Node) and
-// the page's static host (webview/static-host.ts, in the browser). Types only and a few
+// the page's host (src/explorer/page-host.ts, in the browser and at export). Types only and a few
 // constants: the webview imports this file, so it must stay free of Node and DOM imports.
 // Every string in it went through the Redactor before it was written.
 
