@@ -1,6 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { openSession } from "../src/core/formats/registry";
-import { writeHtmlExport } from "../src/core/export/html";
+import { writeHtmlExport } from "../src/explorer/html-export";
 import { passThroughRedactor } from "../src/core/export/redactor";
 import { peakRssBytes } from "./peak-rss";
 

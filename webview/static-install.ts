@@ -1,7 +1,9 @@
 import "./elements";
-import { INDEX_SCRIPT_ID, type PageIndex } from "../src/core/export/html-data";
-import type { WebviewToHost } from "../src/protocol";
-import { detailsScriptId, StaticHost, staticApi } from "./static-host";
+import { FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageFirst, type PageIndex } from "../src/core/export/html-data";
+import { StaticHost } from "../src/explorer/page-host";
+import type { HostToWebview, WebviewToHost } from "../src/protocol";
+import { afterElementRead, FirstScreenHost } from "./first-screen";
+import { staticApi } from "./static-host";
 import type { VsCodeApi } from "./vscode-api";
 
 // An exported page (src/core/export/html.ts): before the explorer's main.ts runs, the VS
@@ -15,7 +17,8 @@ declare global {
 }
 
 const text = (id: string) => document.getElementById(id)?.textContent ?? undefined;
-const index = JSON.parse(text(INDEX_SCRIPT_ID) ?? "null") as PageIndex;
+// The first screen is here now; the index, after this script, is parsed once read (afterElementRead).
+const first = JSON.parse(text(FIRST_SCRIPT_ID) ?? "null") as PageFirst;
 
 const dark = window.matchMedia("(prefers-color-scheme: dark)");
 const theme = () => {
@@ -64,24 +67,24 @@ function follow(id: string): void {
 const parsed = new Promise<void>((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }));
 
 const api = staticApi((send) => {
-  const host = new StaticHost(
-    index,
-    (n) => text(detailsScriptId(n)),
-    (m) => {
-      send(m);
-      if (m.type === "init") {
-        const id = hashId();
-        if (id) send({ type: "showEntry", id });
-      }
-    },
-    () => (document.readyState === "loading" ? parsed : undefined),
-  );
-  const receive = host.receive.bind(host);
-  host.receive = (m: WebviewToHost) => {
-    receive(m);
-    if (m.type === "select" || m.type === "reveal") follow(m.id);
+  const out = (m: HostToWebview) => {
+    send(m);
+    if (m.type === "init") {
+      const id = hashId();
+      if (id) send({ type: "showEntry", id });
+    }
   };
-  return host;
+  const early = new FirstScreenHost(first, out);
+  afterElementRead(INDEX_SCRIPT_ID, () => {
+    const index = JSON.parse(text(INDEX_SCRIPT_ID) ?? "null") as PageIndex;
+    early.attach(new StaticHost(index, text, out, () => (document.readyState === "loading" ? parsed : undefined)));
+  });
+  return {
+    receive(m: WebviewToHost) {
+      early.receive(m);
+      if (m.type === "select" || m.type === "reveal") follow(m.id);
+    },
+  };
 });
 window.acquireVsCodeApi = () => api;
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { renderHtmlExport } from "../core/export/html";
+import { renderHtmlExport } from "../explorer/html-export";
 import { sessionJson } from "../core/export/json";
 import { branchMarkdown, sessionMarkdown } from "../core/export/markdown";
 import { createRedactor } from "../core/export/redact/create-redactor";

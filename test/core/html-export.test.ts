@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { openSession } from "../../src/core/formats/registry";
 import { DETAILS_PER_CHUNK, DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID, indexInRuns, type PageDetails, type PageIndex, toRuns } from "../../src/core/export/html-data";
-import { renderHtmlExport } from "../../src/core/export/html";
+import { renderHtmlExport } from "../../src/explorer/html-export";
 import type { RedactionPlace, Redactor } from "../../src/core/export/redactor";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { HOSTILE, writeHostileSession } from "../helpers/hostile-session";

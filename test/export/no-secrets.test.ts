@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { openSession } from "../../src/core/formats/registry";
 import { createRedactor } from "../../src/core/export/redact/create-redactor";
-import { renderHtmlExport } from "../../src/core/export/html";
+import { renderHtmlExport } from "../../src/explorer/html-export";
 import { sessionJson } from "../../src/core/export/json";
 import { sessionMarkdown } from "../../src/core/export/markdown";
 import { passThroughRedactor, type Redactor } from "../../src/core/export/redactor";

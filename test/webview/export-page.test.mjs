@@ -4,11 +4,12 @@
 // show what the explorer shows (tree, boundaries, details, bars, chart, files, search,
 // #entry-id). Screenshots go to test-artifacts/export/.
 import { strict as assert } from "node:assert";
-import { mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateDemo } from "../../scripts/demo/generate-demo.mjs";
-import { ROOT, realCore, tempDir, until } from "./harness.mjs";
+import { ROOT, realCore, rowIds, tempDir, until } from "./harness.mjs";
+import { writeSubagentSession } from "./subagents.test.mjs";
 
 const SHOTS = join(ROOT, "test-artifacts", "export");
 
@@ -135,6 +136,52 @@ export function exportPageTests(test, browser) {
       // Its cut text is rebuilt from the whole one the page carries once.
       assert.ok((await page.textContent(".detail-pane pre")).includes("x".repeat(1000)), "the cut text is shown");
       await page.screenshot({ path: join(SHOTS, "hostile.png") });
+      await assertClean(page, seen);
+    } finally {
+      await x.close();
+    }
+  });
+
+  test("export page: a sub-agent expands under the call that started it, as in the explorer; its transcript is in the page, redacted", async () => {
+    const dir = tempDir("ase-export-subagents-");
+    const session = writeSubagentSession(dir);
+    // The sub-agent's last line says a token: the page must carry it redacted.
+    const agentFile = join(dir, session.split("/").pop().replace(/\.jsonl$/, ""), "subagents", "agent-sub1.jsonl");
+    const last = JSON.parse(readFileSync(agentFile, "utf8").trim().split("\n").pop());
+    const token = "ghp_R8x2Kq7Lm4Np9Tz3Vb6Wc1Yd5Fh0Jg8Sa2Ue";
+    const said = { ...last, uuid: "s5", parentUuid: "s4", message: { ...last.message, id: "msg_s5", content: [{ type: "text", text: `the token is ${token}` }] } };
+    appendFileSync(agentFile, `${JSON.stringify(said)}\n`);
+    const { exportHtmlPage } = realCore();
+    const file = join(dir, "subagents.html");
+    await exportHtmlPage(session, file, { redact: true });
+    assert.ok(!readFileSync(file, "utf8").includes(token), "the sub-agent's token is not in the page");
+    const x = await openPage(browser(), file);
+    try {
+      const { page, seen } = x;
+      const call = ".row[data-id=a1]";
+      await until(() => page.$(`${call} .subagent-chip`), "the call's sub-agent cue");
+      assert.equal(await page.getAttribute(call, "aria-expanded"), "false", "collapsed at first");
+      assert.deepEqual(await rowIds(page), ["u1", "a1", "r1", "a2"]);
+      await page.click(`${call} .twisty`);
+      await until(async () => (await page.locator(".row.nested").count()) === 5, "the sub-agent's five rows nested under its call");
+      assert.deepEqual(await rowIds(page), ["u1", "a1", "sub:sub1:s1", "sub:sub1:s2", "sub:sub1:s3", "sub:sub1:s4", "sub:sub1:s5", "r1", "a2"]);
+      assert.equal(await page.getAttribute(call, "aria-expanded"), "true");
+      assert.match(await page.$eval(`${call} .subagent-chip`, (c) => c.textContent), /^3 steps/, "its figures on the call row");
+      const left = (sel) => page.$eval(sel, (n) => n.getBoundingClientRect().left);
+      assert.ok((await left(".row[data-id='sub:sub1:s2'] .role-icon")) > (await left(`${call} .role-icon`)) + 8, "indented under the call");
+      // A nested row's details, from the page.
+      await page.click(".row[data-id='sub:sub1:s2'] .preview");
+      await until(async () => (await detailId(page)) === "sub:sub1:s2", "the nested row's details");
+      assert.match(await page.textContent(".detail-pane"), /Read test\/a\.test\.ts/);
+      await page.click(".row[data-id='sub:sub1:s5'] .preview");
+      await until(async () => (await detailId(page)) === "sub:sub1:s5", "the last nested row's details");
+      const text = await page.textContent(".detail-pane");
+      assert.match(text, /the token is \[REDACTED:github-pat\]/);
+      assert.ok(!text.includes(token));
+      await page.screenshot({ path: join(SHOTS, "subagents.png") });
+      // Folded again: the call's rows only.
+      await page.click(`${call} .twisty`);
+      await until(async () => (await page.locator(".row.nested").count()) === 0, "folded again");
       await assertClean(page, seen);
     } finally {
       await x.close();

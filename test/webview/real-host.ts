@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
-import { renderHtmlExport } from "../../src/core/export/html";
+import { renderHtmlExport } from "../../src/explorer/html-export";
 import { passThroughRedactor } from "../../src/core/export/redactor";
+import { createRedactor } from "../../src/core/export/redact/create-redactor";
 import { openSession } from "../../src/core/formats/registry";
 import { ExplorerController } from "../../src/explorer/controller";
 import type { InitMessage, WebviewToHost } from "../../src/protocol";
@@ -32,9 +33,10 @@ export async function createRealHost(path: string) {
 // The hostile session of the CLI tests, for the webview test that runs it through the real core.
 export { HOSTILE, MARKS, MEGABYTE, RAW_HIDDEN, writeHostileSession } from "../helpers/hostile-session";
 
-/** The exported HTML page of a session (src/core/export/html.ts), written to `out`: its size in bytes. */
-export async function exportHtmlPage(path: string, out: string, opts: { leafId?: string } = {}): Promise<number> {
-  const html = await renderHtmlExport(await openSession(path), { ...opts, redactor: passThroughRedactor() });
+/** The exported HTML page of a session (src/explorer/html-export.ts), written to `out`, redacted if asked: its size in bytes. */
+export async function exportHtmlPage(path: string, out: string, opts: { leafId?: string; redact?: boolean } = {}): Promise<number> {
+  const { redact, ...rest } = opts;
+  const html = await renderHtmlExport(await openSession(path), { ...rest, redactor: redact ? createRedactor({}) : passThroughRedactor() });
   writeFileSync(out, html);
   return Buffer.byteLength(html);
 }

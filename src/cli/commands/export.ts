@@ -2,11 +2,11 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { createRedactor } from "../../core/export/redact/create-redactor";
 import { currentUser } from "../../core/export/redact/current-user";
-import { renderHtmlExport } from "../../core/export/html";
-import { sessionJson } from "../../core/export/json";
+import { writeHtmlExport, writeHtmlExportFile } from "../../explorer/html-export";
+import { writeSessionJson } from "../../core/export/json";
 import { sessionMarkdown } from "../../core/export/markdown";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
-import { NewFileError, writeNewFile } from "../../core/store/atomic-file";
+import { NewFileError, writeNewFile, writeNewFileInPieces } from "../../core/store/atomic-file";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
@@ -73,27 +73,61 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const redacted = !values["no-redact"];
   const redactor: Redactor = redacted ? createRedactor({ ...(values["keep-home"] ? {} : currentUser(io.env)), dropImages: values["drop-images"] }) : passThroughRedactor();
   reportProblems(session, io.err);
-  const text =
-    format === "json"
-      ? `${JSON.stringify(await sessionJson(session, redactor, { leaf, all: values.all, redacted }), null, 2)}\n`
-      : format === "html"
-        ? // The page: the whole tree with --all, else the branch the other formats write.
-          await renderHtmlExport(session, values.all ? { all: true, redactor } : { leafId: session.metas[leaf].id, redactor })
-        : await sessionMarkdown(session, redactor, { leaf, all: values.all });
   // The report comes first: a user sees what was replaced before the file exists.
-  const report = redactor.report();
-  if (values.json) io.out(`${JSON.stringify({ file: session.path, format, output: target, redacted, ...report }, null, 2)}\n`);
-  else io.err(reportText(report, redacted));
+  const tell = () => {
+    const report = redactor.report();
+    if (values.json) io.out(`${JSON.stringify({ file: session.path, format, output: target, redacted, ...report }, null, 2)}\n`);
+    else io.err(reportText(report, redacted));
+  };
+  const wrote = (bytes: number) => {
+    if (!values.json) io.err(`wrote ${safeText(target as string)} (${format}, ${bytes} bytes)\n`);
+  };
+  if (format === "html") {
+    // The page: the whole tree with --all, else the branch the other formats write. Written
+    // as it is made (a 100 MB session's page is never one string), the report before it is put in place.
+    const opts = values.all ? { all: true, redactor } : { leafId: session.metas[leaf].id, redactor };
+    if (target === undefined) {
+      // To stdout as it is made; the report (stderr) then follows it.
+      await writeHtmlExport(session, opts, async (piece) => {
+        if (io.out(piece) === false) await io.drained?.();
+      });
+      tell();
+      return;
+    }
+    wrote(await atomically(() => writeHtmlExportFile(session, opts, target, tell)));
+    return;
+  }
+  if (format === "json") {
+    // Written as it is made too: an entry at a time, the report before the file is put in place.
+    const opts = { leaf, all: values.all, redacted };
+    if (target === undefined) {
+      await writeSessionJson(session, redactor, opts, async (piece) => {
+        if (io.out(piece) === false) await io.drained?.();
+      });
+      tell();
+      return;
+    }
+    wrote(await atomically(() => writeNewFileInPieces(target, async (put) => (await writeSessionJson(session, redactor, opts, put), tell()), { replace: true })));
+    return;
+  }
+  const text = await sessionMarkdown(session, redactor, { leaf, all: values.all });
+  tell();
   if (target === undefined) {
     io.out(text);
     return;
   }
+  await atomically(async () => writeNewFile(target, text, { replace: true }));
+  wrote(Buffer.byteLength(text));
+}
+
+/** A failed write as the one-line error of the CLI (nothing was left at the target). */
+async function atomically<T>(write: () => Promise<T>): Promise<T> {
   try {
-    writeNewFile(target, text, { replace: true });
+    return await write();
   } catch (err) {
-    throw new CliError(err instanceof NewFileError ? err.message : `${target}: ${(err as Error).message}`);
+    if (err instanceof NewFileError) throw new CliError(err.message);
+    throw err;
   }
-  if (!values.json) io.err(`wrote ${safeText(target)} (${format}, ${Buffer.byteLength(text)} bytes)\n`);
 }
 
 export const exportCommand: CliCommand = {

@@ -1,17 +1,23 @@
-// The data an exported HTML page carries, shared by the writer (html-model.ts, in Node) and
-// the page's static host (webview/static-host.ts, in the browser). Types only and a few
+// The data an exported HTML page carries, shared by the writer (src/explorer/page-model.ts, in Node) and
+// the page's host (src/explorer/page-host.ts, in the browser and at export). Types only and a few
 // constants: the webview imports this file, so it must stay free of Node and DOM imports.
 // Every string in it went through the Redactor before it was written.
 
-import type { ContextTimeline, CostView, DetailBlock, EntryDetails, FileActivityView, InitMessage, TokenBar } from "../../protocol";
+import type { ContextTimeline, CostView, DetailBlock, EntryDetails, FileActivityView, InitMessage, Row, RowFilter, SubagentView, TokenBar } from "../../protocol";
 
 /** Version of the page data, bumped when its shape changes. */
-export const PAGE_DATA_VERSION = 1;
+export const PAGE_DATA_VERSION = 2;
 
+/** id of the small <script type="application/json"> before the page's script holding its PageFirst. */
+export const FIRST_SCRIPT_ID = "ase-first";
+/** Rows the page draws before its index is parsed (two of the webview's row pages). */
+export const FIRST_ROWS = 256;
 /** id of the <script type="application/json"> holding the PageIndex. */
 export const INDEX_SCRIPT_ID = "ase-index";
 /** id prefix of the scripts holding the details, DETAILS_PER_CHUNK entries each: `ase-details-0`, `ase-details-1`... */
 export const DETAILS_SCRIPT_PREFIX = "ase-details-";
+/** id prefix of the scripts holding the sub-agents of a call (PageSubagents), one per PageIndex.subagentCalls element. */
+export const SUBAGENTS_SCRIPT_PREFIX = "ase-subagents-";
 /**
  * Entries per details script. The page parses a chunk on the first look at one of its
  * entries, so opening a 100 MB session's page parses only the index.
@@ -137,6 +143,11 @@ export interface PageIndex {
   tags: Array<[number, string]>;
   /** Sub-agents written inline in the file: their first line, the call that started them (not roots of their own). */
   inlineRoots: Array<[number, number]>;
+  /**
+   * Calls that started sub-agents: position, and the sub-agents as the row's cue names
+   * them. The k-th call's rows and details are in the script SUBAGENTS_SCRIPT_PREFIX + k.
+   */
+  subagentCalls: Array<[number, SubagentView[]]>;
   name: string | null;
   defaultLeaf: number;
   branches: PageBranch[];
@@ -158,7 +169,45 @@ export interface PageDetails {
   shown?: Record<number, number>;
 }
 
+/**
+ * The sub-agents one call started, as the explorer shows them expanded under it: their rows
+ * (built for a call at depth 0: the page adds the call's depth) for each filter, and the
+ * details of each of those rows by its id.
+ */
+export interface PageSubagents {
+  /** The cue once the transcripts were read (with their figures). */
+  agents: SubagentView[];
+  rows: Record<RowFilter, Row[]>;
+  details: Record<string, PageDetails>;
+}
+
 export type { CostView };
+
+/**
+ * What the page writer (html.ts) reads the page's data from, piece by piece: the index
+ * first, then the details a chunk at a time, each dropped once written. The explorer's
+ * host side builds it (src/explorer/page-model.ts): core does not know the explorer.
+ */
+export interface PageSource {
+  index(): Promise<PageIndex>;
+  /** The first screen of the page whose index() was just made. */
+  first(index: PageIndex): PageFirst;
+  readonly detailChunks: number;
+  detailsChunk(c: number): Promise<PageDetails[]>;
+  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after index()). */
+  subagents(k: number): Promise<PageSubagents>;
+}
+
+/**
+ * What a page draws before its index is parsed (a 100 MB session's index is megabytes of
+ * JSON the browser must read, then parse): the init message and the first FIRST_ROWS rows,
+ * as the page's own host answers them once it has the index (computed by that very host
+ * at export), so the first screen shows at once and nothing changes under the reader.
+ */
+export interface PageFirst {
+  init: InitMessage;
+  rows: Row[];
+}
 
 /** Visibility names in the order the index numbers them. */
 export const VISIBILITIES = ["user", "conversation", "all"] as const;

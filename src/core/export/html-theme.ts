@@ -1,153 +1,19 @@
 // The VS Code theme variables the explorer and its elements read, with the values of
-// Light+ and Dark+ (the subset test/webview/themes.mjs sets on the test page): an exported
-// page is read outside VS Code, so it sets them itself, dark or light as the reader's
-// system prefers (prefers-color-scheme).
+// Light+ and Dark+: an exported page is read outside VS Code, so it sets them itself, dark
+// or light as the reader's system prefers (prefers-color-scheme). The values live in
+// vscode-themes.json, the one list the webview tests set on their page too
+// (test/webview/themes.mjs).
 
-const DARK = `  --vscode-font-family: -apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif;
-  --vscode-font-size: 13px;
-  --vscode-font-weight: normal;
-  --vscode-editor-font-family: "Droid Sans Mono", "monospace", monospace;
-  --vscode-editor-font-size: 13px;
-  --vscode-settings-textInputBackground: #292929;
-  --vscode-settings-textInputForeground: #cccccc;
-  --vscode-settings-dropdownBackground: #3c3c3c;
-  --vscode-settings-dropdownForeground: #f0f0f0;
-  --vscode-settings-dropdownBorder: #3c3c3c;
-  --vscode-settings-dropdownListBorder: #454545;
-  --vscode-widget-shadow: #0000005c;
-  --vscode-foreground: #cccccc;
-  --vscode-descriptionForeground: #ccccccb3;
-  --vscode-editor-background: #1e1e1e;
-  --vscode-editor-foreground: #d4d4d4;
-  --vscode-sideBar-background: #252526;
-  --vscode-panel-border: #80808059;
-  --vscode-widget-border: #303031;
-  --vscode-focusBorder: #007fd4;
-  --vscode-list-activeSelectionBackground: #04395e;
-  --vscode-list-activeSelectionForeground: #ffffff;
-  --vscode-list-inactiveSelectionBackground: #37373d;
-  --vscode-list-hoverBackground: #2a2d2e;
-  --vscode-list-focusOutline: #007fd4;
-  --vscode-tree-indentGuidesStroke: #585858;
-  --vscode-textLink-foreground: #3794ff;
-  --vscode-badge-background: #4d4d4d;
-  --vscode-badge-foreground: #ffffff;
-  --vscode-charts-foreground: #cccccc;
-  --vscode-charts-red: #f14c4c;
-  --vscode-charts-blue: #3794ff;
-  --vscode-charts-yellow: #cca700;
-  --vscode-charts-orange: #ea5c0055;
-  --vscode-charts-green: #89d185;
-  --vscode-charts-purple: #b180d7;
-  --vscode-symbolIcon-classForeground: #ee9d28;
-  --vscode-errorForeground: #f48771;
-  --vscode-editorWarning-foreground: #cca700;
-  --vscode-editor-findMatchBackground: #515c6a;
-  --vscode-editor-findMatchHighlightBackground: #ea5c0055;
-  --vscode-scrollbarSlider-background: #79797966;
-  --vscode-scrollbarSlider-hoverBackground: #646464b3;
-  --vscode-scrollbarSlider-activeBackground: #bfbfbf66;
-  --vscode-textCodeBlock-background: #0a0a0a66;
-  --vscode-input-background: #3c3c3c;
-  --vscode-input-foreground: #cccccc;
-  --vscode-input-placeholderForeground: #a6a6a6;
-  --vscode-button-background: #0e639c;
-  --vscode-button-foreground: #ffffff;
-  --vscode-button-hoverBackground: #1177bb;
-  --vscode-button-secondaryBackground: #3a3d41;
-  --vscode-button-secondaryForeground: #ffffff;
-  --vscode-button-secondaryHoverBackground: #45494e;
-  --vscode-dropdown-background: #3c3c3c;
-  --vscode-dropdown-foreground: #f0f0f0;
-  --vscode-dropdown-border: #3c3c3c;
-  --vscode-inputValidation-infoBackground: #063b49;
-  --vscode-inputValidation-infoBorder: #007acc;
-  --vscode-inputValidation-warningBackground: #352a05;
-  --vscode-inputValidation-warningBorder: #b89500;
-  --vscode-inputValidation-errorBackground: #5a1d1d;
-  --vscode-inputValidation-errorBorder: #be1100;
-  --vscode-icon-foreground: #c5c5c5;
-  --vscode-terminal-ansiCyan: #11a8cd;
-  --vscode-terminal-ansiMagenta: #bc3fbc;
-  --vscode-editorWidget-background: #252526;
-  --vscode-sideBarSectionHeader-background: #00000000;
-  --vscode-sideBarSectionHeader-border: #cccccc33;
-  --vscode-toolbar-hoverBackground: #5a5d5e50;`;
+import themes from "./vscode-themes.json";
 
-const LIGHT = `  --vscode-font-family: -apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", sans-serif;
-  --vscode-font-size: 13px;
-  --vscode-font-weight: normal;
-  --vscode-editor-font-family: "Droid Sans Mono", "monospace", monospace;
-  --vscode-editor-font-size: 13px;
-  --vscode-settings-textInputBackground: #ffffff;
-  --vscode-settings-textInputForeground: #616161;
-  --vscode-settings-textInputBorder: #cecece;
-  --vscode-settings-dropdownBackground: #ffffff;
-  --vscode-settings-dropdownForeground: #616161;
-  --vscode-settings-dropdownBorder: #cecece;
-  --vscode-settings-dropdownListBorder: #c8c8c8;
-  --vscode-widget-shadow: #00000029;
-  --vscode-foreground: #616161;
-  --vscode-descriptionForeground: #717171;
-  --vscode-editor-background: #ffffff;
-  --vscode-editor-foreground: #000000;
-  --vscode-sideBar-background: #f3f3f3;
-  --vscode-panel-border: #80808059;
-  --vscode-widget-border: #d4d4d4;
-  --vscode-focusBorder: #0090f1;
-  --vscode-list-activeSelectionBackground: #0060c0;
-  --vscode-list-activeSelectionForeground: #ffffff;
-  --vscode-list-inactiveSelectionBackground: #e4e6f1;
-  --vscode-list-hoverBackground: #e8e8e8;
-  --vscode-list-focusOutline: #0090f1;
-  --vscode-tree-indentGuidesStroke: #a9a9a9;
-  --vscode-textLink-foreground: #006ab1;
-  --vscode-badge-background: #c4c4c4;
-  --vscode-badge-foreground: #333333;
-  --vscode-charts-foreground: #616161;
-  --vscode-charts-red: #e51400;
-  --vscode-charts-blue: #1a85ff;
-  --vscode-charts-yellow: #bf8803;
-  --vscode-charts-orange: #ea5c0055;
-  --vscode-charts-green: #388a34;
-  --vscode-charts-purple: #652d90;
-  --vscode-symbolIcon-classForeground: #d67e00;
-  --vscode-errorForeground: #a1260d;
-  --vscode-editorWarning-foreground: #bf8803;
-  --vscode-editor-findMatchBackground: #a8ac94;
-  --vscode-editor-findMatchHighlightBackground: #ea5c0055;
-  --vscode-scrollbarSlider-background: #64646466;
-  --vscode-scrollbarSlider-hoverBackground: #646464b3;
-  --vscode-scrollbarSlider-activeBackground: #00000099;
-  --vscode-textCodeBlock-background: #dcdcdc66;
-  --vscode-input-background: #ffffff;
-  --vscode-input-foreground: #616161;
-  --vscode-input-border: #cecece;
-  --vscode-input-placeholderForeground: #767676;
-  --vscode-button-background: #007acc;
-  --vscode-button-foreground: #ffffff;
-  --vscode-button-hoverBackground: #0062a3;
-  --vscode-button-secondaryBackground: #e5e5e5;
-  --vscode-button-secondaryForeground: #000000;
-  --vscode-button-secondaryHoverBackground: #cccccc;
-  --vscode-dropdown-background: #ffffff;
-  --vscode-dropdown-foreground: #616161;
-  --vscode-dropdown-border: #cecece;
-  --vscode-inputValidation-infoBackground: #d6ecf2;
-  --vscode-inputValidation-infoBorder: #007acc;
-  --vscode-inputValidation-warningBackground: #f6f5d2;
-  --vscode-inputValidation-warningBorder: #b89500;
-  --vscode-inputValidation-errorBackground: #f2dede;
-  --vscode-inputValidation-errorBorder: #be1100;
-  --vscode-icon-foreground: #424242;
-  --vscode-terminal-ansiCyan: #0598bc;
-  --vscode-terminal-ansiMagenta: #bc05bc;
-  --vscode-editorWidget-background: #f3f3f3;
-  --vscode-sideBarSectionHeader-background: #00000000;
-  --vscode-sideBarSectionHeader-border: #61616133;
-  --vscode-toolbar-hoverBackground: #b8b8b850;`;
+type Vars = Record<string, string>;
+
+const declarations = (vars: Vars) =>
+  Object.entries({ ...themes.font, ...vars })
+    .map(([k, v]) => `  ${k}: ${v};`)
+    .join("\n");
 
 /** The stylesheet that gives every --vscode-* variable a value, dark by default, light when the system prefers it. */
 export function themeCss(): string {
-  return `:root {\n${DARK}\n}\n@media (prefers-color-scheme: light) {\n:root {\n${LIGHT}\n}\n}\nhtml, body { margin: 0; height: 100%; background: var(--vscode-editor-background); color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }\n/* A page has no host to act: the entry actions are left out. */\n.detail-pane .actions { display: none; }\n`;
+  return `:root {\n${declarations(themes.dark)}\n}\n@media (prefers-color-scheme: light) {\n:root {\n${declarations(themes.light)}\n}\n}\nhtml, body { margin: 0; height: 100%; background: var(--vscode-editor-background); color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }\n/* A page has no host to act: the entry actions are left out. */\n.detail-pane .actions { display: none; }\n`;
 }

@@ -11,12 +11,8 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import type { SessionReader } from "../session/session-reader";
-import { DETAILS_SCRIPT_PREFIX, INDEX_SCRIPT_ID } from "./html-data";
-import { PageModel, type PageModelOptions } from "./html-model";
+import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
 import { themeCss } from "./html-theme";
-
-export type HtmlExportOptions = PageModelOptions;
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
 export type HtmlSink = (chunk: string) => void | Promise<void>;
@@ -39,16 +35,15 @@ export function exportCsp(script: string, style: string): string {
 }
 
 /**
- * Writes the page to `sink` in pieces: the head, the index (tree, header, branches),
- * the script, the details 256 entries at a time. Only one piece is held at a time, so a
- * 100 MB session is exported in about the memory its index takes.
+ * Writes the page to `sink` in pieces: the head, the first screen, the script, the index
+ * (tree, header, branches), the details 256 entries at a time, the sub-agents a call at a time. Only one
+ * piece is held at a time, so a 100 MB session is exported in about the memory its index takes.
  */
-export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOptions, sink: HtmlSink): Promise<void> {
+export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<void> {
   const assets = loadExportPage();
   // A script's text must not hold "</script" (it would end the element): the bundle's strings never need it raw.
   const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
   const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
-  const model = new PageModel(session, opts);
   const index = await model.index();
   const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
   await sink(`<!DOCTYPE html>
@@ -64,17 +59,13 @@ export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOp
 <body class="vscode-dark">
 <div id="app" class="app" aria-busy="true"></div>
 `);
-  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
-  // The script before the details: the tree shows while the browser still parses them
-  // (a 100 MB session's page holds about as much), a detail waits for its block.
+  // The first screen, then the script: the first rows show before the browser has read the
+  // index (megabytes on a large session), the rest once it has parsed it, and a detail
+  // waits for its block (the details, about as large as the session, come last).
+  await sink(jsonBlock(FIRST_SCRIPT_ID, model.first(index)));
   await sink(`<script>${script}</script>\n`);
+  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
+  for (let k = 0; k < index.subagentCalls.length; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");
-}
-
-/** The whole page as one string (a session of a few MB; writeHtmlExport streams a large one). */
-export async function renderHtmlExport(session: SessionReader, opts: HtmlExportOptions): Promise<string> {
-  const parts: string[] = [];
-  await writeHtmlExport(session, opts, (c) => void parts.push(c));
-  return parts.join("");
 }

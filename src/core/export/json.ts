@@ -33,8 +33,19 @@ export interface JsonExport {
   redaction: RedactionReport;
 }
 
-/** The JSON export of a session (see JsonExport); `redacted` says whether the redactor scans (false: --no-redact). */
-export async function sessionJson(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean; redacted: boolean }): Promise<JsonExport> {
+/** Receives the JSON export piece by piece (a file, stdout, or a list joined into a string). */
+export type JsonSink = (piece: string) => void | Promise<void>;
+
+/** A value as JSON.stringify(value, null, 2) writes it `depth` levels down. */
+const nested = (value: unknown, depth: number) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${"  ".repeat(depth)}`);
+
+/**
+ * Writes the JSON export of a session (see JsonExport) to `sink` as it is made: the very
+ * text of JSON.stringify(export, null, 2) and a newline, but each entry serialized and
+ * written, then dropped, so a 100 MB session's export is never one object or one string.
+ * `redacted` says whether the redactor scans (false: --no-redact).
+ */
+export async function writeSessionJson(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean; redacted: boolean }, sink: JsonSink): Promise<void> {
   const f = session.format;
   const leaf = opts.leaf ?? f.defaultLeaf(session);
   const positions = opts.all ? session.metas.map((_, i) => i) : branchPositions(session, leaf);
@@ -46,14 +57,30 @@ export async function sessionJson(session: SessionReader, redactor: Redactor, op
   if (info.version !== undefined) head.version = info.version;
   if (info.agentVersion !== undefined) head.agentVersion = r(info.agentVersion, "meta");
   if (info.created !== undefined) head.created = r(info.created, "meta");
-  const entries = positions.map((p) => exportEntry(session, p, redactor));
+  const field = (key: keyof JsonExport, value: unknown, last = false) => `  ${JSON.stringify(key)}: ${nested(value, 1)}${last ? "\n" : ",\n"}`;
+  await sink(`{\n${field("schema", EXPORT_SCHEMA)}${field("session", head)}${field("scope", opts.all ? "all" : "branch")}`);
+  await sink(field("leafId", leaf < 0 ? null : r(session.metas[leaf].id, "id")));
+  // The entries in the order the whole object would hold them, one piece each.
+  if (!positions.length) await sink(field("entries", []));
+  else {
+    await sink(`  "entries": [\n`);
+    for (const [k, p] of positions.entries()) await sink(`    ${nested(exportEntry(session, p, redactor), 2)}${k + 1 < positions.length ? "," : ""}\n`);
+    await sink("  ],\n");
+  }
   const ctx = f.context(session, leaf);
-  const context = {
+  const context: JsonExport["context"] = {
     leafId: ctx.leafId === null ? null : r(ctx.leafId, "id"),
     messages: ctx.messages.map((m) => ({ entryId: r(m.entryId, "id", m.entryId), kind: m.kind, message: redactValue(m.message, redactor, { entryId: m.entryId, field: "context" }) })),
   };
-  const subagents = await subagentTranscripts(session, positions, redactor);
-  const leafId = leaf < 0 ? null : r(session.metas[leaf].id, "id");
-  const out = { schema: EXPORT_SCHEMA, session: head, scope: opts.all ? "all" : "branch", leafId, entries, context, subagents, figures: branchFigures(session, leaf), problemCount: session.problemCount, redacted: opts.redacted } as const;
-  return { ...out, redaction: redactor.report() };
+  await sink(field("context", context));
+  await sink(field("subagents", await subagentTranscripts(session, positions, redactor)));
+  await sink(`${field("figures", branchFigures(session, leaf))}${field("problemCount", session.problemCount)}${field("redacted", opts.redacted)}`);
+  await sink(`${field("redaction", redactor.report(), true)}}\n`);
+}
+
+/** The JSON export of a session as an object (a small session; writeSessionJson streams a large one). */
+export async function sessionJson(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean; redacted: boolean }): Promise<JsonExport> {
+  const pieces: string[] = [];
+  await writeSessionJson(session, redactor, opts, (p) => void pieces.push(p));
+  return JSON.parse(pieces.join("")) as JsonExport;
 }

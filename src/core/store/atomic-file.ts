@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { reason, writeAndSync, writeFs } from "./write-fs";
+import { reason, writeAll, writeAndSync, writeFs } from "./write-fs";
 
 /**
  * Temp files of ours: `.<target>.<pid>.<hex>.ase-tmp`, hidden and not ending in .jsonl, so
@@ -29,6 +29,46 @@ export class NewFileError extends Error {
   }
 }
 
+/** Opens a new temp file beside `target`. */
+function openTemp(target: string): { tmp: string; fd: number } {
+  const tmp = tempPathFor(target);
+  try {
+    return { tmp, fd: writeFs().openSync(tmp, "wx", 0o644) };
+  } catch (err) {
+    throw new NewFileError(`nothing written: cannot create a file in ${dirname(target)}: ${reason(err)}`);
+  }
+}
+
+/** Removes the temp file; the error to throw, naming a temp file that could not go. */
+function discard(tmp: string, target: string, what: string): NewFileError {
+  let left = "";
+  try {
+    writeFs().unlinkSync(tmp);
+  } catch (err) {
+    left = `; its temp file ${tmp} is left (hidden from listings; removed by a later run): ${reason(err)}`;
+  }
+  return new NewFileError(`nothing written: ${target}: ${what}${left}`);
+}
+
+/** Closes the written temp file and puts it in place, or removes it when anything failed. */
+function placeTemp(tmp: string, fd: number, target: string, failure: string | undefined, opts: { replace: boolean }): void {
+  const w = writeFs();
+  try {
+    w.closeSync(fd);
+  } catch (err) {
+    failure ??= `could not be closed: ${reason(err)}`;
+  }
+  if (failure) throw discard(tmp, target, failure);
+  try {
+    if (opts.replace) w.renameSync(tmp, target);
+    else placeWithoutReplacing(tmp, target);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw discard(tmp, target, e.code === "EEXIST" ? "a file of that name exists already" : `cannot put it in place: ${reason(e)}`);
+  }
+  syncDir(dirname(target));
+}
+
 /**
  * Writes a whole file or nothing: a temp file in the same directory, fsynced, then put
  * in place and the directory fsynced. With `replace` it is renamed over the target
@@ -36,39 +76,53 @@ export class NewFileError extends Error {
  * cannot overwrite a session, even one made in the same instant).
  */
 export function writeNewFile(target: string, content: string | Uint8Array, opts: { replace: boolean }): void {
-  const w = writeFs();
-  const tmp = tempPathFor(target);
-  let fd: number;
-  try {
-    fd = w.openSync(tmp, "wx", 0o644);
-  } catch (err) {
-    throw new NewFileError(`nothing written: cannot create a file in ${dirname(target)}: ${reason(err)}`);
-  }
-  const fail = (what: string): never => {
-    let left = "";
-    try {
-      w.unlinkSync(tmp);
-    } catch (err) {
-      left = `; its temp file ${tmp} is left (hidden from listings; removed by a later run): ${reason(err)}`;
-    }
-    throw new NewFileError(`nothing written: ${target}: ${what}${left}`);
-  };
+  const { tmp, fd } = openTemp(target);
   const buf = typeof content === "string" ? Buffer.from(content, "utf8") : content;
-  let { failure } = writeAndSync(fd, buf, (why) => `could not be synced to disk: ${why}`);
+  const { failure } = writeAndSync(fd, buf, (why) => `could not be synced to disk: ${why}`);
+  placeTemp(tmp, fd, target, failure, opts);
+}
+
+/** A write of a piece failed: the producer stops there. */
+class PieceFailed extends Error {}
+
+/**
+ * writeNewFile for a file made piece by piece (an export of a large session): `produce`
+ * hands each piece to `put`, which writes it to the temp file at once, so no more than a
+ * piece is held. Whole or nothing: a failed write, or `produce` throwing (its error is
+ * thrown again), leaves no file and no temp file. Returns the bytes written.
+ */
+export async function writeNewFileInPieces(target: string, produce: (put: (piece: string) => void) => Promise<void>, opts: { replace: boolean }): Promise<number> {
+  const { tmp, fd } = openTemp(target);
+  let bytes = 0;
+  let failure: string | undefined;
   try {
-    w.closeSync(fd);
+    await produce((piece) => {
+      if (failure) throw new PieceFailed(failure);
+      const { written, error } = writeAll(fd, Buffer.from(piece, "utf8"));
+      bytes += written;
+      if (error) throw new PieceFailed((failure = `short write (${bytes} bytes written: ${reason(error)})`));
+    });
   } catch (err) {
-    failure ??= `could not be closed: ${reason(err)}`;
+    if (failure === undefined) {
+      // The producer's own error (bad input): nothing is left, and the caller sees it as it was.
+      try {
+        writeFs().closeSync(fd);
+      } catch {
+        // Removed below all the same.
+      }
+      discard(tmp, target, "");
+      throw err;
+    }
   }
-  if (failure) fail(failure);
-  try {
-    if (opts.replace) w.renameSync(tmp, target);
-    else placeWithoutReplacing(tmp, target);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    fail(e.code === "EEXIST" ? "a file of that name exists already" : `cannot put it in place: ${reason(e)}`);
+  if (!failure) {
+    try {
+      writeFs().fsyncSync(fd);
+    } catch (err) {
+      failure = `could not be synced to disk: ${reason(err)}`;
+    }
   }
-  syncDir(dirname(target));
+  placeTemp(tmp, fd, target, failure, opts);
+  return bytes;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContextMessage, SessionFormat } from "../session/session-format";
+import type { SessionFormat } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { leafTokenSummary } from "./format-tokens";
 import { KindTally, messageKindTokens, type StepComposition } from "./step-composition";
@@ -55,6 +55,12 @@ export interface ContextTimeline {
 }
 
 export interface TimelineOptions {
+  /**
+   * Stretches already measured, kept across the timelines of one session's branches (an
+   * export computes several, and branches share most of their path): a stretch with the
+   * same path up to its end is not read again. Held by the caller; none: nothing is kept.
+   */
+  memo?: TimelineMemo;
   /** Context windows by model id or id prefix (a setting, or --window as { "": n }). */
   windows?: Readonly<Record<string, number>>;
 }
@@ -62,17 +68,31 @@ export interface TimelineOptions {
 /** Stop reasons whose usage the agent itself does not trust (pi: an aborted or failed call). */
 const UNTRUSTED_STOP = new Set(["aborted", "error"]);
 
-/** One segment of the path between compactions, with the context the agent held at its end. */
-interface Segment {
+/**
+ * One segment of the path between compactions: the sizes of the messages of the context
+ * the agent held at its end, not the messages (a stretch's context is megabytes of parsed
+ * text on a large session: each is dropped as soon as it is measured, not held through
+ * the next stretch).
+ */
+export interface Segment {
   /** Path position of the compaction opening it, or -1 for the first. */
   start: number;
-  messages: ContextMessage[];
+  /** Whether each message is a summary (what a compaction left, with those placed before it). */
+  summary: boolean[];
   /** Path position each message is placed at (an entry off the path takes the one before it). */
   at: number[];
-  /** chars/4 per message, -1 until asked (tokenOf). */
+  /** chars/4 per message. */
   tokens: Float64Array;
-  /** The same split by kind (splitOf), undefined until asked. */
-  splits: Array<Array<[TokenKind, number]> | undefined>;
+  /** The same split by kind. */
+  splits: Array<Array<[TokenKind, number]>>;
+}
+
+/** Stretches by the path up to their end (timelineWork's key): see TimelineOptions.memo. */
+export type TimelineMemo = Map<string, Segment>;
+
+/** An empty memo, for the timelines of one session as it is. */
+export function timelineMemo(): TimelineMemo {
+  return new Map();
 }
 
 /** One API response on the path: its lines in path order. */
@@ -138,15 +158,19 @@ export function timelinePath(session: SessionReader, format: SessionFormat, leaf
 
 function segmentOf(session: SessionReader, format: SessionFormat, path: readonly number[], start: number, end: number, posOf: ReadonlyMap<number, number>): Segment {
   const messages = end >= 0 && end >= start ? format.context(session, path[end]).messages : [];
-  const at: number[] = [];
+  const seg: Segment = { start, summary: [], at: [], tokens: new Float64Array(messages.length), splits: [] };
   let last = Math.max(start, 0);
-  for (const m of messages) {
+  messages.forEach((m, k) => {
     const i = session.tree.indexOf(m.entryId);
-    const k = i === undefined ? undefined : posOf.get(i);
-    if (k !== undefined) last = k;
-    at.push(k ?? last);
-  }
-  return { start, messages, at, tokens: new Float64Array(messages.length).fill(-1), splits: new Array(messages.length) };
+    const p = i === undefined ? undefined : posOf.get(i);
+    if (p !== undefined) last = p;
+    seg.at.push(p ?? last);
+    seg.summary.push(m.kind === "summary");
+    const { total, parts } = messageKindTokens(m);
+    seg.tokens[k] = total;
+    seg.splits.push(parts);
+  });
+  return seg;
 }
 
 /**
@@ -156,8 +180,8 @@ function segmentOf(session: SessionReader, format: SessionFormat, path: readonly
  */
 function leftByCompaction(seg: Segment): Set<number> {
   const left = new Set<number>();
-  for (let m = 0; m < seg.messages.length; m++) {
-    if (seg.at[m] <= seg.start || seg.messages[m].kind === "summary") left.add(m);
+  for (let m = 0; m < seg.at.length; m++) {
+    if (seg.at[m] <= seg.start || seg.summary[m]) left.add(m);
     else break;
   }
   return left;
@@ -210,6 +234,8 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   const path = timelinePath(session, format, leaf);
   const posOf = new Map<number, number>();
   path.forEach((i, k) => posOf.set(i, k));
+  // A stretch is named by its start and a hash of the path up to its end (the positions its messages are placed at).
+  const prefix = opts.memo ? pathHashes(path) : undefined;
   const cuts: number[] = [];
   path.forEach((i, k) => {
     if (format.describe(session, i).kind === "boundary") cuts.push(k);
@@ -224,9 +250,14 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   const tally = new KindTally();
   for (let s = 0; s < bounds.length; s++) {
     const end = s + 1 < bounds.length ? bounds[s + 1] : path.length;
-    const seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
-    yield;
-    const counted = new Uint8Array(seg.messages.length);
+    const key = prefix && `${bounds[s]}:${end}:${prefix[end - 1] ?? ""}`;
+    let seg = key === undefined ? undefined : opts.memo?.get(key);
+    if (!seg) {
+      seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
+      if (key !== undefined) opts.memo?.set(key, seg);
+      yield;
+    }
+    const counted = new Uint8Array(seg.at.length);
     let running = 0;
     // A compaction starts the context's composition again from what it left.
     tally.reset();
@@ -257,7 +288,7 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
       running = after;
     }
     // Messages in path order, so each step adds those placed up to it once.
-    const order = seg.messages.map((_, m) => m).sort((a, b) => seg.at[a] - seg.at[b] || a - b);
+    const order = seg.at.map((_, m) => m).sort((a, b) => seg.at[a] - seg.at[b] || a - b);
     let cursor = 0;
     for (; next < steps.length; next++) {
       const pos = steps[next].positions;
@@ -284,26 +315,30 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   return { leafId: session.metas[leaf].id, ...head, points, compactions };
 }
 
-/** chars/4 of message m of a stretch, counted once and only when asked. */
+/** Running hashes of the path's positions (two 32-bit ones): element k names path[0..k]. */
+function pathHashes(path: readonly number[]): string[] {
+  let a = 0x811c9dc5;
+  let b = 7;
+  return path.map((i) => {
+    a = Math.imul(a ^ i, 0x01000193) >>> 0;
+    b = (Math.imul(b, 31) + i + 1) >>> 0;
+    return `${a.toString(36)}.${b.toString(36)}`;
+  });
+}
+
+/** chars/4 of message m of a stretch. */
 function tokenOf(seg: Segment, m: number): number {
-  if (seg.tokens[m] < 0) splitOf(seg, m);
   return seg.tokens[m];
 }
 
-/** The same split by kind (messageKindTokens), with its sum kept as the message's size. */
+/** The same split by kind (messageKindTokens). */
 function splitOf(seg: Segment, m: number): Array<[TokenKind, number]> {
-  let split = seg.splits[m];
-  if (!split) {
-    const { total, parts } = messageKindTokens(seg.messages[m]);
-    split = seg.splits[m] = parts;
-    seg.tokens[m] = total;
-  }
-  return split;
+  return seg.splits[m];
 }
 
 function wholeEstimate(seg: Segment | undefined): number {
   let n = 0;
-  if (seg) for (let m = 0; m < seg.messages.length; m++) n += tokenOf(seg, m);
+  if (seg) for (let m = 0; m < seg.tokens.length; m++) n += seg.tokens[m];
   return n;
 }
 

@@ -3,14 +3,18 @@
 // Every string goes through the Redactor on its way into the page; entry ids through one
 // memo (an id is redacted the same wherever it is named, and stays unique).
 
-import { ExplorerController } from "../../explorer/controller";
-import { RowView } from "../../explorer/row-view";
-import type { DetailBlock, EntryAction, EntryDetails, Row } from "../../protocol";
-import type { SessionReader } from "../session/session-reader";
-import { type TimelinePoint, timelinePath } from "../usage/timeline";
-import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, type PageIndex, VISIBILITIES } from "./html-data";
-import type { RedactionPlace, Redactor } from "./redactor";
-import { redactCutTail } from "./redact/cut-tail";
+import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, FIRST_ROWS, type PageFirst, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
+import type { Redactor } from "../core/export/redactor";
+import { Scrubber } from "../core/export/scrubber";
+import type { SessionReader } from "../core/session/session-reader";
+import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
+import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row, TokenBar } from "../protocol";
+import { ExplorerController } from "./controller";
+import { FileOffers } from "./file-offers";
+import { packDetails } from "./page-details";
+import { StaticHost } from "./page-host";
+import { PageSubagentExport } from "./page-subagents";
+import { RowView } from "./row-view";
 
 export interface PageModelOptions {
   /** Export only the branch root..leafId; without it the whole tree. */
@@ -20,60 +24,8 @@ export interface PageModelOptions {
   redactor: Redactor;
 }
 
-/** Fields whose strings are entry ids: redacted through the id memo, so links between entries hold. */
-const ID_FIELDS = new Set(["id", "entryId", "leafId", "firstKeptEntryId", "inlineEntryId", "callId", "defaultLeafId"]);
-
 const READ_ONLY = "an exported page is read-only";
 const ACTIONS: EntryAction[] = ["fork", "continue", "label", "previewContext", "compareContext", "compactionChange", "compact"];
-
-/** Redacts every string of a value (a deep copy), naming the entry it belongs to. */
-export class Scrubber {
-  private readonly ids = new Map<string, string>();
-  private readonly used = new Set<string>();
-
-  constructor(private readonly redactor: Redactor) {}
-
-  text(s: string, place: RedactionPlace): string {
-    return this.redactor.redact(s, place);
-  }
-
-  /** A text cut for display: redacted, and a secret cut short at its end replaced too. */
-  cutText(s: string, place: RedactionPlace): string {
-    return redactCutTail(this.redactor.redact(s, place));
-  }
-
-  /** An entry id as the page names it: redacted once, and kept distinct from every other id. */
-  id(raw: string): string {
-    let out = this.ids.get(raw);
-    if (out !== undefined) return out;
-    out = this.redactor.redact(raw, { entryId: raw, field: "id" });
-    if (out !== raw || this.used.has(out)) {
-      const base = out;
-      for (let n = 2; this.used.has(out); n++) out = `${base}~${n}`;
-    }
-    this.ids.set(raw, out);
-    this.used.add(out);
-    return out;
-  }
-
-  deep<T>(value: T, entryId: string | undefined, field = "value"): T {
-    if (typeof value === "string") {
-      if (ID_FIELDS.has(field)) return this.id(value) as T;
-      // Titles are one-line summaries cut at a width (a tool call's command or input), and
-      // a text ending in an ellipsis was cut: either may end inside a secret.
-      return (field === "title" || /(\.\.\.|…)$/.test(value) ? this.cutText(value, { entryId, field }) : this.text(value, { entryId, field })) as T;
-    }
-    if (Array.isArray(value)) return value.map((v) => this.deep(v, entryId, field)) as T;
-    if (value && typeof value === "object") {
-      const out: Record<string, unknown> = {};
-      // A block shown cut (its text shorter than its fullLength) may end inside a secret.
-      const cut = typeof (value as { fullLength?: unknown }).fullLength === "number";
-      for (const [k, v] of Object.entries(value)) out[k] = cut && k === "text" && typeof v === "string" ? this.cutText(v, { entryId, field: k }) : this.deep(v, entryId, k);
-      return out as T;
-    }
-    return value;
-  }
-}
 
 /** The positions exported: the whole tree, or the path root..leaf. */
 function exportedPositions(s: SessionReader, leafId: string | undefined): number[] | undefined {
@@ -83,7 +35,7 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
   return s.tree.path(leaf);
 }
 
-export class PageModel {
+export class PageModel implements PageSource {
   readonly controller: ExplorerController;
   readonly scrub: Scrubber;
   /** Position in the session -> position in the page (identity for the whole tree). */
@@ -91,6 +43,10 @@ export class PageModel {
   /** Session positions exported, in file order. */
   readonly positions: number[];
   /** The timelines' points, each once (the branches share their common start). */
+  /** The sub-agents' rows and details, a call at a time. */
+  private readonly nested: PageSubagentExport;
+  /** Session positions of the calls that started sub-agents (PageIndex.subagentCalls, in order). */
+  private subagentCalls: number[] = [];
   private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
@@ -99,6 +55,7 @@ export class PageModel {
   ) {
     if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
     this.scrub = new Scrubber(opts.redactor);
+    this.nested = new PageSubagentExport(session, this.scrub);
     this.controller = new ExplorerController(session, { trusted: () => false, fileExists: () => false });
     const subset = exportedPositions(session, opts.leafId);
     this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
@@ -154,6 +111,7 @@ export class PageModel {
       tags: [],
       branchTimes: [],
       inlineRoots: [],
+      subagentCalls: [],
       name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
       defaultLeaf: this.at(f.defaultLeaf(s)),
       branches: [],
@@ -181,14 +139,28 @@ export class PageModel {
       if (parentId !== null && s.tree.parent[i] < 0) idx.brokenParents.push([k, scrub.id(parentId)]);
       const parent = s.tree.parent[i];
       if (parent >= 0 && s.tree.childCount(parent) > 1 && !Number.isNaN(m.time)) idx.branchTimes.push([k, m.time]);
+      const agents = this.nested.cue(i);
+      if (agents) {
+        idx.subagentCalls.push([k, agents]);
+        this.subagentCalls.push(i);
+      }
       const tag = s.tree.labels.get(m.id);
       if (tag !== undefined) idx.tags.push([k, scrub.text(tag, { entryId, field: "label" })]);
     }
     for (const [root, call] of f.subagents?.inlineRoots(s) ?? []) {
       if (this.at(root) >= 0 && this.at(call) >= 0) idx.inlineRoots.push([this.at(root), this.at(call)]);
     }
-    idx.branches = await this.branches(idx.init.bars.map((b) => b.leafId));
+    idx.branches = await this.branches(idx.init.bars);
     return idx;
+  }
+
+  /** The first screen: what the page's own host answers over this index (the webview's ready, then its first rows). */
+  first(index: PageIndex): PageFirst {
+    let init: HostToWebview | undefined;
+    const host = new StaticHost(index, () => undefined, (m) => (init = m));
+    host.receive({ type: "ready" });
+    if (init?.type !== "init") throw new Error("the page's host gave no init message");
+    return { init: init as InitMessage, rows: (host.answer({ type: "rows", requestId: 0, start: 0, count: FIRST_ROWS }) as ReplyResults["rows"]).rows };
   }
 
   /** The init message the panel would get, read-only, its bars those of the exported tree. */
@@ -208,29 +180,30 @@ export class PageModel {
 
   /**
    * The branches the page can show: those the bars show (the default leaf and the most
-   * recent others, ids already redacted). Each carries its context growth, which walks
-   * its whole path and takes megabytes on a large session: other leaves get none.
+   * recent others, redacted already). Each carries its context growth, which walks its
+   * whole path and takes megabytes on a large session: other leaves get none. Its bar is
+   * the one the bars show, selected; its files those the panel offers for its path (as a
+   * select would give, without rebuilding every row and bar of the session per branch).
    */
-  private async branches(barLeafIds: string[]): Promise<PageBranch[]> {
+  private async branches(bars: readonly TokenBar[]): Promise<PageBranch[]> {
     const s = this.session;
     const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
-    const leaves: number[] = [];
-    for (const id of barLeafIds) {
-      const i = byRedacted.get(id);
-      if (i !== undefined && !leaves.includes(i)) leaves.push(i);
-    }
+    const files = new FileOffers({ cwd: () => s.format.info(s).cwd ?? "", folders: () => [], exists: () => false });
     const out: PageBranch[] = [];
-    for (const leaf of leaves) {
+    const done = new Set<number>();
+    const memo = timelineMemo();
+    for (const bar of bars) {
+      const leaf = byRedacted.get(bar.leafId);
+      if (leaf === undefined || done.has(leaf)) continue;
+      done.add(leaf);
       const id = s.metas[leaf].id;
-      const sel = this.controller.answer({ type: "select", requestId: 0, id });
-      const bar = sel.bars.find((b) => b.leafId === id) ?? sel.bars.find((b) => b.selected);
-      if (!bar) continue;
-      const timeline = await this.controller.answerAsync({ type: "timeline", requestId: 0, leafId: id });
+      // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
+      const timeline = await contextTimelineAsync(s, leaf, { memo });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
       out.push({
         leaf: this.at(leaf),
-        bar: this.scrub.deep(bar, id, "bar"),
-        files: this.scrub.deep(sel.files, id, "path"),
+        bar: { ...bar, selected: true },
+        files: this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path"),
         timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
         timelinePath: path,
       });
@@ -249,18 +222,11 @@ export class PageModel {
   private async details(i: number): Promise<PageDetails> {
     const id = this.session.metas[i].id;
     const d: EntryDetails = await this.controller.answerAsync({ type: "details", requestId: 0, id });
-    const page: PageDetails = { d: this.scrub.deep({ ...d, unavailable: undefined }, id, "details") };
-    d.blocks.forEach((b: DetailBlock, k: number) => {
-      if (b.fullLength === undefined && !b.edits?.some((e) => e.cut)) return;
-      const whole = this.scrub.deep(this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k], id, b.kind);
-      (page.full ??= {})[k] = whole;
-      // The display's text is the start of the whole one (redacted alike): written once.
-      const shown = page.d.blocks[k];
-      if (shown.text !== undefined && whole.text?.startsWith(shown.text)) {
-        (page.shown ??= {})[k] = shown.text.length;
-        delete shown.text;
-      }
-    });
-    return page;
+    return packDetails(d, id, this.scrub, (k) => this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k]);
+  }
+
+  /** The sub-agents of the k-th call that started some (index().subagentCalls). */
+  async subagents(k: number): Promise<PageSubagents> {
+    return this.nested.call(this.subagentCalls[k]);
   }
 }

@@ -1,9 +1,9 @@
-import type { PageIndex } from "../src/core/export/html-data";
-import { VISIBILITIES } from "../src/core/export/html-data";
-import type { EntryDescription } from "../src/core/session/entry-kinds";
-import type { SessionReader } from "../src/core/session/session-reader";
-import type { EntryMeta } from "../src/core/store/entry-meta";
-import { SessionTree } from "../src/core/tree/session-tree";
+import type { PageIndex } from "../core/export/html-data";
+import { VISIBILITIES } from "../core/export/html-data";
+import type { EntryDescription } from "../core/session/entry-kinds";
+import type { SessionReader } from "../core/session/session-reader";
+import type { EntryMeta } from "../core/store/entry-meta";
+import { SessionTree } from "../core/tree/session-tree";
 
 /** What the tree and RowView read of an entry's index line. */
 interface StaticMeta {
