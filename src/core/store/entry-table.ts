@@ -228,6 +228,17 @@ export class EntryTable {
     }
   }
 
+  /** Sets entry i's parent (a format's hooks fixing what a range read on its own could not know). */
+  setParent(i: number, parentId: string | null): void {
+    this.parentOther.delete(i);
+    if (parentId === null) this.parentKinds[i] = 0;
+    else if (i > 0 && parentId === this.idAt(i - 1)) this.parentKinds[i] = 1;
+    else {
+      this.parentKinds[i] = 2;
+      this.parentOther.set(i, parentId);
+    }
+  }
+
   idAt(i: number): string {
     return this.ids.get(i);
   }
