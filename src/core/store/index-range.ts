@@ -53,6 +53,6 @@ export async function indexRange(req: RangeRequest, hooks: IndexHooks, onProgres
 /** The memory behind a range index's columns, to transfer to another thread rather than copy. */
 export function transferList(r: RangeIndex): ArrayBuffer[] {
   const p = r.part;
-  const views = [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.parentKinds, p.offsets, p.times, p.lines, p.lengths, p.estimates, p.toolCalls, p.usage, p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends];
+  const views = [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.parentKinds, p.offsets, p.times, p.lines, p.lengths, p.estimates, p.toolCalls, p.usageAt, p.usage, p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends];
   return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
 }

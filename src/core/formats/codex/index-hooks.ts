@@ -174,11 +174,20 @@ export class CodexIndexHooks implements IndexHooks {
   handOverRange(): RangeHandOver {
     const r = this.range ?? emptyNotes();
     if (r.onePass) return { onePass: r.onePass };
-    const responses: Array<[number, string]> = [];
+    const byRid = new Map<string, number[]>();
     this.responseOf.forEach((rid, k) => {
-      if (rid !== undefined) responses.push([k, rid]);
+      if (rid === undefined) return;
+      const list = byRid.get(rid);
+      if (list) list.push(k);
+      else byRid.set(rid, [k]);
     });
-    const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, turnOf: this.turnOf, responses, pending: this.pending, windows: this.windows };
+    const responses = [...byRid];
+    // Runs, not a string per entry: each would cross the threads as a copy of its own.
+    const turnRuns: Array<[number, string]> = [];
+    this.turnOf.forEach((turn, k) => {
+      if (turn !== undefined && turn !== this.turnOf[k - 1]) turnRuns.push([k, turn]);
+    });
+    const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, count: this.turnOf.length, turnRuns, responses, pending: this.pending, windows: this.windows };
     return { state };
   }
 
@@ -202,9 +211,13 @@ export class CodexIndexHooks implements IndexHooks {
     }
     this.sawRecord ||= r.sawRecord;
     this.model = r.model ?? this.model;
-    for (let k = 0; k < r.turnOf.length; k++) this.turnOf[base + k] = r.turnOf[k] ?? this.turnId;
+    let run = -1;
+    for (let k = 0; k < r.count; k++) {
+      if (r.turnRuns[run + 1]?.[0] === k) run++;
+      this.turnOf[base + k] = run < 0 ? this.turnId : r.turnRuns[run][1];
+    }
     this.turnId = r.turnId ?? this.turnId;
-    for (const [k, rid] of r.responses) this.responseOf[base + k] = rid;
+    for (const [rid, ks] of r.responses) for (const k of ks) this.responseOf[base + k] = rid;
     if (r.firstRid !== undefined) {
       for (const k of this.pending) this.responseOf[k] = r.firstRid;
       this.pending = [];

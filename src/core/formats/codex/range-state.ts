@@ -24,10 +24,12 @@ export interface CodexRangeState {
   lastTotal: string | undefined;
   model: string | undefined;
   turnId: string | undefined;
-  /** Per entry of the range; undefined before the range's first turn id: the first half's current turn. */
-  turnOf: Array<string | undefined>;
-  /** [entry, response id] of the range's entries. */
-  responses: Array<[number, string]>;
+  /** Entries of the range. */
+  count: number;
+  /** [first entry, turn id] of each run of entries in one turn; entries before the first run are in the first half's current turn. */
+  turnRuns: Array<[number, string]>;
+  /** Each response id the range's entries name, with those entries (one string per response, not per entry). */
+  responses: Array<[string, number[]]>;
   /** The response the range's first usage record named: it also takes the first half's open items. */
   firstRid: string | undefined;
   /** Model output items after the range's last record. */
