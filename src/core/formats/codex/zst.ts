@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Decompress } from "fzstd";
 import { releaseNow } from "../../store/release-memory";
+import { alive } from "../../store/session-lock";
 import { openRegular } from "../../util/safe-open";
 
 /** Compressed bytes read per step: with fzstd's window this bounds the memory, not the file size. */
@@ -86,16 +87,6 @@ function spillDir(): string {
 /** Copies this process made: removed at exit (a session reads its copy for as long as it is open). */
 const mine = new Set<string>();
 let sweptAndHooked = false;
-
-/** Whether a process of this id still runs (EPERM: it does, as another user's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Once per process: copies left by processes that are gone (killed before their exit
