@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
 import { open, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,60 +21,65 @@ export interface Decompressed {
   error?: string;
 }
 
+/** Compressed bytes pushed at a time: Codex's rollouts shrink ~150 times, so this is up to ~10 MB of text. */
+const SLICE = 64 * 1024;
+
 /**
  * Streams the decompressed bytes of a `.jsonl.zst` rollout (Codex compresses cold rollouts,
- * zstd level 3: docs/codex-format.md section 1) to `onData`: one compressed chunk and
- * fzstd's window in memory at a time, never the whole file. Each read is awaited, so the
- * thread (the extension host) serves other work between chunks. A truncated or corrupt
- * frame stops there: what came before it was handed on, and `error` says why.
- * fzstd (MIT, pure JavaScript, no native build): Node 20 has no zstd of its own.
+ * zstd level 3: docs/codex-format.md section 1) to `onData`: one compressed slice and
+ * fzstd's window in memory at a time, never the whole file. Between slices the thread
+ * (the extension host) serves other work. A truncated or corrupt frame stops there: what
+ * came before it was handed on, and `error` says why. fzstd (MIT, pure JavaScript, no
+ * native build): Node 20 has no zstd of its own. `onData` must not keep the array.
  */
-export async function streamZst(path: string, onData: (data: Uint8Array) => void | Promise<void>): Promise<{ bytes: number; size: number; error?: string }> {
+export async function streamZst(path: string, onData: (data: Uint8Array) => void): Promise<{ bytes: number; size: number; error?: string }> {
   // Refuses a FIFO or device named *.zst (it would block the read for ever).
   closeSync(openRegular(path));
   const fh = await open(path, "r");
   let bytes = 0;
   let error: string | undefined;
   const size = (await fh.stat()).size;
+  // Each block is an array of its own, which fzstd copies into its window after handing it
+  // on: freed when the next one comes, not when V8 next collects (a 100 MB rollout makes
+  // ~800 of 128 KB, which otherwise pile up to ~60 MB).
+  let previous: Uint8Array | undefined;
+  const z = new Decompress((data) => {
+    if (previous) releaseNow(previous);
+    previous = undefined;
+    if (!data.length) return;
+    onData(data);
+    bytes += data.length;
+    previous = data;
+  });
   try {
-    const out: Uint8Array[] = [];
-    const z = new Decompress((data) => {
-      out.push(data);
-    });
     let pos = 0;
-    for (;;) {
+    for (let done = false; !done; ) {
       const buf = Buffer.allocUnsafeSlow(CHUNK);
       const { bytesRead: n } = await fh.read(buf, 0, CHUNK, pos);
       pos += n;
       const last = n === 0 || pos >= size;
-      let failed: Error | undefined;
-      try {
-        // fzstd keeps a reference to pushed data until the frame's block is done: each chunk is its own buffer.
-        z.push(n ? buf.subarray(0, n) : new Uint8Array(0), last);
-      } catch (err) {
-        failed = err as Error;
+      // fzstd keeps a reference to pushed data until the frame's block is done: each chunk is its own buffer.
+      for (let at = 0; at < n || at === 0; at += SLICE) {
+        try {
+          z.push(buf.subarray(at, Math.min(n, at + SLICE)), last && at + SLICE >= n);
+        } catch (err) {
+          error = `${path}: the zstd data is corrupt or truncated after ${bytes} decompressed bytes (${(err as Error).message}); only what comes before is shown`;
+          break;
+        }
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      // The blocks before a cut or a corrupt one are handed on all the same.
-      for (const d of out.splice(0)) {
-        if (!d.length) continue;
-        await onData(d);
-        bytes += d.length;
-        // Each block is an array of its own that fzstd is done with once push returns (it
-        // copied it into its window): freed now, not when V8 next collects (a 100 MB
-        // rollout makes ~800 of 128 KB, which otherwise pile up to ~60 MB).
-        releaseNow(d);
-      }
-      if (failed) {
-        error = `${path}: the zstd data is corrupt or truncated after ${bytes} decompressed bytes (${failed.message}); only what comes before is shown`;
-        break;
-      }
-      if (last) break;
+      done = last || error !== undefined;
     }
     if (!error && size === 0) error = `${path}: the .zst file is empty`;
   } finally {
+    if (previous) releaseNow(previous);
     await fh.close();
   }
   return { bytes, size, ...(error ? { error } : {}) };
+}
+
+function writeAll(fd: number, data: Uint8Array): void {
+  for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
 }
 
 /** Our copies live in a folder of our own; each process names its own and removes them when it exits. */
@@ -137,18 +142,17 @@ async function copyOut(path: string, key: string): Promise<Decompressed> {
   const temp = `${plain}.tmp`;
   mine.add(temp);
   mine.add(plain);
-  const out = await open(temp, "w", 0o600);
+  const out = openSync(temp, "w", 0o600);
   let res: Awaited<ReturnType<typeof streamZst>>;
   try {
-    res = await streamZst(path, async (data) => {
-      await out.write(data);
-    });
+    // Written as fzstd hands each block on: nothing waits in memory.
+    res = await streamZst(path, (data) => writeAll(out, data));
   } catch (err) {
-    await out.close();
+    closeSync(out);
     await rm(temp, { force: true });
     throw err;
   }
-  await out.close();
+  closeSync(out);
   await rename(temp, plain);
   return { plain, bytes: res.bytes, ...(res.error ? { error: res.error } : {}) };
 }
