@@ -51,6 +51,8 @@ export interface ExplorerOptions {
   fileExists?(path: string): boolean;
   /** Prices for the cost (the validated agentSessions.modelPrices); a new object when they change. */
   prices?(): PriceOverrides;
+  /** The title the Sessions view lists a file under (undefined when not listed): the header names the session by it too. */
+  titleOf?(path: string): string | undefined;
   /** Messages the controller sends unasked: better bars once exact counts are in. */
   post?(msg: BarsMessage): void;
   log?: { warn(msg: string): void };
@@ -258,7 +260,7 @@ export class ExplorerController {
   }
 
   info(): SessionInfoView {
-    return sessionInfoView(this.s, this.opts.trusted());
+    return sessionInfoView(this.s, this.opts.trusted(), this.opts.titleOf?.(this.s.path));
   }
 
   /**

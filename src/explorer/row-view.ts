@@ -3,6 +3,7 @@ import type { SessionFormat } from "../core/session/session-format";
 import type { SessionReader } from "../core/session/session-reader";
 import type { EntryAction, Row, RowFilter, SessionInfoView } from "../protocol";
 import { type TreeRow, treeRows } from "../core/formats/tree-rows";
+import { loadedTitleFacts } from "../core/formats/title-facts";
 import { clipField } from "../core/util/visible-text";
 import { isLiveSession } from "./live-session";
 
@@ -268,8 +269,12 @@ export function unavailableActions(s: SessionReader, trusted: boolean): Partial<
   return out;
 }
 
-/** The session header the panel shows. */
-export function sessionInfoView(s: SessionReader, trusted: boolean): SessionInfoView {
+/**
+ * The session header the panel shows. Its name is the one the panel's tab and the
+ * Sessions view show: the agent's own name for it, else the title it is listed under
+ * (Codex's session_index.jsonl), else its first prompt; the file name only when none.
+ */
+export function sessionInfoView(s: SessionReader, trusted: boolean, listedTitle?: string): SessionInfoView {
   const f = s.format;
   const info = f.info(s);
   const unavailable = unavailableActions(s, trusted);
@@ -278,7 +283,7 @@ export function sessionInfoView(s: SessionReader, trusted: boolean): SessionInfo
     path: s.path,
     agent: f.agent,
     format: f.id,
-    name: info.name ?? s.tree.name,
+    name: info.name ?? s.tree.name ?? listedTitle ?? loadedTitleFacts(s).firstMessage,
     cwd: info.cwd,
     ...(info.version !== undefined ? { version: info.version } : {}),
     entryCount: s.metas.length,

@@ -67,6 +67,7 @@ export class ExplorerPanel extends Disposable {
         countExact: deps.countExact,
         prices: deps.prices,
         folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        titleOf: (f) => deps.titleOf?.(f),
       },
       // Titled again once read: a panel restored after a reload was made before the
       // Sessions view had listed anything (its title was the file name); a file the view

@@ -61,7 +61,7 @@ export class SessionSearch implements AsyncIterable<SessionHits> {
       let res;
       try {
         // A compressed file (Codex's .zst) is read in its decompressed copy; hits name the file itself.
-        const plain = plainCopyOf(path);
+        const plain = await plainCopyOf(path);
         if (plain?.error) this.skipped.push({ path, reason: plain.error });
         if (plain && first?.opened) await closeAhead(first.opened);
         res = await scanFile({

@@ -75,7 +75,7 @@ export async function findTargets(opts: TargetOptions): Promise<{ targets: Searc
 }
 
 /** The plain copy to read in place of a file its agent stores compressed (the first format that claims it), or undefined. */
-export function plainCopyOf(path: string): PlainCopy | undefined {
+export function plainCopyOf(path: string): Promise<PlainCopy> | undefined {
   for (const f of FORMATS) {
     const copy = f.search?.plainCopy?.(path);
     if (copy) return copy;

@@ -36,7 +36,7 @@ export interface SearchHooks {
    * place, decompressed by streaming (memory bounded by the chunk, not the file), and why
    * it stops early when the data is cut; undefined for any other file.
    */
-  plainCopy?(path: string): PlainCopy | undefined;
+  plainCopy?(path: string): Promise<PlainCopy> | undefined;
 }
 
 /** The decompressed copy of a compressed session file (SearchHooks.plainCopy). */

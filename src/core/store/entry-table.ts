@@ -1,5 +1,6 @@
 import { ByteStrings, type ByteStringsPart } from "./byte-strings";
 import type { EntryMeta, RecordedUsage } from "./entry-meta";
+import { releaseNow } from "./release-memory";
 
 /**
  * The first `count` entries of a table, every column as it is stored: what a worker
@@ -21,6 +22,9 @@ export interface TablePart {
   lengths: Int32Array;
   estimates: Int32Array;
   toolCalls: Int32Array;
+  /** Per entry: its slot in `usage` plus 1; 0 for none. */
+  usageAt: Int32Array;
+  /** The slots in use, 6 figures each. */
   usage: Float64Array;
   ids: ByteStringsPart;
   previews: ByteStringsPart;
@@ -73,8 +77,15 @@ export class EntryTable {
   lengths = new Int32Array(this.cap);
   estimates = new Int32Array(this.cap);
   toolCalls = new Int32Array(this.cap);
-  /** Usage: input, output, cacheRead, cacheWrite, totalTokens, cost; NaN input = none. */
-  usage = new Float64Array(this.cap * 6);
+  /**
+   * Usage is recorded on a few entries only (a Codex rollout: one line in 20), so each entry
+   * holds a slot number (0: none) and the figures sit in slots of 6: input, output,
+   * cacheRead, cacheWrite, totalTokens, cost (NaN total or cost = absent). 4 bytes an entry
+   * rather than 48 (a 100 MB rollout: 5 MB less).
+   */
+  private usageAt = new Int32Array(this.cap);
+  private usage = new Float64Array(64 * 6);
+  private usageSlots = 0;
   private ids = new ByteStrings();
   private previews = new ByteStrings();
   readonly rare = new Map<number, RareFields>();
@@ -97,7 +108,7 @@ export class EntryTable {
     this.lengths = grow(this.lengths, c);
     this.estimates = grow(this.estimates, c);
     this.toolCalls = grow(this.toolCalls, c);
-    this.usage = grow(this.usage, c * 6);
+    this.usageAt = grow(this.usageAt, c);
     this.cap = c;
   }
 
@@ -148,7 +159,7 @@ export class EntryTable {
     this.lengths[i] = length;
     this.estimates[i] = estimate;
     this.toolCalls[i] = 0;
-    this.usage[i * 6] = Number.NaN;
+    this.usageAt[i] = 0;
     if (typeof preview === "string") this.previews.set(i, preview);
     else this.previews.setCodes(i, preview);
     return i;
@@ -161,6 +172,8 @@ export class EntryTable {
     if (this.views.length > i) this.views.length = i;
     this.rare.delete(i);
     this.parentOther.delete(i);
+    // The last slot is given back (a torn line read again takes it anew).
+    if (this.usageAt[i] && this.usageAt[i] === this.usageSlots) this.usageSlots--;
   }
 
   /** The table as a part (sharing its memory: the table must not be written afterwards). */
@@ -182,7 +195,8 @@ export class EntryTable {
       lengths: this.lengths.subarray(0, n),
       estimates: this.estimates.subarray(0, n),
       toolCalls: this.toolCalls.subarray(0, n),
-      usage: this.usage.subarray(0, n * 6),
+      usageAt: this.usageAt.subarray(0, n),
+      usage: this.usage.subarray(0, this.usageSlots * 6),
       ids: this.ids.part(n),
       previews: this.previews.part(n),
       rare: [...this.rare],
@@ -192,7 +206,8 @@ export class EntryTable {
   /**
    * Appends the entries of a part indexed from later in the same file, as if they had
    * been pushed here one by one: codes re-mapped to this table's dictionary, line
-   * numbers moved by `lineBase` (the part counted its lines from 1).
+   * numbers moved by `lineBase` (the part counted its lines from 1). The part's memory
+   * is given back as it is copied: it must not be used after.
    */
   appendPart(p: TablePart, lineBase: number): void {
     const base = this.count;
@@ -209,15 +224,28 @@ export class EntryTable {
       this.modelCodes[i] = codes[p.modelCodes[k]];
       this.lines[i] = p.lines[k] + lineBase;
     }
-    this.parentKinds.set(p.parentKinds, base);
-    this.offsets.set(p.offsets, base);
-    this.times.set(p.times, base);
-    this.lengths.set(p.lengths, base);
-    this.estimates.set(p.estimates, base);
-    this.toolCalls.set(p.toolCalls, base);
-    this.usage.set(p.usage, base * 6);
+    // Each of the part's columns is freed once copied (the part is not used after).
+    for (const v of [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.lines]) releaseNow(v);
+    const copy = <T extends Uint8Array | Float64Array | Int32Array>(to: T, from: T, at: number) => {
+      to.set(from, at);
+      releaseNow(from);
+    };
+    copy(this.parentKinds, p.parentKinds, base);
+    copy(this.offsets, p.offsets, base);
+    copy(this.times, p.times, base);
+    copy(this.lengths, p.lengths, base);
+    copy(this.estimates, p.estimates, base);
+    copy(this.toolCalls, p.toolCalls, base);
+    const slots = this.usageSlots;
+    const added = p.usage.length / 6;
+    this.roomForSlots(slots + added);
+    copy(this.usage, p.usage, slots * 6);
+    this.usageSlots += added;
+    for (let k = 0; k < n; k++) this.usageAt[base + k] = p.usageAt[k] && p.usageAt[k] + slots;
+    releaseNow(p.usageAt);
     this.ids.append(base, p.ids);
     this.previews.append(base, p.previews);
+    for (const v of [p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends]) releaseNow(v);
     for (const [k, id] of p.parentOther) this.parentOther.set(base + k, id);
     for (const [k, r] of p.rare) this.rare.set(base + k, r);
     this.count += n;
@@ -225,6 +253,17 @@ export class EntryTable {
     if (n && base > 0 && this.parentKinds[base] === 2 && this.parentOther.get(base) === this.idAt(base - 1)) {
       this.parentKinds[base] = 1;
       this.parentOther.delete(base);
+    }
+  }
+
+  /** Sets entry i's parent (a format's hooks fixing what a range read on its own could not know). */
+  setParent(i: number, parentId: string | null): void {
+    this.parentOther.delete(i);
+    if (parentId === null) this.parentKinds[i] = 0;
+    else if (i > 0 && parentId === this.idAt(i - 1)) this.parentKinds[i] = 1;
+    else {
+      this.parentKinds[i] = 2;
+      this.parentOther.set(i, parentId);
     }
   }
 
@@ -266,9 +305,15 @@ export class EntryTable {
     return this.previews.get(i);
   }
 
+  private roomForSlots(slots: number): void {
+    if (slots * 6 > this.usage.length) this.usage = grow(this.usage, Math.max(slots, (this.usage.length / 6) * 2) * 6);
+  }
+
   getUsage(i: number): RecordedUsage | undefined {
+    const slot = this.usageAt[i];
+    if (!slot) return undefined;
     const u = this.usage;
-    const k = i * 6;
+    const k = (slot - 1) * 6;
     if (Number.isNaN(u[k])) return undefined;
     const out: RecordedUsage = { input: u[k], output: u[k + 1], cacheRead: u[k + 2], cacheWrite: u[k + 3] };
     if (!Number.isNaN(u[k + 4])) out.totalTokens = u[k + 4];
@@ -277,7 +322,11 @@ export class EntryTable {
   }
 
   setUsageFigures(i: number, input: number, output: number, cacheRead: number, cacheWrite: number, total: number, cost: number): void {
-    const k = i * 6;
+    if (!this.usageAt[i]) {
+      this.roomForSlots(this.usageSlots + 1);
+      this.usageAt[i] = ++this.usageSlots;
+    }
+    const k = (this.usageAt[i] - 1) * 6;
     this.usage[k] = input;
     this.usage[k + 1] = output;
     this.usage[k + 2] = cacheRead;

@@ -1,6 +1,6 @@
 import { guessEntries } from "./entry-guess";
 import type { IndexBuilder } from "./index-builder";
-import { indexRange, PREVIEW_BYTES_GUESS, type RangeIndex, type RangeRequest, scanInto } from "./index-range";
+import { PREVIEW_BYTES_GUESS, type RangeIndex, type RangeRequest, scanInto } from "./index-range";
 import type { ScanResult } from "./line-scanner";
 import { planSplit, RangeWorker, wantsSecondThread } from "./range-worker";
 
@@ -28,11 +28,18 @@ export interface IndexedFile {
 /** From this many bytes on, a one-thread load sets room aside from a guess (below, doubling copies little). */
 const GUESS_MIN_BYTES = 8 * 2 ** 20;
 
+/** Takes over a range indexed after `builder`'s lines (`before` of them), with what its hooks left open. */
+export function adoptSecond(builder: IndexBuilder, second: RangeIndex, before: number): void {
+  const base = builder.table.count;
+  builder.adopt(second, before);
+  if (second.hooks && "state" in second.hooks) builder.hooks.adoptRange?.(builder.table, base, second.hooks.state);
+}
+
 /**
  * Indexes bytes from..size of a file into `builder` (from 0 unless continuing). Large
  * v2/v3 ranges are split at a line: a worker thread indexes the second half while this
  * thread does the first, and the worker's index is adopted as if this thread had read on. If the worker
- * fails (it should not; memory, say), this thread indexes its half as well.
+ * fails (it should not; memory, say), this thread reads on through its half as well.
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
   const from = opts.from ?? 0;
@@ -64,22 +71,27 @@ export async function indexFile(path: string, builder: IndexBuilder, size: numbe
         : undefined,
     });
     if (!req || !worker) return { scan, tail, threads: 1 };
-    let second: RangeIndex;
+    let second: RangeIndex | undefined;
     let workerFailure: string | undefined;
     try {
       second = await worker.result;
     } catch (err) {
       if (opts.signal?.aborted) throw err;
       workerFailure = (err as Error).message;
-      second = await indexRange(req, builder.hooks, undefined, opts.signal);
+    }
+    // The worker failed, or its hooks met a line that needs the state of the lines before
+    // (a Codex rollback): this thread reads on, as a one-thread load would.
+    if (!second || (second.hooks && "onePass" in second.hooks)) {
+      worker.terminate();
+      const rest = await scanInto(path, builder, { fromOffset: req.from, fromLine: scan.nextLine, toOffset: size, signal: opts.signal, onProgress: opts.onProgress && ((n) => opts.onProgress?.(n, size)) });
+      return { scan: rest.scan, tail: rest.tail, threads: 1, workerFailure };
     }
     const before = scan.nextLine - 1;
-    builder.adopt(second, before);
+    adoptSecond(builder, second, before);
     return {
       scan: { endOffset: second.endOffset, nextLine: scan.nextLine + second.lines, endsWithNewline: second.endsWithNewline },
       tail: second.tail ? { offset: second.tail.offset, line: second.tail.line + before } : tail,
-      threads: workerFailure ? 1 : 2,
-      workerFailure,
+      threads: 2,
     };
   } finally {
     worker?.terminate();

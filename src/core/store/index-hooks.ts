@@ -1,6 +1,9 @@
 import type { EntryMeta } from "./entry-meta";
 import type { EntryTable } from "./entry-table";
 
+/** What hooks that read a later range of a file hand over: plain data (it crosses threads), or why the range must be read again on one thread. */
+export type RangeHandOver = { state: unknown } | { onePass: string };
+
 /** What a format's indexer found on one line: the entry's identity in the tree. */
 export interface IndexedEntry {
   id: string;
@@ -83,4 +86,15 @@ export interface IndexHooks {
   migrate?(e: Record<string, unknown>, meta: EntryMeta, version: number): Record<string, unknown>;
   /** How a history read skims the lines it does not need; left out: every line is parsed. */
   readonly skim?: SkimHooks;
+
+  /**
+   * For hooks that carry state from line to line (Codex: turns, the model, usage): a
+   * second thread reads the later range with fresh hooks. `startRange` readies them for
+   * a range that does not start at the top, `handOverRange` says what of it hangs on the
+   * lines before, and the first range's hooks take that over in `adoptRange`, once the
+   * range's entries are in the table from `base` on; the result is the one-pass index.
+   */
+  startRange?(header: Record<string, unknown> | undefined): void;
+  handOverRange?(): RangeHandOver;
+  adoptRange?(table: EntryTable, base: number, state: unknown): void;
 }

@@ -1,4 +1,4 @@
-import type { IndexHooks } from "./index-hooks";
+import type { IndexHooks, RangeHandOver } from "./index-hooks";
 import { type BuilderPart, IndexBuilder } from "./index-builder";
 import { type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
 
@@ -28,6 +28,8 @@ export interface RangeIndex extends BuilderPart {
   endsWithNewline: boolean;
   /** The range's last line when it has no newline (a torn line, or one still being written). */
   tail?: { offset: number; line: number };
+  /** What the format's hooks found that hangs on the lines before the range (see IndexHooks.startRange). */
+  hooks?: RangeHandOver;
 }
 
 /** Feeds the lines of a byte range to a builder; `tail` is the last line when it has no newline. */
@@ -44,13 +46,15 @@ export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOp
 export async function indexRange(req: RangeRequest, hooks: IndexHooks, onProgress?: (offset: number) => void, signal?: AbortSignal): Promise<RangeIndex> {
   const builder = new IndexBuilder(req.path, hooks, { header: req.header, version: req.version, prevId: null, parsedCount: 1 }, req.skim);
   if (req.entriesGuess) builder.table.expect(req.entriesGuess, req.entriesGuess * PREVIEW_BYTES_GUESS);
+  hooks.startRange?.(req.header);
   const { scan, tail } = await scanInto(req.path, builder, { fromOffset: req.from, fromLine: 1, toOffset: req.to, onProgress, signal });
-  return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail };
+  const handed = hooks.handOverRange?.();
+  return { ...builder.handOver(), lines: scan.nextLine - 1, endOffset: scan.endOffset, endsWithNewline: scan.endsWithNewline, tail, ...(handed ? { hooks: handed } : {}) };
 }
 
 /** The memory behind a range index's columns, to transfer to another thread rather than copy. */
 export function transferList(r: RangeIndex): ArrayBuffer[] {
   const p = r.part;
-  const views = [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.parentKinds, p.offsets, p.times, p.lines, p.lengths, p.estimates, p.toolCalls, p.usage, p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends];
+  const views = [p.typeCodes, p.roleCodes, p.stopCodes, p.providerCodes, p.modelCodes, p.parentKinds, p.offsets, p.times, p.lines, p.lengths, p.estimates, p.toolCalls, p.usageAt, p.usage, p.ids.buf, p.ids.ends, p.previews.buf, p.previews.ends];
   return [...new Set(views.map((v) => v.buffer as ArrayBuffer))];
 }

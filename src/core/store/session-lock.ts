@@ -41,7 +41,8 @@ function readOwner(lock: string): Owner | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this id still runs (EPERM: it does, as another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

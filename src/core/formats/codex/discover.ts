@@ -1,12 +1,11 @@
-import { closeSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HeadFacts, SessionScanner } from "../../store/discover";
-import { openRegular, readTextFile } from "../../util/safe-open";
+import { readTextFile } from "../../util/safe-open";
 import { rolloutFiles } from "./files";
 import { asObj, type CodexLine, payloadOf, promptOf, str } from "./lines";
 import { spawnedBy } from "./subagents";
-import { decompressRollout } from "./zst";
+import { streamZst } from "./zst";
 
 /** Codex's home: an explicit folder (setting agentSessions.codexHome), else $CODEX_HOME, else ~/.codex (docs/codex-format.md section 1). */
 export function codexRoot(explicit: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -41,34 +40,29 @@ export function codexHead(objects: Array<Record<string, unknown>>, size: number)
 
 const HEAD_BYTES = 256 * 1024;
 
-/** A decompressed rollout's facts and line count (the .zst itself cannot be scanned as text). */
-function zstSummary(path: string): HeadFacts & { entryCount: number } {
-  const d = decompressRollout(path);
-  const fd = openRegular(d.plain);
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let lines = 0;
-    let head = "";
-    for (let pos = 0; ; ) {
-      const n = readSync(fd, buf, 0, buf.length, pos);
-      if (n === 0) break;
-      if (pos < HEAD_BYTES) head += buf.toString("utf8", 0, Math.min(n, HEAD_BYTES - pos));
-      for (let k = buf.indexOf(10, 0); k !== -1 && k < n; k = buf.indexOf(10, k + 1)) lines++;
-      pos += n;
+/** A .zst rollout's facts and line count, read as it is decompressed (no copy is written: the list needs nothing else). */
+async function zstSummary(path: string): Promise<HeadFacts & { entryCount: number }> {
+  let lines = 0;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  const got = await streamZst(path, (data) => {
+    if (headBytes < HEAD_BYTES) {
+      const take = data.subarray(0, HEAD_BYTES - headBytes);
+      head.push(Buffer.from(take));
+      headBytes += take.length;
     }
-    const objects: Array<Record<string, unknown>> = [];
-    for (const line of head.split("\n").slice(0, -1)) {
-      try {
-        const o = asObj(JSON.parse(line));
-        if (o) objects.push(o);
-      } catch {
-        // The reader reports bad lines; the list looks at what parses.
-      }
+    for (let k = data.indexOf(10); k !== -1; k = data.indexOf(10, k + 1)) lines++;
+  });
+  const objects: Array<Record<string, unknown>> = [];
+  for (const line of Buffer.concat(head).toString("utf8").split("\n").slice(0, -1)) {
+    try {
+      const o = asObj(JSON.parse(line));
+      if (o) objects.push(o);
+    } catch {
+      // The reader reports bad lines; the list looks at what parses.
     }
-    return { ...codexHead(objects, d.bytes), entryCount: Math.max(0, lines - 1) };
-  } finally {
-    closeSync(fd);
   }
+  return { ...codexHead(objects, got.bytes), entryCount: Math.max(0, lines - 1) };
 }
 
 /**
@@ -101,7 +95,7 @@ export function codexTitles(root: string): Map<string, string> {
 
 /**
  * Codex's store: rollouts under sessions/YYYY/MM/DD and archived_sessions (files.ts),
- * grouped by session_meta.cwd; .zst rollouts summarized from their decompressed copy;
+ * grouped by session_meta.cwd; .zst rollouts summarized as they are decompressed;
  * titles from session_index.jsonl.
  */
 export const codexScanner: SessionScanner = {

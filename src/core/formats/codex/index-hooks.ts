@@ -2,11 +2,12 @@ import { createHash } from "node:crypto";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
-import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition } from "../../store/index-hooks";
+import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition, RangeHandOver } from "../../store/index-hooks";
 import { kindOf, previewOf } from "../../session/line-text";
 import { summarizeToolCall } from "../../session/tool-summary";
 import { putUsageFigures } from "../../tokens/usage-figures";
 import { asObj, type CodexLine, contentText, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
+import { type CodexRangeState, emptyNotes, type RangeNotes, TURN_END, TURN_PROMPT, TURN_START, type TurnOp } from "./range-state";
 
 /** Item types only a model response writes (a message is one when its role is assistant). */
 const MODEL_OUTPUT = new Set(["reasoning", "function_call", "custom_tool_call", "local_shell_call", "web_search_call", "image_generation_call", "tool_search_call"]);
@@ -103,8 +104,9 @@ function roleOf(l: CodexLine): string {
  * a linear log), except that a `thread_rolled_back` line (older builds) hangs under the
  * entry before the turns it dropped, so they read as an abandoned branch. Usage is kept
  * once per model response, on `token_usage_record` lines (never on `token_count`, which
- * repeats it). State (turns, model, cwd) is per file: `load` makes hooks per session, and
- * a file is never split across threads (header.splittable).
+ * repeats it). State (turns, model, cwd) is per file: `load` makes hooks per session. A
+ * large file is split across two threads: the second half's hooks note what hangs on the
+ * lines before it (range-state.ts), and the first half's hooks settle it when they adopt it.
  */
 export class CodexIndexHooks implements IndexHooks {
   readonly formatId = "codex";
@@ -128,6 +130,8 @@ export class CodexIndexHooks implements IndexHooks {
   private pending: number[] = [];
   /** [entry, window] each time the recorded model_context_window changes, in file order. */
   readonly windows: Array<[number, number]> = [];
+  /** Set while these hooks read a range from the middle of a file (a worker thread's half). */
+  private range: RangeNotes | undefined;
 
   /** The window recorded last at or before entry i. */
   windowAt(i: number): number | undefined {
@@ -149,30 +153,102 @@ export class CodexIndexHooks implements IndexHooks {
     missing: (hadBad, lines) => (hadBad ? `no session_meta line in ${lines} line(s) (none parsed as one)` : "no session_meta line"),
     isRepeat: () => false,
     positional: () => false,
-    splittable: () => false,
+    splittable: () => true,
   };
 
-  identify(e: Record<string, unknown>, _lineNo: number, at: IndexPosition): IndexedEntry | string | null {
+  /** Where a turn starts and ends, and the prompt that opens it: what a rollback returns to. */
+  private turnEvent(op: TurnOp, prevId: string | null): void {
+    if (op === TURN_START) this.turnStart ??= prevId;
+    else if (op === TURN_END) this.turnStart = undefined;
+    else {
+      this.turns.push(this.turnStart === undefined ? prevId : this.turnStart);
+      this.turnStart = undefined;
+    }
+  }
+
+  startRange(header: Record<string, unknown> | undefined): void {
+    this.cwd = header ? str(payloadOf(header as CodexLine).cwd) : undefined;
+    this.range = emptyNotes();
+  }
+
+  handOverRange(): RangeHandOver {
+    const r = this.range ?? emptyNotes();
+    if (r.onePass) return { onePass: r.onePass };
+    const byRid = new Map<string, number[]>();
+    this.responseOf.forEach((rid, k) => {
+      if (rid === undefined) return;
+      const list = byRid.get(rid);
+      if (list) list.push(k);
+      else byRid.set(rid, [k]);
+    });
+    const responses = [...byRid];
+    // Runs, not a string per entry: each would cross the threads as a copy of its own.
+    const turnRuns: Array<[number, string]> = [];
+    this.turnOf.forEach((turn, k) => {
+      if (turn !== undefined && turn !== this.turnOf[k - 1]) turnRuns.push([k, turn]);
+    });
+    const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, count: this.turnOf.length, turnRuns, responses, pending: this.pending, windows: this.windows };
+    return { state };
+  }
+
+  /** Settles what the range after ours left open (range-state.ts), as if these hooks had read on. */
+  adoptRange(t: EntryTable, base: number, state: unknown): void {
+    const r = state as CodexRangeState;
+    const lastBefore = base > 0 ? t.idAt(base - 1) : null;
+    // The range's first line could not see the entry before it (a rollout is one chain).
+    if (t.count > base) t.setParent(base, lastBefore);
+    for (const op of r.turnOps) {
+      const k = base + Math.floor(op / 4);
+      this.turnEvent((op % 4) as TurnOp, k > 0 ? t.idAt(k - 1) : null);
+    }
+    if (this.model) for (const k of r.modelless) t.setModel(base + k, this.model);
+    if (!this.sawRecord) {
+      r.deferred.forEach(([k, u, model], n) => {
+        if (n === 0 && r.firstTotal === this.lastTotal) return;
+        if (u) this.putUsage(t, base + k, u, model ?? this.model);
+      });
+      this.lastTotal = r.lastTotal ?? this.lastTotal;
+    }
+    this.sawRecord ||= r.sawRecord;
+    this.model = r.model ?? this.model;
+    let run = -1;
+    for (let k = 0; k < r.count; k++) {
+      if (r.turnRuns[run + 1]?.[0] === k) run++;
+      this.turnOf[base + k] = run < 0 ? this.turnId : r.turnRuns[run][1];
+    }
+    this.turnId = r.turnId ?? this.turnId;
+    for (const [rid, ks] of r.responses) for (const k of ks) this.responseOf[base + k] = rid;
+    if (r.firstRid !== undefined) {
+      for (const k of this.pending) this.responseOf[k] = r.firstRid;
+      this.pending = [];
+    }
+    for (const k of r.pending) this.pending.push(base + k);
+    for (const [k, win] of r.windows) if (win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([base + k, win]);
+  }
+
+  identify(e: Record<string, unknown>, lineNo: number, at: IndexPosition): IndexedEntry | string | null {
     if (typeof e.type !== "string" || !e.type) return `a Codex line needs a string "type"; found ${kindOf(e.type)} (line skipped)`;
     const l = e as CodexLine;
     const id = codexEntryId(e);
     let parentId = at.prevId;
     // A turn starts at its turn_context (or task_started): a rollback drops it from there.
     const event = l.type === "event_msg" ? payloadOf(l).type : undefined;
-    if (l.type === "turn_context" || ((event === "task_started" || event === "turn_started") && this.turnStart === undefined)) this.turnStart ??= at.prevId;
-    if (event === "task_complete" || event === "turn_complete" || event === "turn_aborted") this.turnStart = undefined;
-    if (promptOf(l) !== undefined) {
-      this.turns.push(this.turnStart === undefined ? at.prevId : this.turnStart);
-      this.turnStart = undefined;
+    const op = l.type === "turn_context" || event === "task_started" || event === "turn_started" ? TURN_START : event === "task_complete" || event === "turn_complete" || event === "turn_aborted" ? TURN_END : promptOf(l) !== undefined ? TURN_PROMPT : undefined;
+    if (op !== undefined) {
+      // A range read on its own cannot know the turns before it: noted, replayed at adoption.
+      if (this.range) this.range.turnOps.push(this.range.at * 4 + op);
+      else this.turnEvent(op, at.prevId);
     }
-    if (l.type === "event_msg" && payloadOf(l).type === "thread_rolled_back") {
+    if (event === "thread_rolled_back") {
       const n = payloadOf(l).num_turns;
-      if (typeof n === "number" && n > 0 && Number.isInteger(n) && n <= this.turns.length) {
+      if (this.range) this.range.onePass ??= `line ${lineNo} of the range rolls back turns it cannot see`;
+      else if (typeof n === "number" && n > 0 && Number.isInteger(n) && n <= this.turns.length) {
         parentId = this.turns[this.turns.length - n];
         this.turns.length -= n;
       }
     }
     if (l.type === "turn_context") this.model = str(payloadOf(l).model) ?? this.model;
+    if (this.range) this.range.at++;
     const time = typeof e.timestamp === "string" ? parseIsoTime(e.timestamp) : Number.NaN;
     return { id, parentId, type: e.type, time, preview: previewOf(previewText(l, this.cwd)), estimate: estimateOf(l) };
   }
@@ -190,9 +266,14 @@ export class CodexIndexHooks implements IndexHooks {
     const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : asObj(p.info)?.model_context_window) : undefined;
     if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
     this.linkResponse(i, l, p);
-    const u = this.usageOf(l, p);
+    const u = this.usageOf(i, l, p);
     if (!u) return;
-    if (this.model) t.setModel(i, this.model);
+    if (this.range && !this.model) this.range.modelless.push(i);
+    this.putUsage(t, i, u, this.model);
+  }
+
+  private putUsage(t: EntryTable, i: number, u: Record<string, unknown>, model: string | undefined): void {
+    if (model) t.setModel(i, model);
     const input = u.input_tokens;
     const cached = u.cached_input_tokens;
     // cached_input_tokens is part of input_tokens (section 7): the index keeps them apart.
@@ -215,6 +296,7 @@ export class CodexIndexHooks implements IndexHooks {
     if (!rid) return;
     for (const k of this.pending) this.responseOf[k] = rid;
     this.responseOf[i] = rid;
+    if (this.range) this.range.firstRid ??= rid;
     this.pending = [];
   }
 
@@ -224,7 +306,7 @@ export class CodexIndexHooks implements IndexHooks {
    * when its cumulative total moved (Codex writes token_count again without a new
    * response: at turn start after a resume, around a compaction). Never both sources.
    */
-  private usageOf(l: CodexLine, p: Record<string, unknown>): Record<string, unknown> | undefined {
+  private usageOf(i: number, l: CodexLine, p: Record<string, unknown>): Record<string, unknown> | undefined {
     if (l.type === "token_usage_record") {
       this.sawRecord = true;
       return asObj(p.usage);
@@ -234,6 +316,12 @@ export class CodexIndexHooks implements IndexHooks {
     const total = JSON.stringify(info?.total_token_usage ?? null);
     if (!info || total === "null" || total === this.lastTotal) return undefined;
     this.lastTotal = total;
+    if (this.range) {
+      // Whether a record came before the range, and the total before it, the first half knows.
+      if (!this.range.deferred.length) this.range.firstTotal = total;
+      this.range.deferred.push([i, asObj(info.last_token_usage), this.model]);
+      return undefined;
+    }
     return asObj(info.last_token_usage);
   }
 

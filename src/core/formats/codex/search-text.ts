@@ -37,10 +37,9 @@ export const codexSearchHooks: SearchHooks = {
     return { id: codexEntryId(e), time, parts };
   },
   cwd: (objects) => firstString(objects, (o) => (o.type === "session_meta" ? asObj(o.payload)?.cwd : undefined)),
-  // A .zst rollout is searched in its decompressed copy (zst.ts: streamed, reused while the file is unchanged).
+  // A .zst rollout is searched in its decompressed copy (zst.ts: streamed without blocking, reused while the file is unchanged).
   plainCopy(path) {
     if (!path.endsWith(".zst")) return undefined;
-    const d = decompressRollout(path);
-    return { path: d.plain, size: d.bytes, ...(d.error ? { error: d.error } : {}) };
+    return decompressRollout(path).then((d) => ({ path: d.plain, size: d.bytes, ...(d.error ? { error: d.error } : {}) }));
   },
 };

@@ -235,7 +235,7 @@ async function loadCodexAt(path: string, opts: LoadOptions, depth: number, env: 
   let session: SessionReader;
   let file: CodexFileSession;
   if (path.endsWith(".zst")) {
-    const d = decompressRollout(path);
+    const d = await decompressRollout(path);
     if (d.bytes === 0) throw new Error(d.error ?? `${path}: the .zst file holds no data`);
     try {
       file = await CodexFileSession.open(d.plain, opts);
