@@ -16,7 +16,17 @@ declare global {
   }
 }
 
-const text = (id: string) => document.getElementById(id)?.textContent ?? undefined;
+/**
+ * A data script's text, once the parser is past it: while the page is still read, the
+ * element exists as soon as its start tag is parsed and its text grows after (a details
+ * chunk read then is cut JSON). Until something follows it, it counts as not there yet,
+ * and the host waits for the page to be parsed.
+ */
+const text = (id: string) => {
+  const el = document.getElementById(id);
+  if (!el || (document.readyState === "loading" && el.nextSibling === null)) return undefined;
+  return el.textContent ?? undefined;
+};
 // The first screen is here now; the index, after this script, is parsed once read (afterElementRead).
 const first = JSON.parse(text(FIRST_SCRIPT_ID) ?? "null") as PageFirst;
 

@@ -15,7 +15,9 @@ export function realSessionTests(test, browser) {
       assert.match(await first.locator(".preview").textContent(), /^alright, read @packages\/coding-agent\/src\/main\.ts/);
       // Everything before the last compaction's kept part is drawn as summarized.
       assert.ok((await first.getAttribute("class")).includes("boundary-summarized"));
-      assert.equal(await page.locator(".session-title").textContent(), "before-compaction.jsonl");
+      // Named as its tab and the Sessions view name it (the first prompt), the file in the tooltip.
+      assert.match(await page.locator(".session-title").textContent(), /^alright, read @packages\/coding-agent\/src\/main\.ts/);
+      assert.match(await page.locator(".session-title").getAttribute("title"), /before-compaction\.jsonl$/);
       // Search for the compactions: both are found, and the row shows what it did.
       await searchFor(page, "tokens summarized");
       await until(async () => (await page.textContent(".search-status")) === "1 of 2", "two compactions found");
