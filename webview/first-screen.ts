@@ -39,6 +39,14 @@ export class FirstScreenHost implements Host {
 }
 
 /**
+ * Whether the parser is past element `id` (something follows it, or the page is parsed):
+ * before that its text may still be growing.
+ */
+export function parsedPast(id: string): boolean {
+  return document.readyState !== "loading" || document.getElementById(id)?.nextSibling != null;
+}
+
+/**
  * Runs `then` once the element `id` is whole (the parser has put something after it, or
  * the page is parsed) and the first screen has had a frame to paint: the index is parsed
  * after the first rows show, not before. A hidden tab paints no frame: a timer stands in.
@@ -57,7 +65,7 @@ export function afterElementRead(id: string, then: () => void): void {
     requestAnimationFrame(() => setTimeout(run, 0));
     setTimeout(run, 1000);
   };
-  const read = () => document.readyState !== "loading" || document.getElementById(id)?.nextSibling != null;
+  const read = () => parsedPast(id);
   if (read()) return start();
   const watch = new MutationObserver(() => {
     if (!read()) return;

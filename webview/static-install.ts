@@ -2,7 +2,7 @@ import "./elements";
 import { FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageFirst, type PageIndex } from "../src/core/export/html-data";
 import { StaticHost } from "../src/explorer/page-host";
 import type { HostToWebview, WebviewToHost } from "../src/protocol";
-import { afterElementRead, FirstScreenHost } from "./first-screen";
+import { afterElementRead, FirstScreenHost, parsedPast } from "./first-screen";
 import { staticApi } from "./static-host";
 import type { VsCodeApi } from "./vscode-api";
 
@@ -24,7 +24,7 @@ declare global {
  */
 const text = (id: string) => {
   const el = document.getElementById(id);
-  if (!el || (document.readyState === "loading" && el.nextSibling === null)) return undefined;
+  if (!el || !parsedPast(id)) return undefined;
   return el.textContent ?? undefined;
 };
 // The first screen is here now; the index, after this script, is parsed once read (afterElementRead).
