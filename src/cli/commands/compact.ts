@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { seconds } from "../../core/compaction/budgets";
 import { type CompactionStrategy, NothingToCompactError, STRATEGIES, strategyCallsModel } from "../../core/compaction/plan";
 import { PartialWriteError } from "../../core/store/append-line";
@@ -63,11 +64,11 @@ export const compactCommand: CliCommand = {
     const offered = compaction.strategies;
     const withStrategies = agentsWith((w) => !!w.compaction?.strategies);
     if (strategy !== undefined && !(offered ?? ["summarize"]).includes(strategy)) {
-      throw new CliError(`${session.path}: a ${agent} session is compacted its agent's one way; --strategy ${safeText(strategy)} is for ${withStrategies} sessions`);
+      throw new CliError(`${session.path}: ${withArticle(agent)} session is compacted its agent's one way; --strategy ${safeText(strategy)} is for ${withStrategies} sessions`);
     }
     if (!offered) {
       for (const flag of SETTING_FLAGS) {
-        if (values[flag] !== undefined) throw new CliError(`${session.path}: --${flag} is for ${withStrategies} sessions; a ${agent} session compacts by its agent's own rule (see --dry-run)`);
+        if (values[flag] !== undefined) throw new CliError(`${session.path}: --${flag} is for ${withStrategies} sessions; ${withArticle(agent)} session compacts by its agent's own rule (see --dry-run)`);
       }
     }
     const leaf = requireEntry(session, values.leaf, "leaf");

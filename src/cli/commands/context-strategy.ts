@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import type { FormatContext } from "../../core/session/session-format";
 import type { SessionReader } from "../../core/session/session-reader";
 import { CliError, type CliIO } from "../cli-error";
@@ -31,8 +32,8 @@ function modelOnPath(session: SessionReader, ctx: FormatContext): string | undef
 export async function strategyContext(session: SessionReader, leaf: number, flags: StrategyFlags, io: CliIO): Promise<unknown> {
   const format = session.format;
   const strategies = format.strategies;
-  if (!strategies) throw new CliError(`${session.path}: a ${format.agent} session has no context strategies${format.id === "pi" ? " (pi shrinks a context by compaction: ase compact)" : ""}`);
-  if (!strategies.names.includes(flags.strategy)) throw new CliError(`--strategy must be ${strategies.names.join(", ")} for a ${format.agent} session; got "${flags.strategy}"`);
+  if (!strategies) throw new CliError(`${session.path}: ${withArticle(format.agent)} session has no context strategies${format.id === "pi" ? " (pi shrinks a context by compaction: ase compact)" : ""}`);
+  if (!strategies.names.includes(flags.strategy)) throw new CliError(`--strategy must be ${strategies.names.join(", ")} for ${withArticle(format.agent)} session; got "${flags.strategy}"`);
   const totalMs = timeoutFlag(flags.timeout);
   const ctx = format.context(session, leaf);
   const messages = ctx.messages.map((m) => m.message);

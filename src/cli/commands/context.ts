@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { type OtherContextFormat, renderFormatContext } from "../../core/context/format-context";
 import { resolveSystemPrompt } from "../../core/context/resolve-system";
 import type { SessionReader } from "../../core/session/session-reader";
@@ -75,7 +76,7 @@ export const contextCommand: CliCommand = {
     }
     const f = loaded.format;
     if (!f.contextRequest) {
-      if (format === "pi") throw new CliError(`${loaded.path}: a ${f.agent} session; --format pi is for pi sessions (use native)`);
+      if (format === "pi") throw new CliError(`${loaded.path}: ${withArticle(f.agent)} session; --format pi is for pi sessions (use native)`);
       const system = readSystem(values.system, loaded, io);
       reportProblems(loaded, io.err);
       io.out(`${JSON.stringify(renderFormatContext(loaded, leaf, format as OtherContextFormat, { system, maxTokens }), null, 2)}\n`);

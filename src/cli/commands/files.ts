@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { shownField } from "../../core/util/visible-text";
 import { fileLists } from "../../core/session/file-tally";
 import { onePositional, parseFlags } from "../args";
@@ -18,7 +19,7 @@ export const filesCommand: CliCommand = {
       ? session.tree.subtree(requireEntry(session, values.subtree, "subtree"))
       : session.tree.path(requireEntry(session, values.leaf, "leaf"));
     const format = session.format;
-    if (!format.files) throw new CliError(`${session.path}: a ${format.agent} session records no file operations we can read`);
+    if (!format.files) throw new CliError(`${session.path}: ${withArticle(format.agent)} session records no file operations we can read`);
     const activity = format.files(session, positions);
     // As every reading command does: a skipped line is said, never silently dropped.
     reportProblems(session, io.err);

@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { whyNotOffered } from "../../core/session/capabilities";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError } from "../cli-error";
@@ -16,7 +17,7 @@ export const forkCommand: CliCommand = {
     const session = await loadSession(onePositional(positionals, "session file", usage));
     requireEntry(session, values.at, "at");
     const format = session.format;
-    if (!format.writer?.capabilities.fork) throw new CliError(`${session.path}: a ${format.agent} session cannot be forked: ${whyNotOffered(format, "fork")}`);
+    if (!format.writer?.capabilities.fork) throw new CliError(`${session.path}: ${withArticle(format.agent)} session cannot be forked: ${whyNotOffered(format, "fork")}`);
     try {
       const res = format.writer.fork(session, values.at);
       io.out(`${res.path}\n`);

@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { whyNotOffered, type WriteAction } from "../../core/session/capabilities";
 import { FORMATS } from "../../core/formats/registry";
 import type { FormatWriter } from "../../core/session/session-format";
@@ -15,5 +16,5 @@ export function agentsWith(has: (w: FormatWriter) => boolean): string {
  */
 export function notOffered(session: SessionReader, what: string, action: WriteAction, has: (w: FormatWriter) => boolean): CliError {
   const f = session.format;
-  return new CliError(`${session.path}: a ${f.agent} session; ${what} is offered for ${agentsWith(has)} sessions only (${whyNotOffered(f, action)}); nothing written`);
+  return new CliError(`${session.path}: ${withArticle(f.agent)} session; ${what} is offered for ${agentsWith(has)} sessions only (${whyNotOffered(f, action)}); nothing written`);
 }

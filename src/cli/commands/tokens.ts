@@ -1,3 +1,4 @@
+import { withArticle } from "../../core/util/human";
 import { shownField } from "../../core/util/visible-text";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -115,7 +116,7 @@ const OWN_REPORT_ONLY = ["exact", "anthropic-count", "accuracy", "system", "rese
 function otherTokens(session: SessionReader, values: Record<string, unknown>, window: number | undefined, io: CliIO): void {
   const format = session.format;
   const given = OWN_REPORT_ONLY.find((f) => values[f] !== undefined && values[f] !== false);
-  if (given) throw new CliError(`--${given} is for ${REPORTING.map((f) => f.agent).join(" and ")} sessions; ${session.path} is a ${format.agent} session (its tokens: recorded usage and estimates)`);
+  if (given) throw new CliError(`--${given} is for ${REPORTING.map((f) => f.agent).join(" and ")} sessions; ${session.path} is ${withArticle(format.agent)} session (its tokens: recorded usage and estimates)`);
   const leaf = requireEntry(session, values.leaf as string | undefined, "leaf");
   reportProblems(session, io.err);
   noteUnreadableUsage(session, io);

@@ -1,3 +1,4 @@
+import { withArticle } from "../util/human";
 import { appendToSession } from "../store/append-line";
 import type { JsonlSession } from "./jsonl-session";
 import type { IndexHooks } from "../store/index-hooks";
@@ -32,7 +33,7 @@ export async function appendRecords(session: JsonlSession, records: ReadonlyArra
   let prevId = session.metas.length ? session.metas[session.metas.length - 1].id : null;
   const links = records.map((r, k) => {
     const got = format.index.identify(structuredClone(r), 0, { version: session.version, prevId });
-    if (got === null || typeof got === "string") throw new Error(`nothing written: ${session.path}: new line ${k + 1} of ${records.length}: not a ${format.index.agent} entry${typeof got === "string" ? ` (${got})` : ""}`);
+    if (got === null || typeof got === "string") throw new Error(`nothing written: ${session.path}: new line ${k + 1} of ${records.length}: not ${withArticle(format.index.agent)} entry${typeof got === "string" ? ` (${got})` : ""}`);
     prevId = got.id;
     return got;
   });

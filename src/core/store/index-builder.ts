@@ -1,3 +1,4 @@
+import { withArticle } from "../util/human";
 import type { IndexHooks } from "./index-hooks";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
@@ -17,7 +18,7 @@ export class NotASessionError extends Error {
     readonly detail: string,
     agent = "pi",
   ) {
-    super(`${path}: not a ${agent} session file: ${detail}`);
+    super(`${path}: not ${withArticle(agent)} session file: ${detail}`);
     this.name = "NotASessionError";
   }
 }

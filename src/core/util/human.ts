@@ -16,3 +16,8 @@ export function humanUsd(n: number): string {
   if (n < 1000) return `$${n.toFixed(2)}`;
   return `$${Math.round(n).toLocaleString("en-US")}`;
 }
+
+/** "a Codex", "an OpenCode": the article a name takes in a sentence (by its first letter, which is right for every agent name we show). */
+export function withArticle(name: string): string {
+  return `${/^[aeiou]/i.test(name) ? "an" : "a"} ${name}`;
+}

@@ -43,6 +43,8 @@ describe("ase on OpenCode sessions: context, refusals with the reason, bad input
     const fork = ase(["fork", `${db}#ses_1`, "--at", "prt_02"]);
     assert.equal(fork.code, 2);
     assert.match(fork.err, /OpenCode keeps its sessions in its database; fork from OpenCode itself/);
+    assert.match(fork.err, /an OpenCode session/);
+    assert.doesNotMatch(fork.err, /\ba OpenCode/);
     const compact = ase(["compact", `${db}#ses_1`]);
     assert.equal(compact.code, 2);
     assert.match(compact.err, /OpenCode keeps its sessions in its database/);
