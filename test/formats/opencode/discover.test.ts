@@ -75,6 +75,23 @@ describe("OpenCode discovery: data dir, databases, OPENCODE_DB, the legacy tree,
     assert.equal(old?.entryCount, 2);
   });
 
+  it("a legacy session is listed with its first prompt: the first user message's first text that is not synthetic", async () => {
+    const data = tempDir();
+    legacy(data, "global", "ses_old");
+    const storage = join(data, "storage");
+    // An assistant message named before the user's (ids order by time) and a synthetic part first.
+    writeFileSync(join(storage, "message", "ses_old", "msg_l0.json"), JSON.stringify({ id: "msg_l0", sessionID: "ses_old", ...asstMsg("msg_x"), time: { created: 0 } }));
+    mkdirSync(join(storage, "part", "msg_l0"), { recursive: true });
+    writeFileSync(join(storage, "part", "msg_l0", "prt_a.json"), JSON.stringify({ id: "prt_a", messageID: "msg_l0", sessionID: "ses_old", ...text("not a prompt") }));
+    writeFileSync(join(storage, "part", "msg_l1", "prt_l0.json"), JSON.stringify({ id: "prt_l0", messageID: "msg_l1", sessionID: "ses_old", ...text("injected", { synthetic: true }) }));
+    // A part file that is not JSON is passed over, not fatal to the listing.
+    writeFileSync(join(storage, "part", "msg_l1", "prt_k.json"), "{oops");
+    const res = await listOpencode(data, {});
+    const old = res.projects.flatMap((p) => p.sessions).find((s) => s.id === "ses_old");
+    assert.equal(old?.firstMessage, "hello from the old tree");
+    assert.deepEqual(res.skipped, []);
+  });
+
   it("ase's one listing takes OpenCode's root from the dirs like any agent's", async () => {
     const data = tempDir();
     await new OcDb().session({ id: "ses_z", directory: "/w/z" }).write(join(data, "opencode.db"));

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { group, type ListResult, type SessionScanner, type SessionSummary } from "../../store/discover";
 import { allSessions, firstUserTexts, messageCounts } from "./db-read";
-import { legacyMessageCount, legacySessionFiles, legacySessionRow } from "./legacy-read";
+import { legacyFirstPrompt, legacyMessageCount, legacySessionFiles, legacySessionRow } from "./legacy-read";
 import { type OcSessionRow, OPENCODE_ID, isObject } from "./records";
 import { openDatabase } from "./sqlite-db";
 import { readTextFile } from "../../util/safe-open";
@@ -100,7 +100,7 @@ export async function listOpencode(root: string, env: NodeJS.ProcessEnv): Promis
   const fileOf = new Map(legacy.map((l) => [l.row.id, l.file]));
   for (const { s, children } of withChildren(legacy.map((l) => l.row).filter((r) => !seen.has(r.id)))) {
     const file = fileOf.get(s.id) as string;
-    summaries.push(summaryOf(file, s, "", legacyMessageCount(file), children, (c) => fileOf.get(c.id) as string));
+    summaries.push(summaryOf(file, s, legacyFirstPrompt(file), legacyMessageCount(file), children, (c) => fileOf.get(c.id) as string));
   }
   return { projects: group(summaries), skipped, notes: [], stats };
 }

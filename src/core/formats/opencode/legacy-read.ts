@@ -67,6 +67,27 @@ export function legacyMessageCount(file: string): number {
   return jsonFiles(join(storageOf(file), "message", basename(file, ".json"))).length;
 }
 
+/**
+ * A legacy session's first prompt for the listing: the first user message's first text part
+ * that OpenCode did not add itself (synthetic), as a database session's is found. Messages are
+ * taken in file-name order, which is time order (OpenCode's ids ascend), and the walk stops at
+ * the first prompt found; a file that does not read is passed over (opening the session names it).
+ */
+export function legacyFirstPrompt(file: string): string {
+  const storage = storageOf(file);
+  const sessionId = basename(file, ".json");
+  for (const name of jsonFiles(join(storage, "message", sessionId))) {
+    const m = readJson(join(storage, "message", sessionId, name), []);
+    if (m?.role !== "user") continue;
+    const messageId = name.slice(0, -5);
+    for (const pn of jsonFiles(join(storage, "part", messageId))) {
+      const p = readJson(join(storage, "part", messageId, pn), []);
+      if (p?.type === "text" && typeof p.text === "string" && !p.synthetic) return p.text;
+    }
+  }
+  return "";
+}
+
 /** A legacy session with its messages and parts, or an error naming the file. */
 export function readLegacySession(file: string): OcStored {
   const problems: OcStored["problems"] = [];
