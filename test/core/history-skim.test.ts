@@ -135,6 +135,40 @@ describe("history read skimming the lines it does not need", () => {
     assert.deepEqual(got.ids, ["u1", "a1", "g1", "g2"]);
   });
 
+  it("assistant lines without a file tool's name are skimmed; an escaped or quoted name still finds its call", async () => {
+    const path = writeSession([
+      header({ cwd: "/w" }),
+      user("u1", null, "Look around"),
+      // Only a bash call and text: skimmed (no file tool named).
+      assistant("a1", "u1", "listing", { toolCalls: [call("c1", "bash", { command: "ls" })] }),
+      toolResult("r1", "a1", "c1", "bash", "a.ts"),
+      // The tool's name written with an escape: a file operation all the same.
+      '{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"\\u0065dit","arguments":{"path":"e.ts","oldText":"1","newText":"2"}}]}}',
+      toolResult("r2", "a2", "c2", "edit", "ok"),
+      // A bash call whose command names "read" in (escaped) quotes: no file operation either way.
+      assistant("a3", "r2", "", { toolCalls: [call("c3", "bash", { command: 'echo "read"' })] }),
+      toolResult("r3", "a3", "c3", "bash", "read"),
+      // A write call with spaces around its name.
+      '{"type":"message","id":"a4","parentId":"r3","message":{"role":"assistant","content":[{"type":"toolCall","id":"c4","name" : "write","arguments":{"path":"w.ts","content":"x"}}]}}',
+      // A thinking-only line that is cut: reported as a whole read reports it.
+      '{"type":"message","id":"a5","parentId":"a4","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"}',
+      assistant("a6", "a4", "done"),
+    ]);
+    const got = (await sameBothWays(path)) as { ids: string[]; problems: string[]; touches: Array<{ entryId: string; operation: string; absolutePath: string; prompt?: string }> };
+    assert.deepEqual(
+      got.touches.map((t) => [t.entryId, t.operation, t.absolutePath, t.prompt]),
+      [
+        ["a2", "edit", "/w/e.ts", "Look around"],
+        ["a4", "write", "/w/w.ts", "Look around"],
+      ],
+    );
+    assert.equal(got.problems.length, 1);
+    assert.deepEqual(got.ids, ["u1", "a1", "r1", "a2", "r2", "a3", "r3", "a4", "a6"]);
+    // Skimmed, the bash-only line's calls were never read (a whole read counts one).
+    const skimmed = await openSession(path, { skim: true });
+    assert.deepEqual([1, 3].map((i) => skimmed.metas[i].toolCalls ?? 0), [0, 1]);
+  });
+
   it("a version 1 session (ids from line numbers) skimmed gives the same entries", async () => {
     const v1 = (role: string, text: string) => ({ type: "message", timestamp: "2025-01-01T00:00:00.000Z", message: { role, content: [{ type: "text", text }] } });
     const path = writeSession([
