@@ -1,13 +1,13 @@
-import { constants } from "node:buffer";
-import { mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
 import { openSession } from "../formats/registry";
-import { writeNewFile } from "../store/atomic-file";
 import type { SessionSummary } from "../store/discover";
-import { readTextFile } from "../util/safe-open";
 import { sessionTitle } from "../util/session-title";
+import { placer, SessionBytes, withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
+import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
+
+export { historyCacheFile } from "./history-cache";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { sessionTouches, type StoredTouch } from "./session-touches";
 
@@ -28,30 +28,11 @@ export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" |
  */
 export const MAX_SESSION_BYTES = 2 * 2 ** 30;
 
-/** One session's part of the index, remembered by its file's stamp. */
-interface SessionRecord {
-  agent: string;
-  size: number;
-  mtimeMs: number;
-  cwd: string;
-  title: string;
-  touches: StoredTouch[];
-}
-
-interface CacheFile {
-  version: typeof CACHE_VERSION;
-  records: Record<string, SessionRecord>;
-}
-
-const CACHE_VERSION = 1;
-
 /** Sessions read at once: enough to overlap I/O, few enough for a busy machine. */
 const PARALLEL = 4;
 
-/** The index's cache file in the product's cache folder. */
-export function historyCacheFile(cacheDir: string): string {
-  return join(cacheDir, "history-cache.json");
-}
+/** A touch as the index holds it: its edit's texts may still be places in the session file, read back at the first lookup. */
+type IndexedTouch = FileTouch & { oldAt?: TextAt; newAt?: TextAt };
 
 /** A session file to index: a listed session, or a sub-agent transcript of one. */
 interface Source {
@@ -83,7 +64,7 @@ function sourcesOf(s: SessionSummary): Source[] {
 export class HistoryIndex {
   private records = new Map<string, SessionRecord>();
   /** Each file's touches, whole and newest first: a lookup copies a list, it builds nothing. */
-  private byFile = new Map<string, FileTouch[]>();
+  private byFile = new Map<string, IndexedTouch[]>();
   private repoMemo = new Map<string, RepoOf | null>();
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
@@ -145,14 +126,20 @@ export class HistoryIndex {
     this.sessionReads++;
     // Only the lines holding a file operation or a prompt are parsed whole (IndexHooks.skim).
     const session = await openSession(s.path, { signal: this.opts.signal, skim: true });
-    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: sessionTouches(session, s.cwd) };
+    const bytes = new SessionBytes(s.path);
+    try {
+      const touches = sessionTouches(session, s.cwd, placer(session.metas, bytes));
+      return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches };
+    } finally {
+      bytes.close();
+    }
   }
 
   private rebuild(): void {
     this.byFile = new Map();
     for (const [session, rec] of this.records) {
       for (const touch of rec.touches) {
-        const whole: FileTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
+        const whole: IndexedTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
         const list = this.byFile.get(touch.absolutePath);
         if (list) list.push(whole);
         else this.byFile.set(touch.absolutePath, [whole]);
@@ -169,11 +156,12 @@ export class HistoryIndex {
   lookup(absolutePath: string): FileTouch[] {
     const file = resolve(absolutePath);
     const own = this.byFile.get(file) ?? [];
+    withTexts(own);
     const repo = repoOf(dirname(file), this.repoMemo);
     const others: FileTouch[] = [];
     if (repo) {
       const rel = relative(repo.root, file);
-      for (const root of this.checkoutsOf(repo)) for (const t of this.byFile.get(join(root, rel)) ?? []) others.push({ ...t, otherCheckout: root });
+      for (const root of this.checkoutsOf(repo)) for (const t of withTexts(this.byFile.get(join(root, rel)) ?? [])) others.push({ ...t, otherCheckout: root });
     }
     return others.length ? newestFirst([...own, ...others]) : own.slice();
   }
@@ -220,46 +208,4 @@ function newestFirst(touches: FileTouch[]): FileTouch[] {
     return b.ms - a.ms || a.k - b.k;
   });
   return timed.map((x) => x.t);
-}
-
-function readCache(file: string): Map<string, SessionRecord> {
-  try {
-    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
-    if (parsed.version === CACHE_VERSION && parsed.records && typeof parsed.records === "object") return new Map(Object.entries(parsed.records));
-  } catch {
-    // Missing or unreadable cache: every session is read again.
-  }
-  return new Map();
-}
-
-/**
- * The cache file's bytes, a record at a time: one JSON text of every record (tens of MB
- * for a thousand sessions, their edits' texts) cost more to make and encode than the
- * records' own small texts joined.
- */
-function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
-  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
-  let bytes = parts[0].length;
-  let first = true;
-  for (const [path, rec] of records) {
-    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`);
-    bytes += part.length;
-    // readCache parses the file as one string: a larger one could never be read back.
-    if (bytes > constants.MAX_STRING_LENGTH) return undefined;
-    parts.push(part);
-    first = false;
-  }
-  parts.push(Buffer.from("}}"));
-  return Buffer.concat(parts);
-}
-
-function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
-  try {
-    const bytes = cacheBytes(records);
-    if (!bytes) return;
-    mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, bytes, { replace: true });
-  } catch {
-    // The cache is an optimisation; failing to save it must not fail a lookup.
-  }
 }
