@@ -102,4 +102,26 @@ describe("per-file history: edits' texts kept as places in their session files",
     const picture = (ts: typeof before) => ts.map((t) => JSON.stringify([t.sessionPath, t.entryId, t.operation, t.oldText, t.newText, t.textNote])).sort();
     assert.deepEqual(picture(again.lookup(probe)), picture(before));
   });
+
+  it("two threads give the index one thread gives: the same touches, texts, order and problems", async function () {
+    this.timeout(300_000);
+    const w = buildHistoryWorld();
+    // More pi sessions beside the world's: real ones (the largest over the size limit set below: a problem), one with a bad line.
+    const piDir = join(w.dirs.pi, "--more--");
+    mkdirSync(piDir, { recursive: true });
+    for (const f of formatFixtures(resolve("..", "shared", "fixtures"), "pi")) linkSync(f, join(piDir, `2026-01-0${readdirSync(piDir).length}T00-00-00-000Z_${readdirSync(piDir).length}.jsonl`));
+    writeFileSync(join(piDir, "2026-01-09T00-00-00-000Z_bad.jsonl"), '{"type":"session","id":"s","version":3}\n' + "x".repeat(100) + "\n");
+    const picture = async (threads: 1 | 2) => {
+      const index = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads, maxSessionBytes: 2_000_000 });
+      await index.refresh();
+      return { index, picture: { reads: index.sessionReads, problems: index.problems, files: index.touchedFiles().map((f) => [f, index.lookup(f)]) } };
+    };
+    const { index: single, picture: one } = await picture(1);
+    const { index: pair, picture: two } = await picture(2);
+    assert.equal(single.threadReads, 0);
+    assert.ok(pair.threadReads > 0, "the second thread read sessions");
+    assert.ok(one.files.length > 10, `only ${one.files.length} files touched`);
+    assert.ok(one.problems.length >= 1);
+    assert.deepEqual(two, one);
+  });
 });

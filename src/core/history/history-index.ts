@@ -1,15 +1,15 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
-import { openSession } from "../formats/registry";
 import type { SessionSummary } from "../store/discover";
 import { sessionTitle } from "../util/session-title";
-import { placer, SessionBytes, withTexts, type TextAt } from "./edit-texts";
+import { withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
 import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
 
 export { historyCacheFile } from "./history-cache";
 import { repoOf, type RepoOf } from "./repo-identity";
-import { sessionTouches, type StoredTouch } from "./session-touches";
+import { readSessionTouches } from "./read-touches";
+import { TouchThread, wantsTouchThread } from "./touch-thread";
 
 /**
  * The stores to index, as the session list takes them; the cache folder also holds the
@@ -18,6 +18,8 @@ import { sessionTouches, type StoredTouch } from "./session-touches";
 export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
   /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
   maxSessionBytes?: number;
+  /** 1: one thread; 2: a second thread whatever the size; left out: two for a large cold index (wantsTouchThread). */
+  threads?: 1 | 2;
 };
 
 /**
@@ -69,6 +71,8 @@ export class HistoryIndex {
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
   sessionReads = 0;
+  /** Of those, the ones read on the second thread. */
+  threadReads = 0;
   /** Sessions that could not be read on the last refresh, with why (never fatal). */
   problems: Array<{ path: string; reason: string }> = [];
 
@@ -95,24 +99,34 @@ export class HistoryIndex {
         next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
       } else stale.push(s);
     }
-    const problems: HistoryIndex["problems"] = [];
-    const queue = [...stale];
-    const worker = async () => {
-      for (let s = queue.shift(); s; s = queue.shift()) {
+    // Each stale session's record or problem, by its place in the listing (the index and
+    // its problems come out the same whichever thread read what, in whatever order).
+    const got: Array<SessionRecord | { reason: string } | undefined> = new Array(stale.length);
+    const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
+    // Largest first, so neither thread is left with a big session at the end.
+    const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
+    const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
         this.opts.signal?.throwIfAborted();
-        const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
-        if (s.size > cap) {
-          problems.push({ path: s.path, reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` });
-          continue;
-        }
-        try {
-          next.set(s.path, await this.read(s));
-        } catch (err) {
-          problems.push({ path: s.path, reason: (err as Error).message });
-        }
+        const { s, k } = item;
+        if (s.size > cap) got[k] = { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` };
+        else got[k] = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
+    try {
+      const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s)));
+      if (thread) loops.push(take((s) => this.readOn(thread, s)));
+      await Promise.all(loops.map((loop) => loop()));
+    } finally {
+      thread?.close();
+    }
+    const problems: HistoryIndex["problems"] = [];
+    stale.forEach((s, k) => {
+      const r = got[k];
+      if (r && "reason" in r) problems.push({ path: s.path, reason: r.reason });
+      else if (r) next.set(s.path, r);
+    });
     const changed = stale.length > 0 || next.size !== this.records.size;
     this.records = next;
     this.problems = problems;
@@ -124,15 +138,14 @@ export class HistoryIndex {
 
   private async read(s: Source): Promise<SessionRecord> {
     this.sessionReads++;
-    // Only the lines holding a file operation or a prompt are parsed whole (IndexHooks.skim).
-    const session = await openSession(s.path, { signal: this.opts.signal, skim: true });
-    const bytes = new SessionBytes(s.path);
-    try {
-      const touches = sessionTouches(session, s.cwd, placer(session.metas, bytes));
-      return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches };
-    } finally {
-      bytes.close();
-    }
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await readSessionTouches(s.path, s.cwd, this.opts.signal) };
+  }
+
+  /** The same read, on the second thread. */
+  private async readOn(thread: TouchThread, s: Source): Promise<SessionRecord> {
+    this.sessionReads++;
+    this.threadReads++;
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await thread.read(s.path, s.cwd) };
   }
 
   private rebuild(): void {
