@@ -22,7 +22,7 @@ export type TextPlacer = (i: number, texts: { oldText?: string; newText?: string
 
 /** A short digest of a text (72 bits): enough to tell the text read back from another. */
 export function textDigest(text: string): string {
-  return createHash("sha256").update(text).digest("base64url").slice(0, 12);
+  return createHash("sha1").update(text).digest("base64url").slice(0, 12);
 }
 
 /**

@@ -115,7 +115,7 @@ export class HistoryIndex {
     };
     const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
     try {
-      const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s)));
+      const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
       if (thread) loops.push(take((s) => this.readOn(thread, s)));
       await Promise.all(loops.map((loop) => loop()));
     } finally {
@@ -136,9 +136,9 @@ export class HistoryIndex {
     if (changed && cacheFile) saveCache(cacheFile, this.records);
   }
 
-  private async read(s: Source): Promise<SessionRecord> {
+  private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
     this.sessionReads++;
-    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await readSessionTouches(s.path, s.cwd, this.opts.signal) };
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }) };
   }
 
   /** The same read, on the second thread. */

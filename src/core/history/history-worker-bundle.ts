@@ -15,7 +15,7 @@ export interface TouchRequest {
 const port = parentPort;
 if (!isMainThread && port) {
   port.on("message", (req: TouchRequest) => {
-    readSessionTouches(req.path, req.cwd).then(
+    readSessionTouches(req.path, req.cwd, { secondThread: false }).then(
       (touches) => port.postMessage({ id: req.id, touches }),
       (err: unknown) => port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
     );
