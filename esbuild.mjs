@@ -42,6 +42,8 @@ const LAZY = [
   { source: "src/core/lazy/export-page-bundle.ts", outfile: "dist/export-page.js" },
   // sql.js with its WebAssembly inlined: read only when an OpenCode database is opened.
   { source: "src/core/lazy/sqlite-bundle.ts", outfile: "dist/sqlite.js" },
+  // The per-file history's second thread, started from its file (it holds every format).
+  { source: "src/core/history/history-worker-bundle.ts", outfile: "dist/history-worker.js", holdsCore: true },
 ];
 
 /**
@@ -53,8 +55,9 @@ function lazyBundles(beside) {
   return {
     name: "lazy-bundles",
     setup(build) {
-      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp|export-page|sqlite)-bundle$/ }, (args) => {
-        if (args.kind !== "require-call") return undefined;
+      build.onResolve({ filter: /^\.\.?\/(.*\/)?(tokenizer|anthropic|mcp|export-page|sqlite|history-worker)-bundle$/ }, (args) => {
+        // require.resolve too: the history's thread is started from its file's name.
+        if (args.kind !== "require-call" && args.kind !== "require-resolve") return undefined;
         const lazy = LAZY.find((l) => resolve(l.source) === resolve(args.resolveDir, `${args.path}.ts`));
         if (!lazy) return undefined;
         return { path: beside ? `./${lazy.outfile.slice("dist/".length)}` : resolve(lazy.outfile), external: true };

@@ -108,6 +108,67 @@ describe("history read skimming the lines it does not need", () => {
     );
   });
 
+  it("a skimmed line that is not valid JSON after its lead is a problem, as a whole read makes it", async () => {
+    // Each line's lead (type, id, parent, role) is fine; what follows is not JSON.parse's JSON.
+    const bad = [
+      '{"type":"message","id":"r1","parentId":"a1","message":{"role":"toolResult","content":[{"a":1,,}]}}',
+      '{"type":"message","id":"r2","parentId":"r1","message":{"role":"toolResult","content":[tru]}}',
+      '{"type":"message","id":"r3","parentId":"r2","message":{"role":"toolResult","content":[01]}}',
+      '{"type":"message","id":"r4","parentId":"r3","message":{"role":"toolResult","content":["bad \\x escape"]}}',
+      '{"type":"message","id":"r5","parentId":"r4","message":{"role":"toolResult","content":["raw\ttab"]}}',
+      '{"type":"message","id":"r6","parentId":"r5","message":{"role":"toolResult","content":[1 2]}}',
+      '{"type":"message","id":"r7","parentId":"r6","message":{"role":"toolResult","content":{"a" 1}}}',
+      '{"type":"message","id":"r8","parentId":"r7","message":{"role":"toolResult","content":[]}} trailing',
+      '{"type":"message","id":"r9","parentId":"r8","message":{"role":"toolResult","content":[-]}}',
+      '{"type":"message","id":"r10","parentId":"r9","message":{"role":"toolResult","content":[1.]}}',
+      '{"type":"message","id":"r11","parentId":"r10","message":{"role":"toolResult","content":[{"a":1,}]}}',
+      '{"type":"message","id":"r12","parentId":"r11","message":{"role":"toolResult","content":[1,]}}',
+    ];
+    // And lines that look odd but are JSON: skimmed, the same entries as read whole.
+    const good = [
+      '{"type":"message","id":"g1","parentId":"a1","message":{"role":"toolResult","content":[-0.5e+3,1E2,true,false,null,"\\u00e9\\n\\"\\\\\\/",{},[],{"a":[{}]}]}}',
+      ' {"type":"message","id":"g2","parentId":"g1","message":{"role":"toolResult","content":[ 1 , "x" ] } } ',
+    ];
+    const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Go"), assistant("a1", "u1", "", { toolCalls: [call("c1", "read", { path: "a.ts" })] }), ...bad, ...good]);
+    const got = (await sameBothWays(path)) as { ids: string[]; problems: string[] };
+    assert.equal(got.problems.length, bad.length, got.problems.join("\n"));
+    assert.deepEqual(got.ids, ["u1", "a1", "g1", "g2"]);
+  });
+
+  it("assistant lines without a file tool's name are skimmed; an escaped or quoted name still finds its call", async () => {
+    const path = writeSession([
+      header({ cwd: "/w" }),
+      user("u1", null, "Look around"),
+      // Only a bash call and text: skimmed (no file tool named).
+      assistant("a1", "u1", "listing", { toolCalls: [call("c1", "bash", { command: "ls" })] }),
+      toolResult("r1", "a1", "c1", "bash", "a.ts"),
+      // The tool's name written with an escape: a file operation all the same.
+      '{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"\\u0065dit","arguments":{"path":"e.ts","oldText":"1","newText":"2"}}]}}',
+      toolResult("r2", "a2", "c2", "edit", "ok"),
+      // A bash call whose command names "read" in (escaped) quotes: no file operation either way.
+      assistant("a3", "r2", "", { toolCalls: [call("c3", "bash", { command: 'echo "read"' })] }),
+      toolResult("r3", "a3", "c3", "bash", "read"),
+      // A write call with spaces around its name.
+      '{"type":"message","id":"a4","parentId":"r3","message":{"role":"assistant","content":[{"type":"toolCall","id":"c4","name" : "write","arguments":{"path":"w.ts","content":"x"}}]}}',
+      // A thinking-only line that is cut: reported as a whole read reports it.
+      '{"type":"message","id":"a5","parentId":"a4","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"}',
+      assistant("a6", "a4", "done"),
+    ]);
+    const got = (await sameBothWays(path)) as { ids: string[]; problems: string[]; touches: Array<{ entryId: string; operation: string; absolutePath: string; prompt?: string }> };
+    assert.deepEqual(
+      got.touches.map((t) => [t.entryId, t.operation, t.absolutePath, t.prompt]),
+      [
+        ["a2", "edit", "/w/e.ts", "Look around"],
+        ["a4", "write", "/w/w.ts", "Look around"],
+      ],
+    );
+    assert.equal(got.problems.length, 1);
+    assert.deepEqual(got.ids, ["u1", "a1", "r1", "a2", "r2", "a3", "r3", "a4", "a6"]);
+    // Skimmed, the bash-only line's calls were never read (a whole read counts one).
+    const skimmed = await openSession(path, { skim: true });
+    assert.deepEqual([1, 3].map((i) => skimmed.metas[i].toolCalls ?? 0), [0, 1]);
+  });
+
   it("a version 1 session (ids from line numbers) skimmed gives the same entries", async () => {
     const v1 = (role: string, text: string) => ({ type: "message", timestamp: "2025-01-01T00:00:00.000Z", message: { role, content: [{ type: "text", text }] } });
     const path = writeSession([

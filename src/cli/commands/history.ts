@@ -52,6 +52,8 @@ export const historyCommand: CliCommand = {
     const touches = index.lookup(path);
     // A session that could not be read is said, never silently left out.
     for (const p of index.problems) io.err(`note: ${safeText(p.path)}: not read (${safeText(p.reason)})\n`);
+    // An edit's text its session no longer holds where it was indexed: said once per session.
+    for (const note of new Set(touches.flatMap((t) => (t.textNote ? [t.textNote] : [])))) io.err(`note: ${safeText(note)}\n`);
     if (values.json) {
       io.out(`${JSON.stringify(touches, null, 2)}\n`);
       return;

@@ -23,6 +23,8 @@ export interface FileTouch {
   /** For edits and writes, when the session recorded them. */
   oldText?: string;
   newText?: string;
+  /** Why an edit's texts recorded in its session are not given (the file changed since it was indexed). */
+  textNote?: string;
   /** The user prompt of the turn that led to this operation (shortened). */
   prompt?: string;
 }

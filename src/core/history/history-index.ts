@@ -1,15 +1,15 @@
-import { constants } from "node:buffer";
-import { mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
-import { openSession } from "../formats/registry";
-import { writeNewFile } from "../store/atomic-file";
 import type { SessionSummary } from "../store/discover";
-import { readTextFile } from "../util/safe-open";
 import { sessionTitle } from "../util/session-title";
+import { withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
+import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
+
+export { historyCacheFile } from "./history-cache";
 import { repoOf, type RepoOf } from "./repo-identity";
-import { sessionTouches, type StoredTouch } from "./session-touches";
+import { readSessionTouches } from "./read-touches";
+import { TouchThread, wantsTouchThread } from "./touch-thread";
 
 /**
  * The stores to index, as the session list takes them; the cache folder also holds the
@@ -18,6 +18,8 @@ import { sessionTouches, type StoredTouch } from "./session-touches";
 export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
   /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
   maxSessionBytes?: number;
+  /** 1: one thread; 2: a second thread whatever the size; left out: two for a large cold index (wantsTouchThread). */
+  threads?: 1 | 2;
 };
 
 /**
@@ -28,30 +30,11 @@ export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" |
  */
 export const MAX_SESSION_BYTES = 2 * 2 ** 30;
 
-/** One session's part of the index, remembered by its file's stamp. */
-interface SessionRecord {
-  agent: string;
-  size: number;
-  mtimeMs: number;
-  cwd: string;
-  title: string;
-  touches: StoredTouch[];
-}
-
-interface CacheFile {
-  version: typeof CACHE_VERSION;
-  records: Record<string, SessionRecord>;
-}
-
-const CACHE_VERSION = 1;
-
 /** Sessions read at once: enough to overlap I/O, few enough for a busy machine. */
 const PARALLEL = 4;
 
-/** The index's cache file in the product's cache folder. */
-export function historyCacheFile(cacheDir: string): string {
-  return join(cacheDir, "history-cache.json");
-}
+/** A touch as the index holds it: its edit's texts may still be places in the session file, read back at the first lookup. */
+type IndexedTouch = FileTouch & { oldAt?: TextAt; newAt?: TextAt };
 
 /** A session file to index: a listed session, or a sub-agent transcript of one. */
 interface Source {
@@ -83,11 +66,13 @@ function sourcesOf(s: SessionSummary): Source[] {
 export class HistoryIndex {
   private records = new Map<string, SessionRecord>();
   /** Each file's touches, whole and newest first: a lookup copies a list, it builds nothing. */
-  private byFile = new Map<string, FileTouch[]>();
+  private byFile = new Map<string, IndexedTouch[]>();
   private repoMemo = new Map<string, RepoOf | null>();
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
   sessionReads = 0;
+  /** Of those, the ones read on the second thread. */
+  threadReads = 0;
   /** Sessions that could not be read on the last refresh, with why (never fatal). */
   problems: Array<{ path: string; reason: string }> = [];
 
@@ -114,24 +99,34 @@ export class HistoryIndex {
         next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
       } else stale.push(s);
     }
-    const problems: HistoryIndex["problems"] = [];
-    const queue = [...stale];
-    const worker = async () => {
-      for (let s = queue.shift(); s; s = queue.shift()) {
+    // Each stale session's record or problem, by its place in the listing (the index and
+    // its problems come out the same whichever thread read what, in whatever order).
+    const got: Array<SessionRecord | { reason: string } | undefined> = new Array(stale.length);
+    const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
+    // Largest first, so neither thread is left with a big session at the end.
+    const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
+    const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
         this.opts.signal?.throwIfAborted();
-        const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
-        if (s.size > cap) {
-          problems.push({ path: s.path, reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` });
-          continue;
-        }
-        try {
-          next.set(s.path, await this.read(s));
-        } catch (err) {
-          problems.push({ path: s.path, reason: (err as Error).message });
-        }
+        const { s, k } = item;
+        if (s.size > cap) got[k] = { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` };
+        else got[k] = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
+    try {
+      const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
+      if (thread) loops.push(take((s) => this.readOn(thread, s)));
+      await Promise.all(loops.map((loop) => loop()));
+    } finally {
+      thread?.close();
+    }
+    const problems: HistoryIndex["problems"] = [];
+    stale.forEach((s, k) => {
+      const r = got[k];
+      if (r && "reason" in r) problems.push({ path: s.path, reason: r.reason });
+      else if (r) next.set(s.path, r);
+    });
     const changed = stale.length > 0 || next.size !== this.records.size;
     this.records = next;
     this.problems = problems;
@@ -141,18 +136,23 @@ export class HistoryIndex {
     if (changed && cacheFile) saveCache(cacheFile, this.records);
   }
 
-  private async read(s: Source): Promise<SessionRecord> {
+  private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
     this.sessionReads++;
-    // Only the lines holding a file operation or a prompt are parsed whole (IndexHooks.skim).
-    const session = await openSession(s.path, { signal: this.opts.signal, skim: true });
-    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: sessionTouches(session, s.cwd) };
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }) };
+  }
+
+  /** The same read, on the second thread. */
+  private async readOn(thread: TouchThread, s: Source): Promise<SessionRecord> {
+    this.sessionReads++;
+    this.threadReads++;
+    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await thread.read(s.path, s.cwd) };
   }
 
   private rebuild(): void {
     this.byFile = new Map();
     for (const [session, rec] of this.records) {
       for (const touch of rec.touches) {
-        const whole: FileTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
+        const whole: IndexedTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
         const list = this.byFile.get(touch.absolutePath);
         if (list) list.push(whole);
         else this.byFile.set(touch.absolutePath, [whole]);
@@ -169,11 +169,12 @@ export class HistoryIndex {
   lookup(absolutePath: string): FileTouch[] {
     const file = resolve(absolutePath);
     const own = this.byFile.get(file) ?? [];
+    withTexts(own);
     const repo = repoOf(dirname(file), this.repoMemo);
     const others: FileTouch[] = [];
     if (repo) {
       const rel = relative(repo.root, file);
-      for (const root of this.checkoutsOf(repo)) for (const t of this.byFile.get(join(root, rel)) ?? []) others.push({ ...t, otherCheckout: root });
+      for (const root of this.checkoutsOf(repo)) for (const t of withTexts(this.byFile.get(join(root, rel)) ?? [])) others.push({ ...t, otherCheckout: root });
     }
     return others.length ? newestFirst([...own, ...others]) : own.slice();
   }
@@ -220,46 +221,4 @@ function newestFirst(touches: FileTouch[]): FileTouch[] {
     return b.ms - a.ms || a.k - b.k;
   });
   return timed.map((x) => x.t);
-}
-
-function readCache(file: string): Map<string, SessionRecord> {
-  try {
-    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
-    if (parsed.version === CACHE_VERSION && parsed.records && typeof parsed.records === "object") return new Map(Object.entries(parsed.records));
-  } catch {
-    // Missing or unreadable cache: every session is read again.
-  }
-  return new Map();
-}
-
-/**
- * The cache file's bytes, a record at a time: one JSON text of every record (tens of MB
- * for a thousand sessions, their edits' texts) cost more to make and encode than the
- * records' own small texts joined.
- */
-function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
-  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
-  let bytes = parts[0].length;
-  let first = true;
-  for (const [path, rec] of records) {
-    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(rec)}`);
-    bytes += part.length;
-    // readCache parses the file as one string: a larger one could never be read back.
-    if (bytes > constants.MAX_STRING_LENGTH) return undefined;
-    parts.push(part);
-    first = false;
-  }
-  parts.push(Buffer.from("}}"));
-  return Buffer.concat(parts);
-}
-
-function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
-  try {
-    const bytes = cacheBytes(records);
-    if (!bytes) return;
-    mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, bytes, { replace: true });
-  } catch {
-    // The cache is an optimisation; failing to save it must not fail a lookup.
-  }
 }

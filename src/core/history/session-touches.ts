@@ -3,10 +3,14 @@ import type { FileActivity } from "../session/session-format";
 import type { SessionReader } from "../session/session-reader";
 import { toolEdits } from "../session/tool-summary";
 import type { FileOperation, FileTouch } from "./file-touch";
+import type { TextAt, TextPlacer } from "./edit-texts";
 import { patchEdits } from "./patch-edits";
 
-/** What a touch holds of its session beside the session's own facts (agent, path, title). */
-export type StoredTouch = Omit<FileTouch, "agent" | "sessionPath" | "sessionTitle" | "otherCheckout">;
+/**
+ * What a touch holds of its session beside the session's own facts (agent, path, title):
+ * an edit's texts themselves, or their places in the session file (see edit-texts.ts).
+ */
+export type StoredTouch = Omit<FileTouch, "agent" | "sessionPath" | "sessionTitle" | "otherCheckout" | "textNote"> & { oldAt?: TextAt; newAt?: TextAt };
 
 /**
  * Old or new text longer than this is left out of the index: the index is kept in a cache
@@ -115,9 +119,10 @@ class Prompts {
 /**
  * Every entry of a session that read, wrote or edited a file, from the file operations its
  * format extracts (`files`), paths resolved against the session's cwd. A format that
- * records none gives nothing. Only entries with file operations are read in full.
+ * records none gives nothing. Only entries with file operations are read in full. An edit's
+ * texts are kept as `place` says (as they are, by default).
  */
-export function sessionTouches(session: SessionReader, cwd: string): StoredTouch[] {
+export function sessionTouches(session: SessionReader, cwd: string, place: TextPlacer = (_i, t) => t): StoredTouch[] {
   const f = session.format;
   if (!f.files) return [];
   const n = session.metas.length;
@@ -137,7 +142,7 @@ export function sessionTouches(session: SessionReader, cwd: string): StoredTouch
         if (prompt) base.prompt = prompt;
         const texts = op === "read" ? [] : textsOf((calls ??= callsOf(session, i)), abs, cwd, op);
         if (!texts.length) out.push(base);
-        for (const t of texts) out.push({ ...base, ...t });
+        for (const t of texts) out.push({ ...base, ...place(i, t) });
       }
     }
   }

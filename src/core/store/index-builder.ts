@@ -245,7 +245,7 @@ export class IndexBuilder {
     const skim = this.hooks.skim;
     if (!skim || this.needsHeader) return false;
     const lead = leadingMembers(raw.buf, raw.start, raw.end);
-    const e = lead && skim.skim(lead, this.version);
+    const e = lead && skim.skim(lead, this.version, raw.buf.subarray(raw.start, raw.end));
     if (!e || this.hooks.header?.isRepeat(e)) return false;
     // A torn, cut or too deep line is parsed whole, to be reported as a full read reports it.
     if (!skimmable(raw.buf, raw.start, raw.end)) return false;

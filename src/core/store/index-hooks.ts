@@ -56,9 +56,10 @@ export interface SkimHooks {
   /**
    * The record a line is indexed as, from its leading members (see leadingMembers), when
    * the lead shows that the line can hold no file operation and no prompt and names all
-   * its place in the tree needs; undefined to parse the line whole.
+   * its place in the tree needs; undefined to parse the line whole. `line` is the line's
+   * bytes, for a format that tells from markers it does not hold that the line needs no parse.
    */
-  skim(lead: Record<string, unknown>, version: number): Record<string, unknown> | undefined;
+  skim(lead: Record<string, unknown>, version: number, line: Buffer): Record<string, unknown> | undefined;
 }
 
 /**

@@ -5,22 +5,14 @@
 // an escaped name or value ("\u0075ser") reads as it would in the whole line; no byte
 // pattern is trusted.
 
-import { bracketWalk, MAX_JSON_DEPTH } from "../util/json-depth";
+import { MAX_JSON_DEPTH } from "../util/json-depth";
+import { isValidJson, skipSpace } from "./json-valid";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Bytes of a line's leading scalar members looked at, at most: past that the line is parsed whole. */
 const LEAD_CAP = 4096;
-
-function skipSpace(buf: Buffer, p: number, end: number): number {
-  while (p < end) {
-    const c = buf[p];
-    if (c !== 32 && c !== 9 && c !== 13 && c !== 10) break;
-    p++;
-  }
-  return p;
-}
 
 /** The position after the string whose opening quote is at p, or -1 when it does not close before `end`. */
 function skipString(buf: Buffer, p: number, end: number): number {
@@ -106,12 +98,11 @@ export function leadingMembers(buf: Buffer, start: number, end: number): Record<
 }
 
 /**
- * Whether a line about to be skimmed is shaped as a full read would take it: its brackets
- * close in order, its strings end, and it nests no deeper than a full read allows (see
- * json-depth.ts). A torn or cut line fails this and is parsed whole, to be reported the
- * way a full read reports it.
+ * Whether a line about to be skimmed is one a full read would take: JSON as JSON.parse has
+ * it (every comma, literal, number and escape, not only its brackets), nested no deeper
+ * than a full read allows (see json-depth.ts). A torn, cut or otherwise bad line fails
+ * this and is parsed whole, to be reported the way a full read reports it.
  */
 export function skimmable(buf: Buffer, start: number, end: number): boolean {
-  const top = bracketWalk(buf, start, end, MAX_JSON_DEPTH, true);
-  return top >= 0 && skipSpace(buf, top, end) === end;
+  return isValidJson(buf, start, end, MAX_JSON_DEPTH);
 }

@@ -146,15 +146,28 @@ function migrate(obj: Record<string, unknown>, meta: EntryMeta, version: number)
 const NEEDED_ROLES = new Set(["assistant", "user"]);
 
 /**
- * A message of another role (tool results: the bulk of a session) skimmed; every other
+ * The bytes an assistant line holds when one of its tool calls can be a file operation:
+ * the names of pi's file tools (file-ops.ts) as JSON strings, or any \u escape (which
+ * could spell one). A line holding none of them (text, thinking, bash calls) is skimmed.
+ */
+const FILE_CALL_MARKERS = ['"read"', '"write"', '"edit"', "\\u"].map((m) => Buffer.from(m));
+
+function mayCallFileTool(line: Buffer): boolean {
+  return FILE_CALL_MARKERS.some((m) => line.indexOf(m) >= 0);
+}
+
+/**
+ * A message of another role (tool results: the bulk of a session) skimmed, and an assistant's
+ * that can call no file tool (FILE_CALL_MARKERS); every other
  * entry type is parsed whole, so its rare fields (labels, compactions, names) are all
  * there. Version 2 and 3 entries need their id and parent in the lead (pi writes them
  * first); version 1 ids come from line numbers.
  */
-function skimPi(lead: Record<string, unknown>, version: number): Record<string, unknown> | undefined {
+function skimPi(lead: Record<string, unknown>, version: number, line: Buffer): Record<string, unknown> | undefined {
   if (lead.type !== "message") return undefined;
   const role = (lead.message as { role?: unknown } | undefined)?.role;
-  if (typeof role !== "string" || NEEDED_ROLES.has(role)) return undefined;
+  if (typeof role !== "string") return undefined;
+  if (role === "assistant" ? mayCallFileTool(line) : NEEDED_ROLES.has(role)) return undefined;
   if (version >= 2 && (typeof lead.id !== "string" || !("parentId" in lead))) return undefined;
   return lead;
 }

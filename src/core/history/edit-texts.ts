@@ -1,0 +1,152 @@
+// Where an edit's old and new texts are in their session file, so the history index (and
+// its cache file) holds a place and a digest instead of the texts: a thousand sessions'
+// edits are hundreds of MB, their places a few bytes each. A text is read back when a
+// lookup hands it out, and a file changed under the index gives a note, never another text.
+
+import { createHash } from "node:crypto";
+import { closeSync, readSync } from "node:fs";
+import { openRegular } from "../util/safe-open";
+
+/**
+ * A text's place: the bytes at `at` (`bytes` long) of its session file are a JSON string
+ * that decodes to it (the entry's line holds it so), and `digest` is the text's own.
+ */
+export interface TextAt {
+  at: number;
+  bytes: number;
+  digest: string;
+}
+
+/** How the texts of entry i are kept in its touches: as they are (sessionTouches' default), or at their places. */
+export type TextPlacer = (i: number, texts: { oldText?: string; newText?: string }) => { oldText?: string; newText?: string; oldAt?: TextAt; newAt?: TextAt };
+
+/** A short digest of a text (72 bits): enough to tell the text read back from another. */
+export function textDigest(text: string): string {
+  return createHash("sha1").update(text).digest("base64url").slice(0, 12);
+}
+
+/**
+ * The place of `text` in a line of its session file (`line`, read from `lineOffset`):
+ * the JSON string JSON.stringify writes for it, wherever it stands in the line. Undefined
+ * when the line does not hold it so (a writer that escapes differently, an edit cut out
+ * of a patch): the caller keeps that text itself.
+ */
+export function placeOf(text: string, line: Buffer, lineOffset: number): TextAt | undefined {
+  const literal = Buffer.from(JSON.stringify(text));
+  const k = line.indexOf(literal);
+  if (k < 0) return undefined;
+  return { at: lineOffset + k, bytes: literal.length, digest: textDigest(text) };
+}
+
+/** Reads byte ranges of one session file, the file opened once and closed by `close`. */
+export class SessionBytes {
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {}
+
+  /** The bytes [at, at+bytes) of the file; fewer at its end. */
+  read(at: number, bytes: number): Buffer {
+    this.fd ??= openRegular(this.path);
+    const buf = Buffer.allocUnsafe(bytes);
+    let got = 0;
+    while (got < bytes) {
+      const n = readSync(this.fd, buf, got, bytes - got, at + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/**
+ * The text at a place, read back: the text, or a one-line note saying why it is not given
+ * (the file is gone, shorter, or holds other bytes there than when it was indexed).
+ */
+export function readBack(file: SessionBytes, place: TextAt): { text: string } | { note: string } {
+  const changed = `${file.path} changed since the history indexed it (bytes ${place.at}-${place.at + place.bytes} no longer hold the edit's text); refresh the history to read it again`;
+  let bytes: Buffer;
+  try {
+    bytes = file.read(place.at, place.bytes);
+  } catch (err) {
+    return { note: `${file.path}: the edit's text could not be read back: ${(err as Error).message}` };
+  }
+  if (bytes.length < place.bytes) return { note: changed };
+  let text: unknown;
+  try {
+    text = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return { note: changed };
+  }
+  if (typeof text !== "string" || textDigest(text) !== place.digest) return { note: changed };
+  return { text };
+}
+
+/** A touch whose texts may be places in its session file (sessionPath), read back by withTexts. */
+interface PlacedTexts {
+  sessionPath: string;
+  oldText?: string;
+  newText?: string;
+  oldAt?: TextAt;
+  newAt?: TextAt;
+  textNote?: string;
+}
+
+/**
+ * Where the texts of a session's edits are kept: as places in its file when the entry's
+ * line holds them as JSON strings (the line read again, once per entry), else as they are.
+ */
+export function placer(metas: ReadonlyArray<{ offset: number; length: number }>, bytes: SessionBytes): TextPlacer {
+  let lineOf = -1;
+  let line: Buffer | undefined;
+  return (i, t) => {
+    const meta = metas[i];
+    if (lineOf !== i) {
+      lineOf = i;
+      try {
+        line = meta.length > 0 ? bytes.read(meta.offset, meta.length) : undefined;
+      } catch {
+        // Not a file of lines (a database address): the texts are kept as they are.
+        line = undefined;
+      }
+    }
+    const out: ReturnType<TextPlacer> = {};
+    for (const [text, key, atKey] of [[t.oldText, "oldText", "oldAt"], [t.newText, "newText", "newAt"]] as const) {
+      if (text === undefined) continue;
+      const at = line && placeOf(text, line, meta.offset);
+      if (at) out[atKey] = at;
+      else out[key] = text;
+    }
+    return out;
+  };
+}
+
+/**
+ * The touches with their edits' texts read back from the session files (once: the texts
+ * then stay in the index's records), or a note where a file no longer holds them.
+ */
+export function withTexts<T extends PlacedTexts>(touches: T[]): T[] {
+  const files = new Map<string, SessionBytes>();
+  try {
+    for (const t of touches) {
+      if (!t.oldAt && !t.newAt) continue;
+      let file = files.get(t.sessionPath);
+      if (!file) files.set(t.sessionPath, (file = new SessionBytes(t.sessionPath)));
+      for (const [key, atKey] of [["oldText", "oldAt"], ["newText", "newAt"]] as const) {
+        const at = t[atKey];
+        if (!at) continue;
+        delete t[atKey];
+        const got = readBack(file, at);
+        if ("text" in got) t[key] = got.text;
+        else t.textNote ??= got.note;
+      }
+    }
+  } finally {
+    for (const f of files.values()) f.close();
+  }
+  return touches;
+}

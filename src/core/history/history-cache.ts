@@ -1,0 +1,155 @@
+// The history index's cache file: each session's touches by its file's stamp, written
+// compactly (a thousand sessions make over half a million touches): each session's paths
+// and prompts once in a table, the touches grouped by entry, and an edit's texts as their
+// places in the session file (edit-texts.ts), so the file stays tens of MB, not hundreds.
+
+import { constants } from "node:buffer";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeNewFile } from "../store/atomic-file";
+import { readTextFile } from "../util/safe-open";
+import type { TextAt } from "./edit-texts";
+import type { FileOperation } from "./file-touch";
+import type { StoredTouch } from "./session-touches";
+
+/** One session's part of the index, remembered by its file's stamp. */
+export interface SessionRecord {
+  agent: string;
+  size: number;
+  mtimeMs: number;
+  cwd: string;
+  title: string;
+  touches: StoredTouch[];
+}
+
+/** 2: compact rows, edits' texts as places in their session files. */
+const CACHE_VERSION = 2;
+
+const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
+
+/** An edit's text: its place [at, bytes, digest], the text itself when it has no place, 0 for none. */
+type TextCell = [number, number, string] | string | 0;
+/** One operation of an entry on one file: [operation, path (index in paths), old text, new text]. */
+type TouchRow = [number, number, TextCell, TextCell];
+/** One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none), its operations]. */
+type EntryRow = [string, string, number, TouchRow[]];
+
+interface RecordRow {
+  agent: string;
+  size: number;
+  mtimeMs: number;
+  cwd: string;
+  title: string;
+  paths: string[];
+  prompts: string[];
+  entries: EntryRow[];
+}
+
+interface CacheFile {
+  version: typeof CACHE_VERSION;
+  records: Record<string, RecordRow>;
+}
+
+/** The index's cache file in the product's cache folder. */
+export function historyCacheFile(cacheDir: string): string {
+  return join(cacheDir, "history-cache.json");
+}
+
+/** A table of strings, each kept once, named by its position. */
+class Table {
+  readonly list: string[] = [];
+  private readonly at = new Map<string, number>();
+  of(s: string): number {
+    let k = this.at.get(s);
+    if (k === undefined) this.at.set(s, (k = this.list.push(s) - 1));
+    return k;
+  }
+}
+
+function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
+  if (at) return [at.at, at.bytes, at.digest];
+  return text ?? 0;
+}
+
+function encode(rec: SessionRecord): RecordRow {
+  const paths = new Table();
+  const prompts = new Table();
+  const entries: EntryRow[] = [];
+  let last: EntryRow | undefined;
+  for (const t of rec.touches) {
+    const prompt = t.prompt === undefined ? -1 : prompts.of(t.prompt);
+    const time = t.timestamp ?? "";
+    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) entries.push((last = [t.entryId, time, prompt, []]));
+    last[3].push([OPERATIONS.indexOf(t.operation), paths.of(t.absolutePath), textCell(t.oldText, t.oldAt), textCell(t.newText, t.newAt)]);
+  }
+  return { agent: rec.agent, size: rec.size, mtimeMs: rec.mtimeMs, cwd: rec.cwd, title: rec.title, paths: paths.list, prompts: prompts.list, entries };
+}
+
+/** A cell read back; anything not as written throws (the whole cache is then dropped). */
+function putText(t: StoredTouch, cell: TextCell, text: "oldText" | "newText", place: "oldAt" | "newAt"): void {
+  if (cell === 0) return;
+  if (typeof cell === "string") t[text] = cell;
+  else if (Array.isArray(cell) && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "string") t[place] = { at: cell[0], bytes: cell[1], digest: cell[2] };
+  else throw new Error("bad text cell");
+}
+
+function decode(row: RecordRow): SessionRecord {
+  const touches: StoredTouch[] = [];
+  for (const [entryId, time, prompt, ops] of row.entries) {
+    for (const [op, path, oldCell, newCell] of ops) {
+      const operation = OPERATIONS[op];
+      const absolutePath = row.paths[path];
+      if (!operation || typeof absolutePath !== "string" || typeof entryId !== "string") throw new Error("bad touch row");
+      const t: StoredTouch = { entryId, operation, absolutePath };
+      if (time) t.timestamp = time;
+      if (prompt >= 0) t.prompt = row.prompts[prompt];
+      putText(t, oldCell, "oldText", "oldAt");
+      putText(t, newCell, "newText", "newAt");
+      touches.push(t);
+    }
+  }
+  return { agent: row.agent, size: row.size, mtimeMs: row.mtimeMs, cwd: row.cwd, title: row.title, touches };
+}
+
+/** The records of the cache file; none when it is missing, of another version or not as written. */
+export function readCache(file: string): Map<string, SessionRecord> {
+  try {
+    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
+    if (parsed.version !== CACHE_VERSION || !parsed.records || typeof parsed.records !== "object") return new Map();
+    return new Map(Object.entries(parsed.records).map(([path, row]) => [path, decode(row)]));
+  } catch {
+    // Missing or unreadable cache: every session is read again.
+    return new Map();
+  }
+}
+
+/**
+ * The cache file's bytes, a record at a time (one JSON text of every record cost more to
+ * make than the records' own texts joined); undefined past the longest string readCache
+ * could parse back.
+ */
+export function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
+  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
+  let bytes = parts[0].length;
+  let first = true;
+  for (const [path, rec] of records) {
+    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${JSON.stringify(encode(rec))}`);
+    bytes += part.length;
+    if (bytes > constants.MAX_STRING_LENGTH) return undefined;
+    parts.push(part);
+    first = false;
+  }
+  parts.push(Buffer.from("}}"));
+  return Buffer.concat(parts);
+}
+
+export function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
+  try {
+    const bytes = cacheBytes(records);
+    if (!bytes) return;
+    mkdirSync(dirname(file), { recursive: true });
+    writeNewFile(file, bytes, { replace: true });
+  } catch {
+    // The cache is an optimisation; failing to save it must not fail a lookup.
+  }
+}

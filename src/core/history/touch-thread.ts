@@ -1,0 +1,82 @@
+import { availableParallelism } from "node:os";
+import type { Worker } from "node:worker_threads";
+import type { StoredTouch } from "./session-touches";
+
+/**
+ * Stale sessions of at least this many bytes in all are read on two threads: below it,
+ * starting the thread (and V8 warming our code up a second time) costs what it saves.
+ */
+export const THREAD_MIN_BYTES = 64 * 2 ** 20;
+
+/** Whether a refresh with this many bytes to read should start the second thread (`threads` 1 never does). */
+export function wantsTouchThread(staleBytes: number, threads?: number): boolean {
+  if (threads === 1 || availableParallelism() < 2) return false;
+  return threads === 2 || staleBytes >= THREAD_MIN_BYTES;
+}
+
+/**
+ * The file of the second thread (dist/history-worker.js; esbuild.mjs resolves this name to
+ * it, as it does the lazy bundles'); undefined where it is not built.
+ */
+function historyWorkerFile(): string | undefined {
+  try {
+    // Resolved, not required: the bundle's code runs on the thread only.
+    return require.resolve("./history-worker-bundle");
+  } catch {
+    return undefined;
+  }
+}
+
+type Reply = { id: number; touches?: StoredTouch[]; error?: string };
+
+/**
+ * The history's second thread (dist/history-worker.js): reads one session at a time and
+ * hands back its touches (plain data), or its error's message, the same as the main
+ * thread's read would give.
+ */
+export class TouchThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (t: StoredTouch[]) => void; reject: (e: Error) => void }>();
+  private next = 0;
+  private failure: Error | undefined;
+
+  /** Undefined where the thread's bundle is not built (code run without our build). */
+  static start(): TouchThread | undefined {
+    const file = historyWorkerFile();
+    return file ? new TouchThread(file) : undefined;
+  }
+
+  private constructor(file: string) {
+    // Required here: node:worker_threads costs every CLI command time to load.
+    const { Worker: WorkerThread } = require("node:worker_threads") as typeof import("node:worker_threads");
+    this.worker = new WorkerThread(file);
+    this.worker.on("message", (m: Reply) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.touches) p.resolve(m.touches);
+      else p.reject(new Error(m.error ?? "the history thread gave no answer"));
+    });
+    const fail = (err: Error) => {
+      this.failure ??= err;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on("error", (err) => fail(new Error(`the history thread failed: ${err.message}`)));
+    this.worker.on("exit", (code) => fail(new Error(`the history thread stopped (exit code ${code})`)));
+  }
+
+  /** The touches of one session, read on the thread. */
+  read(path: string, cwd: string): Promise<StoredTouch[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, path, cwd });
+    });
+  }
+
+  close(): void {
+    void this.worker.terminate();
+  }
+}

@@ -1,0 +1,146 @@
+// Whether a line is JSON as JSON.parse reads it, checked on its bytes without building
+// anything: a skimmed line (line-skim.ts) is not parsed, yet a line JSON.parse refuses must
+// still be refused (and reported by parsing it whole), so the check is the whole grammar,
+// not just the brackets: commas, colons, literals, numbers, escapes and control characters.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** After a backslash in a string: the characters JSON allows (u is checked apart). */
+const SIMPLE_ESCAPES = new Set([QUOTE, BACKSLASH, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+
+/** The position of the first byte from p on that is not JSON whitespace. */
+export function skipSpace(buf: Uint8Array, p: number, end: number): number {
+  while (p < end) {
+    const c = buf[p];
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10) break;
+    p++;
+  }
+  return p;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** The position after the string whose quote is at p, or -1 (a raw control character, a bad escape, no closing quote). */
+function skipString(buf: Uint8Array, p: number, end: number): number {
+  for (let i = p + 1; i < end; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return i + 1;
+    if (c < 0x20) return -1;
+    if (c !== BACKSLASH) continue;
+    if (++i >= end) return -1;
+    const e = buf[i];
+    if (e === 0x75) {
+      if (i + 4 >= end || !isHex(buf[i + 1]) || !isHex(buf[i + 2]) || !isHex(buf[i + 3]) || !isHex(buf[i + 4])) return -1;
+      i += 4;
+    } else if (!SIMPLE_ESCAPES.has(e)) return -1;
+  }
+  return -1;
+}
+
+/** The position after a number as JSON writes one (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?), or -1. */
+function skipNumber(buf: Uint8Array, p: number, end: number): number {
+  if (buf[p] === 0x2d) p++;
+  if (p >= end || !isDigit(buf[p])) return -1;
+  if (buf[p] === 0x30) p++;
+  else while (p < end && isDigit(buf[p])) p++;
+  if (p < end && buf[p] === 0x2e) {
+    p++;
+    if (p >= end || !isDigit(buf[p])) return -1;
+    while (p < end && isDigit(buf[p])) p++;
+  }
+  if (p < end && (buf[p] === 0x65 || buf[p] === 0x45)) {
+    p++;
+    if (p < end && (buf[p] === 0x2b || buf[p] === 0x2d)) p++;
+    if (p >= end || !isDigit(buf[p])) return -1;
+    while (p < end && isDigit(buf[p])) p++;
+  }
+  return p;
+}
+
+const LITERALS: ReadonlyArray<readonly number[]> = ["true", "false", "null"].map((w) => [...Buffer.from(w)]);
+
+/** The position after true, false or null at p, or -1. */
+function skipLiteral(buf: Uint8Array, p: number, end: number): number {
+  for (const w of LITERALS) {
+    if (buf[p] !== w[0] || p + w.length > end) continue;
+    let k = 1;
+    while (k < w.length && buf[p + k] === w[k]) k++;
+    return k === w.length ? p + k : -1;
+  }
+  return -1;
+}
+
+/** What is open at each depth: true for an object (its members need keys). */
+const openAt: boolean[] = [];
+
+/**
+ * Whether buf[start, end) is one JSON value that JSON.parse would accept, nested at most
+ * `limit` deep (deeper is refused too: a full read reports it as too deep). Nothing is decoded.
+ */
+export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number): boolean {
+  let depth = 0;
+  let p = skipSpace(buf, start, end);
+  for (;;) {
+    // A value at p.
+    if (p >= end) return false;
+    const c = buf[p];
+    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const isObject = c === OPEN_OBJECT;
+      // An empty one counts as a level too, as the depth check of a full read counts it.
+      if (depth >= limit) return false;
+      p = skipSpace(buf, p + 1, end);
+      if (buf[p] === (isObject ? CLOSE_OBJECT : CLOSE_ARRAY) && p < end) p++;
+      else {
+        openAt[depth++] = isObject;
+        if (isObject) {
+          p = memberKey(buf, p, end);
+          if (p < 0) return false;
+        }
+        continue;
+      }
+    } else if (c === QUOTE) p = skipString(buf, p, end);
+    else if (c === 0x2d || isDigit(c)) p = skipNumber(buf, p, end);
+    else p = skipLiteral(buf, p, end);
+    if (p < 0) return false;
+    // After a value: a comma and the next, or the close of what holds it.
+    for (;;) {
+      p = skipSpace(buf, p, end);
+      if (depth === 0) return p === end;
+      if (p >= end) return false;
+      const isObject = openAt[depth - 1];
+      const d = buf[p];
+      if (d === 0x2c) {
+        p = skipSpace(buf, p + 1, end);
+        if (isObject) {
+          p = memberKey(buf, p, end);
+          if (p < 0) return false;
+        }
+        break;
+      }
+      if (d !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return false;
+      depth--;
+      p++;
+    }
+  }
+}
+
+/** A member's key and colon at p: the position of its value, or -1. */
+function memberKey(buf: Uint8Array, p: number, end: number): number {
+  if (buf[p] !== QUOTE) return -1;
+  p = skipString(buf, p, end);
+  if (p < 0) return -1;
+  p = skipSpace(buf, p, end);
+  if (buf[p] !== 0x3a || p >= end) return -1;
+  return skipSpace(buf, p + 1, end);
+}

@@ -1,0 +1,127 @@
+import { strict as assert } from "node:assert";
+import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { openSession } from "../../src/core/formats/registry";
+import { placer, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
+import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
+import { sessionTouches } from "../../src/core/history/session-touches";
+import { formatFixtures } from "../helpers/format-fixtures";
+import { buildHistoryWorld } from "../helpers/history-world";
+import { assistant, tempDir } from "../helpers/session-builder";
+
+const ROOTS = [resolve("test", "fixtures"), resolve("..", "shared", "fixtures")].filter((d) => existsSync(d));
+const LARGE = resolve("..", "shared", "fixtures", "pi", "large-session.jsonl");
+
+describe("per-file history: edits' texts kept as places in their session files", () => {
+  it("every fixture of every format: the texts read back from their places equal the texts read with the session", async function () {
+    this.timeout(600_000);
+    let placed = 0;
+    let files = 0;
+    for (const root of ROOTS) {
+      for (const format of readdirSync(root)) {
+        for (const path of formatFixtures(root, format)) {
+          let s;
+          try {
+            s = await openSession(path, { skim: true });
+          } catch {
+            continue; // Not a session (its own tests say why).
+          }
+          files++;
+          const cwd = s.format.info(s).cwd;
+          const inline = sessionTouches(s, cwd);
+          const bytes = new SessionBytes(path);
+          const kept = sessionTouches(s, cwd, placer(s.metas, bytes));
+          bytes.close();
+          placed += kept.filter((t) => t.oldAt || t.newAt).length;
+          const back = withTexts(kept.map((t) => ({ ...t, sessionPath: path })));
+          assert.deepEqual(back, inline.map((t) => ({ ...t, sessionPath: path })), path);
+        }
+      }
+    }
+    assert.ok(files >= 30, `only ${files} fixture files`);
+    assert.ok(placed >= 50, `only ${placed} touches had their texts placed`);
+  });
+
+  it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text", async () => {
+    const w = buildHistoryWorld();
+    // A whole second, so the time set again below is the same to the last digit.
+    const when = new Date("2026-05-01T12:00:00Z");
+    utimesSync(w.piFile, when, when);
+    const cacheDir = join(w.base, "cache");
+    const first = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), cacheDir, env: w.env });
+    await first.refresh();
+    const app = join(w.main, "src", "app.ts");
+    assert.equal(first.lookup(app).find((t) => t.agent === "pi" && t.operation === "edit")?.newText, "'hello'");
+    // The same bytes count and time, another text where the edit's was: the stamp cannot tell.
+    writeFileSync(w.piFile, readFileSync(w.piFile, "utf8").replace("'hello'", "'howdy'"));
+    utimesSync(w.piFile, when, when);
+    const fresh = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), cacheDir, env: w.env });
+    await fresh.refresh();
+    assert.equal(fresh.sessionReads, 0, "the stamp is unchanged: the session is taken from the cache");
+    const edit = fresh.lookup(app).find((t) => t.agent === "pi" && t.operation === "edit");
+    assert.ok(edit);
+    assert.equal(edit.newText, undefined);
+    assert.equal(edit.oldText, "'hallo'", "the old text's bytes are unchanged: still read back");
+    assert.match(edit.textNote ?? "", /changed since the history indexed it .*refresh the history/);
+    assert.ok(edit.textNote?.startsWith(w.piFile));
+  });
+
+  it("a bench-like store (a real session linked 40 times): the cache is small, a changed session is read again, the others not", async function () {
+    if (!existsSync(LARGE)) this.skip();
+    this.timeout(300_000);
+    const store = tempDir();
+    const n = 40;
+    for (let k = 0; k < n; k++) {
+      const dir = join(store, `--bench-project-${k % 4}--`);
+      mkdirSync(dir, { recursive: true });
+      linkSync(LARGE, join(dir, `2026-01-01T00-00-00-000Z_${String(k).padStart(8, "0")}.jsonl`));
+    }
+    const cacheDir = join(tempDir(), "cache");
+    const opts = { dirs: { pi: store }, only: ["pi"], cacheDir, env: {} };
+    const index = new HistoryIndex(opts);
+    await index.refresh();
+    assert.equal(index.sessionReads, n);
+    const cache = statSync(historyCacheFile(cacheDir)).size;
+    const sessions = n * statSync(LARGE).size;
+    // Was 19% of the sessions' bytes with the edits' texts in it (830 MB at the bench's 1,000 sessions).
+    assert.ok(cache < sessions * 0.03, `cache ${cache} bytes for ${sessions} bytes of sessions`);
+    const probe = index.touchedFiles()[0];
+    const before = index.lookup(probe);
+    assert.ok(before.some((t) => t.newText !== undefined));
+
+    // One session copied out of the links and grown: only it is read again.
+    const grown = join(store, "--bench-project-1--", "2026-01-01T00-00-00-000Z_00000001.jsonl");
+    const text = readFileSync(grown);
+    writeFileSync(grown + ".tmp", text);
+    renameSync(grown + ".tmp", grown);
+    appendFileSync(grown, `${JSON.stringify(assistant("zz1", null, "more"))}\n`);
+    const again = new HistoryIndex(opts);
+    await again.refresh();
+    assert.equal(again.sessionReads, 1, "only the grown session is read again");
+    // The same touches with the same texts (those of equal times in any order).
+    const picture = (ts: typeof before) => ts.map((t) => JSON.stringify([t.sessionPath, t.entryId, t.operation, t.oldText, t.newText, t.textNote])).sort();
+    assert.deepEqual(picture(again.lookup(probe)), picture(before));
+  });
+
+  it("two threads give the index one thread gives: the same touches, texts, order and problems", async function () {
+    this.timeout(300_000);
+    const w = buildHistoryWorld();
+    // More pi sessions beside the world's: real ones (the largest over the size limit set below: a problem), one with a bad line.
+    const piDir = join(w.dirs.pi, "--more--");
+    mkdirSync(piDir, { recursive: true });
+    for (const f of formatFixtures(resolve("..", "shared", "fixtures"), "pi")) linkSync(f, join(piDir, `2026-01-0${readdirSync(piDir).length}T00-00-00-000Z_${readdirSync(piDir).length}.jsonl`));
+    writeFileSync(join(piDir, "2026-01-09T00-00-00-000Z_bad.jsonl"), '{"type":"session","id":"s","version":3}\n' + "x".repeat(100) + "\n");
+    const picture = async (threads: 1 | 2) => {
+      const index = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads, maxSessionBytes: 2_000_000 });
+      await index.refresh();
+      return { index, picture: { reads: index.sessionReads, problems: index.problems, files: index.touchedFiles().map((f) => [f, index.lookup(f)]) } };
+    };
+    const { index: single, picture: one } = await picture(1);
+    const { index: pair, picture: two } = await picture(2);
+    assert.equal(single.threadReads, 0);
+    assert.ok(pair.threadReads > 0, "the second thread read sessions");
+    assert.ok(one.files.length > 10, `only ${one.files.length} files touched`);
+    assert.ok(one.problems.length >= 1);
+    assert.deepEqual(two, one);
+  });
+});

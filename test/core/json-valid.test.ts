@@ -1,0 +1,63 @@
+import { strict as assert } from "node:assert";
+import { isValidJson } from "../../src/core/store/json-valid";
+
+/** What JSON.parse says of the bytes, decoded as a line is decoded for a whole read. */
+function parses(b: Buffer): boolean {
+  try {
+    JSON.parse(b.toString("utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A small deterministic generator (the same cases every run). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const SAMPLES = [
+  '{"type":"message","id":"a","parentId":null,"message":{"role":"toolResult","content":[{"type":"text","text":"x\\n\\"y\\" \\u00e9"}]}}',
+  '[1,-2.5e+3,0,true,false,null,"",{},[],{"a":[{"b":"\\\\"}]}]',
+  ' { "a" : [ 1 , 2 ] , "b" : { } } ',
+  '"\\/\\b\\f\\n\\r\\t"',
+];
+const NOISE = ['{', '}', '[', ']', ',', ':', '"', "\\", " ", "\t", "0", "1", "-", "+", ".", "e", "E", "t", "n", "u", "x", "a", "é"];
+
+describe("JSON checked on its bytes (isValidJson)", () => {
+  it("agrees with JSON.parse on every sample and on thousands of mutations of them", () => {
+    const next = rng(31);
+    let invalid = 0;
+    for (const sample of SAMPLES) {
+      assert.equal(isValidJson(Buffer.from(sample), 0, Buffer.byteLength(sample), 512), true, sample);
+      for (let k = 0; k < 4000; k++) {
+        let s = sample;
+        for (let m = 1 + Math.floor(next() * 3); m > 0; m--) {
+          const at = Math.floor(next() * (s.length + 1));
+          const r = next();
+          if (r < 0.4) s = s.slice(0, at) + s.slice(at + 1);
+          else s = s.slice(0, at) + NOISE[Math.floor(next() * NOISE.length)] + s.slice(r < 0.7 ? at : at + 1);
+        }
+        const b = Buffer.from(s);
+        const want = parses(b);
+        if (!want) invalid++;
+        assert.equal(isValidJson(b, 0, b.length, 512), want, s);
+      }
+    }
+    assert.ok(invalid > 1000, `only ${invalid} invalid mutations`);
+  });
+
+  it("reads only its range of a larger buffer, and refuses what nests deeper than the limit", () => {
+    const b = Buffer.from('xx{"a":"b"}{"c"');
+    assert.equal(isValidJson(b, 2, 11, 512), true);
+    assert.equal(isValidJson(b, 2, 13, 512), false);
+    assert.equal(isValidJson(Buffer.from('{"a":"b\\'), 0, 8, 512), false);
+    assert.equal(isValidJson(Buffer.from('"\\u00e'), 0, 6, 512), false);
+    assert.equal(isValidJson(Buffer.from("[[[]]]"), 0, 6, 3), true);
+    assert.equal(isValidJson(Buffer.from("[[[[]]]]"), 0, 8, 3), false);
+  });
+});
