@@ -80,12 +80,24 @@ const searchWorker = await esbuild.build({
   plugins: [lazyBundles(false)],
 });
 
+// The thread that decompresses a Codex .jsonl.zst while the loading thread indexes it:
+// fzstd and little else, so it starts fast and holds little.
+const zstWorker = await esbuild.build({
+  ...common,
+  sourcemap: false,
+  platform: "node",
+  format: "cjs",
+  entryPoints: ["src/core/formats/codex/zst-worker.ts"],
+  minify: true,
+  write: false,
+});
+
 const node = {
   ...common,
   platform: "node",
   format: "cjs",
   external: ["vscode"],
-  define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text), ASE_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorker.outputFiles[0].text) },
+  define: { ASE_INDEX_WORKER_SOURCE: JSON.stringify(indexWorker.outputFiles[0].text), ASE_SEARCH_WORKER_SOURCE: JSON.stringify(searchWorker.outputFiles[0].text), ASE_ZST_WORKER_SOURCE: JSON.stringify(zstWorker.outputFiles[0].text) },
   plugins: [lazyBundles(false)],
 };
 const shipped = { ...node, plugins: [lazyBundles(true)] };

@@ -16,7 +16,8 @@ import { peakRssBytes } from "./peak-rss";
  *   from a stream"), written the plain way: one small object per entry.
  * - parse: the bare floor: stream the same lines and JSON.parse each, keep nothing.
  * - open: any agent's file as the explorer opens it (the registry picks the format; a
- *   Codex .jsonl.zst is decompressed by streaming first).
+ *   Codex .jsonl.zst is indexed as a second thread decompresses it).
+ * - open-1t: the same kept to one index thread.
  */
 interface PlainIndexRow {
   id: unknown;
@@ -47,8 +48,8 @@ async function load(mode: string, file: string): Promise<number> {
     });
     return rows.length;
   }
-  if (mode === "open") {
-    const s = await openSession(file);
+  if (mode === "open" || mode === "open-1t") {
+    const s = await openSession(file, mode === "open" ? {} : { secondThread: false });
     // A reader over a JSONL index says how many threads read it; a .zst's says it through its plain copy's.
     const t = (s as { threads?: unknown }).threads;
     threads = typeof t === "number" ? t : 1;

@@ -10,7 +10,7 @@ import { Lru } from "../util/lru";
 import type { EntryMeta, LineProblem } from "../store/entry-meta";
 import type { EntryTable } from "../store/entry-table";
 import { IndexBuilder, MAX_LISTED_PROBLEMS, NotASessionError } from "../store/index-builder";
-import { indexFile } from "../store/index-file";
+import { indexFile, type LineStream } from "../store/index-file";
 import { assertRegular, openRegular } from "../util/safe-open";
 
 export interface LoadOptions {
@@ -33,6 +33,12 @@ export interface LoadOptions {
    * figures of the other lines.
    */
   skim?: boolean;
+  /**
+   * The file's bytes as another thread writes them (a Codex .zst decompressed): the lines
+   * are indexed from here as they come, the file read only for entries later. The whole
+   * stream is indexed (no first part, no second index thread).
+   */
+  stream?: LineStream;
 }
 
 /** Options of `refresh`: reading what was left out or appended can be watched and stopped. */
@@ -96,13 +102,19 @@ export class JsonlSession<Entry extends Record<string, unknown> = Record<string,
     hooks: IndexHooks,
     opts: LoadOptions,
   ): Promise<S> {
-    const st = await stat(path).catch((err: NodeJS.ErrnoException) => {
-      throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
-    });
-    assertRegular(path, st);
+    const statOf = async () => {
+      const st = await stat(path).catch((err: NodeJS.ErrnoException) => {
+        throw new Error(`${path}: cannot read: ${err.code === "ENOENT" ? "no such file" : err.message}`);
+      });
+      assertRegular(path, st);
+      return st;
+    };
     const builder = new IndexBuilder(path, hooks, undefined, opts.skim);
-    const upTo = opts.firstPart !== undefined && opts.firstPart < st.size ? lineStartAtOrBefore(path, opts.firstPart) : st.size;
-    const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || st.size, opts);
+    // A stream's file is whole only once the stream ended: its stamp is taken then.
+    const before = opts.stream ? undefined : await statOf();
+    const upTo = before && opts.firstPart !== undefined && opts.firstPart < before.size ? lineStartAtOrBefore(path, opts.firstPart) : before?.size;
+    const { scan: res, tail, threads, workerFailure } = await indexFile(path, builder, upTo || (before?.size ?? 0), opts);
+    const st = before ?? (await statOf());
     // A first part with no header in it (junk lines first) is no first look, nor is one of
     // a positional version (see refresh): read it all.
     if ((builder.needsHeader || builder.positional) && upTo && upTo < st.size) return JsonlSession.loadWith(make, path, hooks, { ...opts, firstPart: undefined });

@@ -1,5 +1,5 @@
 import { withArticle } from "../util/human";
-import type { IndexHooks } from "./index-hooks";
+import type { IndexHooks, LeadHooks } from "./index-hooks";
 import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";
@@ -185,6 +185,7 @@ export class IndexBuilder {
     if (raw.unreadBytes !== undefined) return this.tooLong(raw, raw.unreadBytes);
     if (isBlank(raw.buf, raw.start, raw.end)) return;
     if (this.skims && this.skimmed(raw)) return;
+    if (this.hooks.fromLead && this.fromLead(raw, this.hooks.fromLead)) return;
     // Before parsing: a value this deep would overflow the stack of whatever walks it next.
     if (jsonDeeperThan(raw.buf, raw.start, raw.end)) {
       this.report({ kind: "parse-error", line: raw.lineNo, message: `line ${raw.lineNo}: ${TOO_DEEP}` });
@@ -249,6 +250,16 @@ export class IndexBuilder {
     if (!e || this.hooks.header?.isRepeat(e)) return false;
     // A torn, cut or too deep line is parsed whole, to be reported as a full read reports it.
     if (!skimmable(raw.buf, raw.start, raw.end)) return false;
+    this.addEntry(e, raw, true);
+    return true;
+  }
+
+  /** Indexes a line from its first members when its format says they hold all the index keeps of it (IndexHooks.fromLead): true if it did. */
+  private fromLead(raw: RawLine, hooks: LeadHooks): boolean {
+    if (this.needsHeader) return false;
+    const e = hooks.read(raw.buf, raw.start, raw.end);
+    // A torn, cut or too deep line is parsed whole, to be reported the way a full read reports it.
+    if (!e || !skimmable(raw.buf, raw.start, raw.end)) return false;
     this.addEntry(e, raw, true);
     return true;
   }

@@ -13,6 +13,13 @@ export interface IndexFileOptions {
   from?: number;
   /** Number of the line at `from`. */
   fromLine?: number;
+  /** See LoadOptions.stream. */
+  stream?: LineStream;
+}
+
+/** A file's bytes as they are being written (a .zst's decompressed copy), and a guess at their whole size. */
+export interface LineStream extends AsyncIterable<Uint8Array> {
+  total(): number;
 }
 
 export interface IndexedFile {
@@ -42,6 +49,12 @@ export function adoptSecond(builder: IndexBuilder, second: RangeIndex, before: n
  * fails (it should not; memory, say), this thread reads on through its half as well.
  */
 export async function indexFile(path: string, builder: IndexBuilder, size: number, opts: IndexFileOptions = {}): Promise<IndexedFile> {
+  const stream = opts.stream;
+  if (stream) {
+    // Another thread writes the bytes as it hands them on: this one indexes them as they come.
+    const { scan, tail } = await scanInto(stream, builder, { signal: opts.signal, onProgress: opts.onProgress && ((n) => opts.onProgress?.(n, Math.max(n, stream.total()))) });
+    return { scan, tail, threads: 1 };
+  }
   const from = opts.from ?? 0;
   const plan = wantsSecondThread(size - from, opts.secondThread) ? planSplit(path, size, from, builder.hooks) : undefined;
   // The worker's share of the guess, by bytes: its own table then grows by no copies either.

@@ -63,6 +63,20 @@ export interface SkimHooks {
 }
 
 /**
+ * Lines whose first members hold all that the index keeps of them (Codex's events that no
+ * view reads from the index): indexed from those members on every load, their bulk
+ * unparsed. Unlike SkimHooks, the entry is the one a full parse gives, field for field.
+ */
+export interface LeadHooks {
+  /**
+   * The record to index buf[start, end) as, read from its first members strictly (they
+   * must be written exactly as the format's writer writes them, so that reading them is
+   * parsing them); undefined: the line is parsed whole.
+   */
+  read(buf: Buffer, start: number, end: number): Record<string, unknown> | undefined;
+}
+
+/**
  * What the line scanner extracts per line, for one format. The generic JSONL index
  * (src/core/store) parses each line and hands the object here; nothing of the object
  * is kept but what these hooks write into the table.
@@ -87,6 +101,8 @@ export interface IndexHooks {
   migrate?(e: Record<string, unknown>, meta: EntryMeta, version: number): Record<string, unknown>;
   /** How a history read skims the lines it does not need; left out: every line is parsed. */
   readonly skim?: SkimHooks;
+  /** Lines every load indexes from their first members alone (see LeadHooks); left out: none. */
+  readonly fromLead?: LeadHooks;
 
   /**
    * For hooks that carry state from line to line (Codex: turns, the model, usage): a

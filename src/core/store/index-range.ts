@@ -1,6 +1,6 @@
 import type { IndexHooks, RangeHandOver } from "./index-hooks";
 import { type BuilderPart, IndexBuilder } from "./index-builder";
-import { type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
+import { type RawLine, scanChunks, type ScanOptions, type ScanResult, scanLines } from "./line-scanner";
 
 /** A byte range of a v2/v3 session to index on its own: from a line start to the end. */
 export interface RangeRequest {
@@ -32,13 +32,14 @@ export interface RangeIndex extends BuilderPart {
   hooks?: RangeHandOver;
 }
 
-/** Feeds the lines of a byte range to a builder; `tail` is the last line when it has no newline. */
-export async function scanInto(path: string, builder: IndexBuilder, opts: ScanOptions): Promise<{ scan: ScanResult; tail?: { offset: number; line: number } }> {
+/** Feeds the lines of a byte range (of a file, or of chunks as they come) to a builder; `tail` is the last line when it has no newline. */
+export async function scanInto(source: string | AsyncIterable<Uint8Array>, builder: IndexBuilder, opts: ScanOptions): Promise<{ scan: ScanResult; tail?: { offset: number; line: number } }> {
   let tail: { offset: number; line: number } | undefined;
-  const scan = await scanLines(path, (line) => {
+  const onLine = (line: RawLine) => {
     if (!line.terminated) tail = { offset: line.offset, line: line.lineNo };
     builder.accept(line);
-  }, opts);
+  };
+  const scan = typeof source === "string" ? await scanLines(source, onLine, opts) : await scanChunks(source, onLine, opts);
   return { scan, tail };
 }
 

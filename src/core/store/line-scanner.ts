@@ -45,6 +45,87 @@ export interface ScanResult {
 const CHUNK = 1 << 19;
 
 /**
+ * Cuts chunks of a JSONL stream into lines, in order, and hands each to `onLine`: a
+ * view into the chunk, valid only during the callback (a line spanning chunks is copied
+ * once its newline arrives). The chunks may come from a file or from a decompressor.
+ */
+export class LineSplitter {
+  private pos: number;
+  private lineNo: number;
+  /** Pieces of a line that spans chunks; joined once its newline arrives. */
+  private pending: Buffer[] = [];
+  private pendingStart: number;
+  private readonly long: LongLine;
+  private lastByte = 10;
+  private last: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly onLine: (line: RawLine) => void,
+    opts: Pick<ScanOptions, "fromOffset" | "fromLine" | "maxLineUnits"> = {},
+  ) {
+    this.pos = opts.fromOffset ?? 0;
+    this.pendingStart = this.pos;
+    this.lineNo = opts.fromLine ?? 1;
+    this.long = new LongLine(opts.maxLineUnits ?? constants.MAX_STRING_LENGTH);
+  }
+
+  /** Offset just past the bytes pushed so far. */
+  get offset(): number {
+    return this.pos;
+  }
+
+  /** Hands on the lines that end in chunk[0..bytesRead) (bytesRead > 0). */
+  push(chunk: Buffer, bytesRead: number): void {
+    const long = this.long;
+    const onLine = this.onLine;
+    const pos = this.pos;
+    let lineStart = 0;
+    let nl = chunk.indexOf(10, 0);
+    while (nl !== -1 && nl < bytesRead) {
+      if (long.skipped) {
+        onLine({ buf: chunk, start: 0, end: 0, offset: this.pendingStart, lineNo: this.lineNo, terminated: true, unreadBytes: long.skipped + nl });
+        long.reset();
+      } else if (this.pending.length > 0) {
+        this.pending.push(chunk.subarray(0, nl));
+        const joined = Buffer.concat(this.pending);
+        this.pending = [];
+        long.reset();
+        onLine({ buf: joined, start: 0, end: joined.length, offset: this.pendingStart, lineNo: this.lineNo, terminated: true });
+      } else {
+        onLine({ buf: chunk, start: lineStart, end: nl, offset: pos + lineStart, lineNo: this.lineNo, terminated: true });
+      }
+      this.lineNo++;
+      lineStart = nl + 1;
+      nl = chunk.indexOf(10, lineStart);
+    }
+    if (lineStart < bytesRead) {
+      if (this.pending.length === 0 && !long.skipped) this.pendingStart = pos + lineStart;
+      const piece = chunk.subarray(lineStart, bytesRead);
+      if (long.skipped) long.skipped += piece.length;
+      else if (long.fits(this.pending, piece)) this.pending.push(Buffer.from(piece));
+      else this.pending = [];
+    }
+    this.lastByte = chunk[bytesRead - 1];
+    this.last = chunk;
+    this.pos += bytesRead;
+  }
+
+  /** Hands on the last line when it has no newline, and says where the scan ended. */
+  end(): ScanResult {
+    if (this.long.skipped) {
+      this.onLine({ buf: this.last, start: 0, end: 0, offset: this.pendingStart, lineNo: this.lineNo, terminated: false, unreadBytes: this.long.skipped });
+      this.lineNo++;
+    } else if (this.pending.length > 0) {
+      const joined = Buffer.concat(this.pending);
+      this.pending = [];
+      this.onLine({ buf: joined, start: 0, end: joined.length, offset: this.pendingStart, lineNo: this.lineNo, terminated: false });
+      this.lineNo++;
+    }
+    return { endOffset: this.pos, nextLine: this.lineNo, endsWithNewline: this.lastByte === 10 };
+  }
+}
+
+/**
  * Streams a file in chunks and calls onLine for every line, so a file larger than
  * V8's string limit can be read and nothing but the current chunk is held.
  */
@@ -60,75 +141,44 @@ export async function scanLines(
     const size = opts.toOffset ?? (await fh.stat()).size;
     const chunkSize = opts.chunkSize ?? CHUNK;
     let pos = opts.fromOffset ?? 0;
-    let lineNo = opts.fromLine ?? 1;
-    // Pieces of a line that spans chunks; joined once its newline arrives.
-    let pending: Buffer[] = [];
-    let pendingStart = pos;
-    const long = new LongLine(opts.maxLineUnits ?? constants.MAX_STRING_LENGTH);
-    let lastByte = 10;
+    const lines = new LineSplitter(onLine, opts);
     // Two chunk buffers for the whole scan: while the lines of one are handed out, the
     // next range is already being read into the other (a load waited ~10% of its time on
-    // reads before). Lines handed out are views into a chunk, valid only during the
-    // callback (a line spanning chunks is copied). Fresh buffers per chunk would pile up
-    // as external memory until a major GC.
+    // reads before). Fresh buffers per chunk would pile up as external memory until a major GC.
     const first = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - pos, 1)));
     let spare: Buffer | undefined;
-    let chunk: Buffer = first;
     const readInto = (buf: Buffer, at: number) => fh.read(buf, 0, Math.min(buf.length, size - at), at);
-    inFlight = pos < size ? readInto(chunk, pos) : undefined;
+    inFlight = pos < size ? readInto(first, pos) : undefined;
     while (inFlight) {
-      const { bytesRead, buffer } = await inFlight;
+      const { bytesRead, buffer: chunk } = await inFlight;
       inFlight = undefined;
       if (bytesRead === 0) break;
-      chunk = buffer;
       opts.signal?.throwIfAborted();
       if (pos + bytesRead < size) {
         spare ??= Buffer.allocUnsafe(first.length);
         inFlight = readInto(chunk === first ? spare : first, pos + bytesRead);
       }
-      let lineStart = 0;
-      let nl = chunk.indexOf(10, 0);
-      while (nl !== -1 && nl < bytesRead) {
-        if (long.skipped) {
-          onLine({ buf: chunk, start: 0, end: 0, offset: pendingStart, lineNo, terminated: true, unreadBytes: long.skipped + nl });
-          long.reset();
-        } else if (pending.length > 0) {
-          pending.push(chunk.subarray(0, nl));
-          const joined = Buffer.concat(pending);
-          pending = [];
-          long.reset();
-          onLine({ buf: joined, start: 0, end: joined.length, offset: pendingStart, lineNo, terminated: true });
-        } else {
-          onLine({ buf: chunk, start: lineStart, end: nl, offset: pos + lineStart, lineNo, terminated: true });
-        }
-        lineNo++;
-        lineStart = nl + 1;
-        nl = chunk.indexOf(10, lineStart);
-      }
-      if (lineStart < bytesRead) {
-        if (pending.length === 0 && !long.skipped) pendingStart = pos + lineStart;
-        const piece = chunk.subarray(lineStart, bytesRead);
-        if (long.skipped) long.skipped += piece.length;
-        else if (long.fits(pending, piece)) pending.push(Buffer.from(piece));
-        else pending = [];
-      }
-      lastByte = chunk[bytesRead - 1];
+      lines.push(chunk, bytesRead);
       pos += bytesRead;
       opts.onProgress?.(pos);
     }
-    if (long.skipped) {
-      onLine({ buf: chunk, start: 0, end: 0, offset: pendingStart, lineNo, terminated: false, unreadBytes: long.skipped });
-      lineNo++;
-    } else if (pending.length > 0) {
-      const joined = Buffer.concat(pending);
-      onLine({ buf: joined, start: 0, end: joined.length, offset: pendingStart, lineNo, terminated: false });
-      lineNo++;
-    }
-    return { endOffset: pos, nextLine: lineNo, endsWithNewline: lastByte === 10 };
+    return lines.end();
   } finally {
     await inFlight?.catch(() => undefined);
     await fh.close();
   }
+}
+
+/** Like scanLines, over chunks that come from elsewhere (a decompressor), each handed on in order and not kept. */
+export async function scanChunks(chunks: AsyncIterable<Uint8Array>, onLine: (line: RawLine) => void, opts: Pick<ScanOptions, "signal" | "onProgress" | "maxLineUnits"> = {}): Promise<ScanResult> {
+  const lines = new LineSplitter(onLine, opts);
+  for await (const c of chunks) {
+    opts.signal?.throwIfAborted();
+    if (!c.length) continue;
+    lines.push(Buffer.from(c.buffer, c.byteOffset, c.length), c.length);
+    opts.onProgress?.(lines.offset);
+  }
+  return lines.end();
 }
 
 /** UTF-16 units the UTF-8 bytes decode to: one per character, two for a 4-byte one. */

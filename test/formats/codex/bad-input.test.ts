@@ -58,7 +58,7 @@ describe("Codex bad input: junk lines, a truncated .zst, a fork without its pare
     assert.ok(zstProblem, "a problem says the zstd data is cut");
     assert.ok(zstProblem.message.startsWith(`${cut}: the zstd data is corrupt or truncated`), zstProblem.message);
     const r = await ase(["tree", cut]);
-    assert.equal(r.code, 0);
+    assert.equal(r.code, 0, r.err);
     assert.match(r.err, /zstd data is corrupt or truncated/);
     assert.match(r.out, /Say hello/);
   });

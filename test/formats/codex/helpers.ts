@@ -38,3 +38,26 @@ export function recorded(): { main: string; compact: string; fork: string; dir: 
   const main = files.find((f) => f !== fork && f !== compact) as string;
   return { main, compact, fork, dir };
 }
+
+/**
+ * zstd frames of raw (stored) blocks: what a compressor writes for data it cannot shrink,
+ * and frames fzstd reads like any other. Lets a test make a .zst of any size without a
+ * compressor; `frameBytes` cuts the data into several frames (a .zst may hold many).
+ */
+export function rawZst(data: Buffer, frameBytes = data.length): Buffer {
+  const BLOCK = 100_000;
+  const parts: Buffer[] = [];
+  for (let from = 0; from < data.length || from === 0; from += frameBytes) {
+    const frame = data.subarray(from, Math.min(data.length, from + frameBytes));
+    // Magic, then a frame header: no content size, no checksum; a window of 2^(10+7) bytes.
+    parts.push(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3]));
+    for (let at = 0; at < frame.length; at += BLOCK) {
+      const size = Math.min(BLOCK, frame.length - at);
+      const last = at + size >= frame.length ? 1 : 0;
+      const h = (size << 3) | last;
+      parts.push(Buffer.from([h & 255, (h >> 8) & 255, (h >> 16) & 255]), frame.subarray(at, at + size));
+    }
+    if (!data.length) break;
+  }
+  return Buffer.concat(parts);
+}

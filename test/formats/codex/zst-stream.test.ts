@@ -7,27 +7,9 @@ import { loadCodex } from "../../../src/core/formats/codex/session";
 import { generateCodexRollout } from "../../../bench/generate-codex";
 import { record } from "../../helpers/index-picture";
 import { tempDir } from "../../helpers/session-builder";
-import { recorded, tempHome } from "./helpers";
+import { rawZst, recorded, tempHome } from "./helpers";
 
 const NAME = "rollout-2026-11-26T05-00-00-01a2166c-0000-7000-8000-0000000000aa.jsonl";
-
-/**
- * A zstd frame of raw (stored) blocks: what a compressor writes for data it cannot
- * shrink, and a frame fzstd reads like any other. Lets a test make a .zst of any size
- * without a compressor.
- */
-function rawZst(data: Buffer): Buffer {
-  const BLOCK = 100_000;
-  // Magic, then a frame header: no content size, no checksum; a window of 2^(10+7) bytes.
-  const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3])];
-  for (let at = 0; at < data.length; at += BLOCK) {
-    const size = Math.min(BLOCK, data.length - at);
-    const last = at + size >= data.length ? 1 : 0;
-    const h = (size << 3) | last;
-    parts.push(Buffer.from([h & 255, (h >> 8) & 255, (h >> 16) & 255]), data.subarray(at, at + size));
-  }
-  return Buffer.concat(parts);
-}
 
 /** A home with one rollout as plain and (in a second home) as .zst; `mb` megabytes of it. */
 function rolloutPair(mb: number): { plain: string; zst: string; home: string; zhome: string } {

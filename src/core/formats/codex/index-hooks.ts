@@ -7,6 +7,7 @@ import { kindOf, previewOf } from "../../session/line-text";
 import { summarizeToolCall } from "../../session/tool-summary";
 import { putUsageFigures } from "../../tokens/usage-figures";
 import { asObj, type CodexLine, contentText, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
+import { codexFromLead } from "./line-lead";
 import { type CodexRangeState, emptyNotes, type RangeNotes, TURN_END, TURN_PROMPT, TURN_START, type TurnOp } from "./range-state";
 
 /** Item types only a model response writes (a message is one when its role is assistant). */
@@ -111,6 +112,7 @@ function roleOf(l: CodexLine): string {
 export class CodexIndexHooks implements IndexHooks {
   readonly formatId = "codex";
   readonly agent = "Codex";
+  readonly fromLead = codexFromLead;
   private cwd: string | undefined;
   private model: string | undefined;
   /** Per real prompt so far: the entry before it (the parent a rollback of that turn returns to). */
@@ -263,7 +265,8 @@ export class CodexIndexHooks implements IndexHooks {
     const turn = l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started")) ? (str(p.turn_id) ?? str(asObj(p.turn_attribution)?.turn_id)) : undefined;
     if (turn) this.turnId = turn;
     this.turnOf[i] = this.turnId;
-    const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : asObj(p.info)?.model_context_window) : undefined;
+    // The window is recorded by task_started and token_count (docs/codex-format.md section 7), no other event.
+    const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : p.type === "token_count" ? asObj(p.info)?.model_context_window : undefined) : undefined;
     if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
     this.linkResponse(i, l, p);
     const u = this.usageOf(i, l, p);

@@ -10,7 +10,8 @@ import { findRollout, homeOf } from "./files";
 import { rebuildHistory } from "./history";
 import { CodexIndexHooks } from "./index-hooks";
 import { asObj, str } from "./lines";
-import { decompressRollout } from "./zst";
+import type { Decompressed } from "./zst";
+import { streamRollout } from "./zst-stream";
 
 /** What a loaded rollout knows beyond its entries: its session_meta and, for a fork, its parent's part. */
 export interface CodexFacts {
@@ -235,13 +236,20 @@ async function loadCodexAt(path: string, opts: LoadOptions, depth: number, env: 
   let session: SessionReader;
   let file: CodexFileSession;
   if (path.endsWith(".zst")) {
-    const d = await decompressRollout(path);
-    if (d.bytes === 0) throw new Error(d.error ?? `${path}: the .zst file holds no data`);
+    // Indexed as another thread decompresses it, or from the copy made before.
+    const z = streamRollout(path, opts.signal);
+    let d: Decompressed | undefined;
     try {
-      file = await CodexFileSession.open(d.plain, opts);
+      if (!z.chunks) d = await z.copy;
+      if (d?.bytes === 0) throw new Error(d.error ?? `${path}: the .zst file holds no data`);
+      file = await CodexFileSession.open(d?.plain ?? z.plain, z.chunks ? { ...opts, stream: z.chunks } : opts);
+      d = await z.copy;
     } catch (err) {
+      const got = d ?? (await z.copy.catch(() => undefined));
+      if (got?.bytes === 0) throw new Error(got.error ?? `${path}: the .zst file holds no data`);
       // Errors name the decompressed copy: the user knows the .zst.
-      throw new Error((err as Error).message.split(d.plain).join(path));
+      const copy = got?.plain ?? z.plain;
+      throw new Error(copy ? (err as Error).message.split(copy).join(path) : (err as Error).message);
     }
     if (d.error) file.notes.push({ kind: "torn-line", line: file.metas.length ? file.metas[file.metas.length - 1].line : 1, message: d.error });
     session = new CodexZstSession(path, file);

@@ -30,9 +30,12 @@ const SLICE = 64 * 1024;
  * fzstd's window in memory at a time, never the whole file. Between slices the thread
  * (the extension host) serves other work. A truncated or corrupt frame stops there: what
  * came before it was handed on, and `error` says why. fzstd (MIT, pure JavaScript, no
- * native build): Node 20 has no zstd of its own. `onData` must not keep the array.
+ * native build): Node 20 has no zstd of its own. `onData` must not keep the array; once
+ * fzstd is done with it (it copies each block into its window after handing it on),
+ * `settle` gets it: by default its memory is freed at once, a worker hands it on.
+ * `onRead` hears how many compressed bytes were read.
  */
-export async function streamZst(path: string, onData: (data: Uint8Array) => void): Promise<{ bytes: number; size: number; error?: string }> {
+export async function streamZst(path: string, onData: (data: Uint8Array) => void, settle: (data: Uint8Array) => void = releaseNow, onRead?: (compressed: number, size: number) => void): Promise<{ bytes: number; size: number; error?: string }> {
   // Refuses a FIFO or device named *.zst (it would block the read for ever).
   closeSync(openRegular(path));
   const fh = await open(path, "r");
@@ -44,7 +47,7 @@ export async function streamZst(path: string, onData: (data: Uint8Array) => void
   // ~800 of 128 KB, which otherwise pile up to ~60 MB).
   let previous: Uint8Array | undefined;
   const z = new Decompress((data) => {
-    if (previous) releaseNow(previous);
+    if (previous) settle(previous);
     previous = undefined;
     if (!data.length) return;
     onData(data);
@@ -57,6 +60,7 @@ export async function streamZst(path: string, onData: (data: Uint8Array) => void
       const buf = Buffer.allocUnsafeSlow(CHUNK);
       const { bytesRead: n } = await fh.read(buf, 0, CHUNK, pos);
       pos += n;
+      onRead?.(pos, size);
       const last = n === 0 || pos >= size;
       // fzstd keeps a reference to pushed data until the frame's block is done: each chunk is its own buffer.
       for (let at = 0; at < n || at === 0; at += SLICE) {
@@ -72,13 +76,13 @@ export async function streamZst(path: string, onData: (data: Uint8Array) => void
     }
     if (!error && size === 0) error = `${path}: the .zst file is empty`;
   } finally {
-    if (previous) releaseNow(previous);
+    if (previous) settle(previous);
     await fh.close();
   }
   return { bytes, size, ...(error ? { error } : {}) };
 }
 
-function writeAll(fd: number, data: Uint8Array): void {
+export function writeAll(fd: number, data: Uint8Array): void {
   for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
 }
 
@@ -117,7 +121,7 @@ const done = new Map<string, Promise<Decompressed>>();
  * reads entries from it by offset while it is open), by streaming; removed when the
  * process exits. A truncated or corrupt frame keeps what came before it, and `error` says why.
  */
-export function decompressRollout(path: string): Promise<Decompressed> {
+export function decompressRollout(path: string, make: (path: string, plain: string) => Promise<Decompressed> = copyOut): Promise<Decompressed> {
   const st = statSync(path);
   const key = `${path}\0${st.size}\0${st.mtimeMs}\0${st.ino}`;
   const known = done.get(key);
@@ -125,23 +129,29 @@ export function decompressRollout(path: string): Promise<Decompressed> {
     return known.then((d) => {
       if (existsSync(d.plain)) return d;
       done.delete(key);
-      return decompressRollout(path);
+      return decompressRollout(path, make);
     });
   }
-  const made = copyOut(path, key);
+  const made = make(path, copyName(key));
   done.set(key, made);
   made.catch(() => done.delete(key));
   return made;
 }
 
-async function copyOut(path: string, key: string): Promise<Decompressed> {
+/** Where this process puts the copy of a .zst (by its identity): removed when the process exits. */
+function copyName(key: string): string {
   const dir = spillDir();
   sweepOnce(dir);
   const name = createHash("sha1").update(key).digest("hex").slice(0, 24);
   const plain = join(dir, `${name}-${process.pid}.jsonl`);
+  mine.add(plain);
+  return plain;
+}
+
+/** Decompresses on this thread to a temp file beside `plain`, renamed to it when whole. */
+export async function copyOut(path: string, plain: string): Promise<Decompressed> {
   const temp = `${plain}.tmp`;
   mine.add(temp);
-  mine.add(plain);
   const out = openSync(temp, "w", 0o600);
   let res: Awaited<ReturnType<typeof streamZst>>;
   try {
