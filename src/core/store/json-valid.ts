@@ -86,9 +86,12 @@ const openAt: boolean[] = [];
 
 /**
  * Whether buf[start, end) is one JSON value that JSON.parse would accept, nested at most
- * `limit` deep (deeper is refused too: a full read reports it as too deep). Nothing is decoded.
+ * `limit` deep (deeper is refused too: a full read reports it as too deep); with
+ * `ownKeysOnce`, also refused when its own object repeats a key or escapes one
+ * (topMemberKey), as a skim must. Nothing is decoded.
  */
-export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number): boolean {
+export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number, opts: { ownKeysOnce?: boolean } = {}): boolean {
+  const once = opts.ownKeysOnce === true;
   let depth = 0;
   let p = skipSpace(buf, start, end);
   for (;;) {
@@ -104,7 +107,8 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       else {
         openAt[depth++] = isObject;
         if (isObject) {
-          p = memberKey(buf, p, end);
+          if (depth === 1) topKeys = 0;
+          p = once && depth === 1 ? topMemberKey(buf, p, end) : memberKey(buf, p, end);
           if (p < 0) return false;
         }
         continue;
@@ -123,7 +127,7 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       if (d === 0x2c) {
         p = skipSpace(buf, p + 1, end);
         if (isObject) {
-          p = memberKey(buf, p, end);
+          p = once && depth === 1 ? topMemberKey(buf, p, end) : memberKey(buf, p, end);
           if (p < 0) return false;
         }
         break;
@@ -133,6 +137,43 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       p++;
     }
   }
+}
+
+/** Where the keys of the line's own object start and end (its members so far: topKeys). */
+const keyStart: number[] = [];
+const keyEnd: number[] = [];
+let topKeys = 0;
+
+/**
+ * A member of the line's own object: as memberKey, and -1 when its key repeats an earlier
+ * one or holds an escape. JSON.parse keeps a repeated key's last value, a skim reads the
+ * first one it meets; and an escaped key could spell a name the skim looks for. Agents
+ * write neither, so such a line is simply parsed whole.
+ */
+function topMemberKey(buf: Uint8Array, p: number, end: number): number {
+  const start = p + 1;
+  const next = memberKey(buf, p, end);
+  if (next < 0) return -1;
+  const close = lastQuoteBefore(buf, next);
+  for (let i = start; i < close; i++) if (buf[i] === BACKSLASH) return -1;
+  const len = close - start;
+  for (let k = 0; k < topKeys; k++) {
+    if (keyEnd[k] - keyStart[k] !== len) continue;
+    let i = 0;
+    while (i < len && buf[keyStart[k] + i] === buf[start + i]) i++;
+    if (i === len) return -1;
+  }
+  keyStart[topKeys] = start;
+  keyEnd[topKeys] = close;
+  topKeys++;
+  return next;
+}
+
+/** The closing quote of a key whose value starts at `value` (back over the colon and spaces). */
+function lastQuoteBefore(buf: Uint8Array, value: number): number {
+  let i = value - 1;
+  while (buf[i] !== QUOTE) i--;
+  return i;
 }
 
 /** A member's key and colon at p: the position of its value, or -1. */

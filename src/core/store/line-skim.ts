@@ -104,5 +104,5 @@ export function leadingMembers(buf: Buffer, start: number, end: number): Record<
  * this and is parsed whole, to be reported the way a full read reports it.
  */
 export function skimmable(buf: Buffer, start: number, end: number): boolean {
-  return isValidJson(buf, start, end, MAX_JSON_DEPTH);
+  return isValidJson(buf, start, end, MAX_JSON_DEPTH, { ownKeysOnce: true });
 }

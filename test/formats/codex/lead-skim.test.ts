@@ -46,6 +46,10 @@ const HOSTILE = [
   // Two objects on one line.
   `{"ordinal":17,"timestamp":"${T}","type":"world_state","payload":{}}{"ordinal":18}`,
   ev(19, { type: "item_completed", item: { type: "AgentMessage" } }),
+  // Not JSON past its lead (a doubled comma): a problem, as a full parse makes it.
+  `{"ordinal":20,"timestamp":"${T}","type":"world_state","payload":{"full":true,,"state":{}}}`,
+  // The line's type given twice: JSON.parse keeps the last one.
+  `{"ordinal":21,"timestamp":"${T}","type":"world_state","payload":{"full":true},"type":"response_item"}`,
 ];
 
 /** The index of a file, with every line parsed whole (`lead` false) or the lead hooks on. */
@@ -65,17 +69,17 @@ function file(text: string): string {
 
 describe("Codex lines the index keeps by name alone, indexed from their first members (their bulk unparsed)", () => {
   it("hostile lines (the marker in a string, escaped quotes and names, torn and deep lines) index as a full parse indexes them", async () => {
-    const torn = `{"ordinal":20,"timestamp":"${T}","type":"world_state","payload":{"full":tr`;
+    const torn = `{"ordinal":22,"timestamp":"${T}","type":"world_state","payload":{"full":tr`;
     const path = file(`${[meta, ...HOSTILE].join("\n")}\n${torn}`);
     const skimmed = await index(path, true);
     assert.deepEqual(skimmed, await index(path, false));
     // What the lines were read as, so the comparison above compares something.
     const problems = JSON.stringify(skimmed.problems);
-    assert.equal(skimmed.records.length, HOSTILE.length - 3, `every line but the cut, the deep and the doubled one is an entry: ${problems}`);
+    assert.equal(skimmed.records.length, HOSTILE.length - 4, `every line but the cut, the deep, the doubled and the doubled-comma one is an entry: ${problems}`);
     assert.deepEqual(skimmed.windows, [[4, 128000], [6, 200000]]);
     assert.deepEqual(
       skimmed.problems.map((p) => [p.line, p.kind]),
-      [[16, "parse-error"], [17, "parse-error"], [18, "parse-error"], [HOSTILE.length + 2, "torn-line"]],
+      [[16, "parse-error"], [17, "parse-error"], [18, "parse-error"], [20, "parse-error"], [HOSTILE.length + 2, "torn-line"]],
     );
   });
 
