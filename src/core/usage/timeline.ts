@@ -209,7 +209,11 @@ export function contextTimeline(session: SessionReader, leaf: number, opts: Time
  * has been used, and stopping with the signal's reason when aborted: every stretch reads
  * its entries' bodies, seconds on a 100 MB session, which a host must not spend at once.
  */
-export async function contextTimelineAsync(session: SessionReader, leaf: number, opts: TimelineOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<ContextTimeline> {
+export async function contextTimelineAsync(
+  session: SessionReader,
+  leaf: number,
+  opts: TimelineOptions & { signal?: AbortSignal; sliceMs?: number; afterStretch?: () => void } = {},
+): Promise<ContextTimeline> {
   const work = timelineWork(session, leaf, opts);
   const sliceMs = opts.sliceMs ?? 15;
   let slice = performance.now();
@@ -217,6 +221,8 @@ export async function contextTimelineAsync(session: SessionReader, leaf: number,
     opts.signal?.throwIfAborted();
     const r = work.next();
     if (r.done) return r.value;
+    // A stretch's context was read and dropped (an export trims the heap here).
+    opts.afterStretch?.();
     if (performance.now() - slice > sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       slice = performance.now();
