@@ -20,7 +20,7 @@ import { packDetails } from "./page-details";
 import { StaticHost } from "./page-host";
 import { PageSubagentExport } from "./page-subagents";
 import { RowView, sessionInfoView } from "./row-view";
-import { detailsWithCost, withSubagentFigures } from "./step-details";
+import { detailsWithCost, stepCostSnapshot, type StepCosts, withSubagentFigures } from "./step-details";
 
 export interface PageModelOptions {
   /** Export only the branch root..leafId; without it the whole tree. */
@@ -42,8 +42,10 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
 }
 
 export class PageModel implements PageSource {
-  /** The session's cost, for the header and each step's cost in the details. */
-  private readonly ledger: CostLedger;
+  /** The session's cost, for the header (dropped once it is made, see stepCosts). */
+  private ledger: CostLedger | undefined;
+  /** Each step's cost, for the details. */
+  private steps: StepCosts | undefined;
   /** The default view's row count, as the panel's init message says it (index() sets it). */
   private rowCount = 0;
   readonly scrub: Scrubber;
@@ -67,7 +69,6 @@ export class PageModel implements PageSource {
     if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
     this.scrub = new Scrubber(opts.redactor);
     this.nested = new PageSubagentExport(session, this.scrub);
-    this.ledger = new CostLedger(session, session.format, { prices: undefined });
     const subset = exportedPositions(session, opts.leafId);
     this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
     if (subset) {
@@ -88,11 +89,7 @@ export class PageModel implements PageSource {
     const n = this.positions.length;
     const idOf = (i: number) => scrub.id(s.metas[i].id);
     // The row texts as the explorer words them (RowView: paths relative to the cwd).
-    const view = new RowView(s);
-    this.rowCount = view.rowCount;
-    view.setFilter("all");
-    const rowText = new Map<string, string>();
-    for (let start = 0; start < view.rowCount; start += 4096) for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
+    const rowText = this.rowTexts();
 
     const dict = () => {
       const list: string[] = [];
@@ -167,6 +164,37 @@ export class PageModel implements PageSource {
     return idx;
   }
 
+  /**
+   * The row texts as the explorer words them (RowView: paths relative to the cwd) by entry
+   * id, and the default view's row count. The view is dropped on return: it holds a row
+   * for every entry.
+   */
+  private rowTexts(): Map<string, string> {
+    const view = new RowView(this.session);
+    this.rowCount = view.rowCount;
+    view.setFilter("all");
+    const rowText = new Map<string, string>();
+    for (let start = 0; start < view.rowCount; start += 4096) {
+      for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
+      this.trim.maybe();
+    }
+    return rowText;
+  }
+
+  /** The session's cost as the controller reads it (its prices: none). */
+  private openLedger(): CostLedger {
+    return (this.ledger ??= new CostLedger(this.session, this.session.format, { prices: undefined }));
+  }
+
+  /** Each step's cost, the ledger dropped once they are copied. */
+  private stepCosts(): StepCosts {
+    if (!this.steps) {
+      this.steps = stepCostSnapshot(this.openLedger(), this.session.metas.length);
+      this.ledger = undefined;
+    }
+    return this.steps;
+  }
+
   /** The first screen: what the page's own host answers over this index (the webview's ready, then its first rows). */
   first(index: PageIndex): PageFirst {
     let init: HostToWebview | undefined;
@@ -193,13 +221,15 @@ export class PageModel implements PageSource {
         selected = kids[kids.length - 1];
       }
     }
+    const ledger = this.openLedger();
     let bars = formatBars(s, selected, {}, table);
     for (const bar of bars) {
       const leaf = s.tree.indexOf(bar.leafId);
-      if (leaf !== undefined) bar.cost = this.ledger.branch(leaf);
+      if (leaf !== undefined) bar.cost = ledger.branch(leaf);
     }
     if (this.opts.leafId !== undefined) bars = bars.filter((b) => b.leafId === this.opts.leafId);
-    const init: InitMessage = { type: "init", session: info, rowCount, filter: "default", bars, cost: this.ledger.figures() };
+    const init: InitMessage = { type: "init", session: info, rowCount, filter: "default", bars, cost: ledger.figures() };
+    this.stepCosts();
     const out = { ...init, session: { ...init.session, unavailable, readOnly: true }, bars };
     delete (out.session as Partial<typeof out.session>).reading;
     return this.scrub.deep(out, undefined, "header");
@@ -250,8 +280,8 @@ export class PageModel implements PageSource {
   private async details(i: number): Promise<PageDetails> {
     const id = this.session.metas[i].id;
     const s = this.session;
-    const d: EntryDetails = await withSubagentFigures(s, detailsWithCost(s, this.ledger, i), undefined);
-    return packDetails(d, id, this.scrub, (k) => detailsWithCost(s, this.ledger, i, k).blocks[k]);
+    const d: EntryDetails = await withSubagentFigures(s, detailsWithCost(s, this.stepCosts(), i), undefined);
+    return packDetails(d, id, this.scrub, (k) => detailsWithCost(s, this.stepCosts(), i, k).blocks[k]);
   }
 
   /** The sub-agents of the k-th call that started some (index().subagentCalls). */

@@ -10,12 +10,32 @@ import type { ReplyResults } from "../protocol";
 import { entryDetails } from "./entry-details";
 import { inlineSubagentFigures, subagentFigures } from "./subagent-figures";
 
+/** What the details read of a session's cost: the step placed at each entry. */
+export type StepCosts = Pick<CostLedger, "stepCost">;
+
+/**
+ * The steps' costs of a ledger copied into two arrays, for a reader that keeps them after
+ * dropping the ledger (it holds every step of the session: tens of MB on a large one).
+ */
+export function stepCostSnapshot(ledger: CostLedger, entries: number): StepCosts {
+  const usd = new Float64Array(entries);
+  const kind = new Uint8Array(entries);
+  const kinds = ["recorded", "priced", "none"] as const;
+  for (let i = 0; i < entries; i++) {
+    const c = ledger.stepCost(i);
+    if (!c) continue;
+    usd[i] = c.usd;
+    kind[i] = kinds.indexOf(c.source) + 1;
+  }
+  return { stepCost: (i) => (kind[i] ? { usd: usd[i], source: kinds[kind[i] - 1] } : undefined) };
+}
+
 /**
  * The cost of the step entry i is part of: a response written over several lines is one
  * step, kept on one of its lines (the one holding its final usage), found up or down
  * the lines of the same response.
  */
-export function stepCostOf(s: SessionReader, ledger: CostLedger, i: number): ReturnType<CostLedger["stepCost"]> {
+export function stepCostOf(s: SessionReader, ledger: StepCosts, i: number): ReturnType<CostLedger["stepCost"]> {
   const own = ledger.stepCost(i);
   if (own) return own;
   const f = s.format;
@@ -38,7 +58,7 @@ export function stepCostOf(s: SessionReader, ledger: CostLedger, i: number): Ret
 }
 
 /** Entry i's details with its step's cost (block `fullBlock` uncut when given). */
-export function detailsWithCost(s: SessionReader, ledger: CostLedger, i: number, fullBlock?: number): ReplyResults["details"] {
+export function detailsWithCost(s: SessionReader, ledger: StepCosts, i: number, fullBlock?: number): ReplyResults["details"] {
   const d = entryDetails(s, i, fullBlock);
   const step = stepCostOf(s, ledger, i);
   return step ? { ...d, stepCost: step } : d;

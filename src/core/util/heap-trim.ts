@@ -11,7 +11,7 @@ import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** Growth of the used heap since the last collection that calls for the next (bytes). */
-export const TRIM_GROWTH = 48 * 1024 * 1024;
+export const TRIM_GROWTH = 32 * 1024 * 1024;
 
 let collect: (() => void) | null | undefined;
 
