@@ -1,6 +1,6 @@
 import { createWriteStream } from "node:fs";
 import { writeSessionJson } from "../src/core/export/json";
-import { sessionMarkdown } from "../src/core/export/markdown";
+import { writeSessionMarkdown } from "../src/core/export/markdown";
 import { openSession } from "../src/core/formats/registry";
 import { writeHtmlExport } from "../src/explorer/html-export";
 import { passThroughRedactor } from "../src/core/export/redactor";
@@ -9,8 +9,8 @@ import { peakRssBytes } from "./peak-rss";
 /**
  * One export in a fresh process, so its peak RSS is its own:
  *   node export-child.js SESSION OUT [html|md|json]
- * Prints one JSON line: {ms, maxRssBytes, bytes, entries}. The HTML page and the JSON are
- * streamed to OUT as `ase export` writes them; the whole tree for each format.
+ * Prints one JSON line: {ms, maxRssBytes, bytes, entries}. Each format is
+ * streamed to OUT as `ase export` writes it, the whole tree.
  */
 
 async function main(file: string, out: string, format: string): Promise<void> {
@@ -26,7 +26,7 @@ async function main(file: string, out: string, format: string): Promise<void> {
   const redactor = passThroughRedactor();
   if (format === "html") await writeHtmlExport(session, { redactor }, sink);
   else if (format === "json") await writeSessionJson(session, redactor, { all: true, redacted: false }, sink);
-  else if (format === "md") await sink(await sessionMarkdown(session, redactor, { all: true }));
+  else if (format === "md") await writeSessionMarkdown(session, redactor, { all: true }, sink);
   else throw new Error(`unknown format ${format}`);
   await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
