@@ -160,6 +160,8 @@ export class PageModel implements PageSource {
     for (const [root, call] of f.subagents?.inlineRoots(s) ?? []) {
       if (this.at(root) >= 0 && this.at(call) >= 0) idx.inlineRoots.push([this.at(root), this.at(call)]);
     }
+    // The texts are in the index now: not held through the timelines.
+    rowText.clear();
     idx.branches = await this.branches(idx.init.bars);
     return idx;
   }
@@ -257,13 +259,16 @@ export class PageModel implements PageSource {
       // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
       const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim.maybe() });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
-      out.push({
-        leaf: this.at(leaf),
-        bar: { ...bar, selected: true },
-        files: this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path"),
-        timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
-        timelinePath: path,
+      const branchFiles = this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path");
+      const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
+      // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
+      const points = timeline.points.map((p, k) => {
+        if (k % 4096 === 0) this.trim.maybe();
+        return this.points.add(this.scrub.deep(p, id, "timeline"));
       });
+      out.push({ leaf: this.at(leaf), bar: { ...bar, selected: true }, files: branchFiles, timeline: { ...head, points }, timelinePath: path });
+      // A timeline whose stretches were all read before reads nothing new: its points are the garbage.
+      this.trim.maybe();
     }
     return out;
   }

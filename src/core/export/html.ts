@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
+import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageIndex, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
 import { themeCss } from "./html-theme";
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
@@ -74,7 +74,8 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   // A script's text must not hold "</script" (it would end the element): the bundle's strings never need it raw.
   const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
   const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
-  const index = await model.index();
+  // Let go of once written: the details that follow are about the session's size.
+  let index: PageIndex | undefined = await model.index();
   const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
   await sink(`<!DOCTYPE html>
 <html lang="en">
@@ -95,7 +96,9 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   await sink(jsonBlock(FIRST_SCRIPT_ID, model.first(index)));
   await sink(`<script>${script}</script>\n`);
   await writeJsonBlock(INDEX_SCRIPT_ID, index, sink);
+  const calls = index.subagentCalls.length;
+  index = undefined;
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
-  for (let k = 0; k < index.subagentCalls.length; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
+  for (let k = 0; k < calls; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");
 }

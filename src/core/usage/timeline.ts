@@ -221,7 +221,7 @@ export async function contextTimelineAsync(
     opts.signal?.throwIfAborted();
     const r = work.next();
     if (r.done) return r.value;
-    // A stretch's context was read and dropped (an export trims the heap here).
+    // A stretch was read (its context dropped) or found: an export trims the heap here.
     opts.afterStretch?.();
     if (performance.now() - slice > sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -230,7 +230,7 @@ export async function contextTimelineAsync(
   }
 }
 
-/** The work of a timeline, pausing (yield) after each stretch's context is read. */
+/** The work of a timeline, pausing (yield) as each stretch's context is read or found in the memo. */
 function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptions): Generator<void, ContextTimeline> {
   const format = session.format;
   const valid = leaf >= 0 && leaf < session.metas.length;
@@ -261,8 +261,9 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
     if (!seg) {
       seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
       if (key !== undefined) opts.memo?.set(key, seg);
-      yield;
     }
+    // After each stretch, read or found in the memo: its points are made below, tens of thousands on a long path.
+    yield;
     const counted = new Uint8Array(seg.at.length);
     let running = 0;
     // A compaction starts the context's composition again from what it left.
