@@ -259,6 +259,8 @@ export class PageModel implements PageSource {
       // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
       const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim.maybe() });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
+      // The files of the path read every entry with a tool call on it (tens of MB parsed at once): from a heap at its live size.
+      this.trim.now();
       const branchFiles = this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path");
       const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
       // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
