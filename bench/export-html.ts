@@ -20,8 +20,8 @@ interface ExportRun {
   entries: number;
 }
 
-function exportChild(self: string, file: string, out: string): ExportRun {
-  const r = spawnSync(process.execPath, [join(dirname(self), "export-child.js"), file, out], { encoding: "utf8" });
+function exportChild(self: string, file: string, out: string, format: "html" | "md" | "json" = "html"): ExportRun {
+  const r = spawnSync(process.execPath, [join(dirname(self), "export-child.js"), file, out, format], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`export child failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop() as string) as ExportRun;
 }
@@ -80,6 +80,19 @@ export async function benchExportHtml(opts: { self: string; work: string; file: 
     const ratio = r.maxRssBytes / size;
     opts.report(`export HTML ${mb} MB: peak RSS`, `${(r.maxRssBytes / MB).toFixed(0)} MB = ${ratio.toFixed(2)}x the file`, "< 2x the file", ratio < 2);
     const page = await firstRowsMs(out);
+    // The other formats of the same session, the whole tree each: their peak RSS against the file.
+    for (const format of ["md", "json"] as const) {
+      const other = join(dir, `${mb}mb.${format}`);
+      try {
+        const o = exportChild(opts.self, opts.file, other, format);
+        const name = format === "md" ? "Markdown" : "JSON";
+        opts.report(`export ${name} ${mb} MB: time`, `${(o.ms / 1000).toFixed(1)} s`, "reported", true);
+        const ratio = o.maxRssBytes / size;
+        opts.report(`export ${name} ${mb} MB: peak RSS`, `${(o.maxRssBytes / MB).toFixed(0)} MB = ${ratio.toFixed(2)}x the file`, "< 2x the file", ratio < 2);
+      } finally {
+        rmSync(other, { force: true });
+      }
+    }
     opts.report(`export HTML ${mb} MB: page to first rows painted in Chromium (the page's clock)`, `${Math.round(page.ms)} ms`, "< 2000 ms", page.ms < 2000);
     opts.report(`export HTML ${mb} MB: page to first rows found by Playwright (wall)`, `${Math.round(page.wallMs)} ms`, "reported", true);
     opts.report(`export HTML ${mb} MB: requests the page made`, String(page.requests.length), "0", page.requests.length === 0);

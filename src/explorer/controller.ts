@@ -21,12 +21,11 @@ import type {
   WebviewToHost,
 } from "../protocol";
 import { actionRefusal } from "./action-rules";
-import { entryDetails } from "./entry-details";
 import { type CountExact, ExactCounting } from "./exact-counting";
 import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
-import { inlineSubagentFigures, subagentFigures } from "./subagent-figures";
+import { detailsWithCost, withSubagentFigures } from "./step-details";
 import { SubagentNesting } from "./subagent-rows";
 
 /** A request of the webview: it carries a requestId and gets exactly one reply. */
@@ -184,34 +183,6 @@ export class ExplorerController {
     return ledger;
   }
 
-  /**
-   * The cost of the step entry i is part of: a response written over several lines is one
-   * step, kept on one of its lines (the one holding its final usage), found up or down
-   * the lines of the same response.
-   */
-  private stepCostOf(i: number): ReturnType<CostLedger["stepCost"]> {
-    const ledger = this.ledger();
-    const own = ledger.stepCost(i);
-    if (own) return own;
-    const f = this.s.format;
-    const r = f.responseId?.(this.s, i);
-    if (r === undefined) return undefined;
-    const parent = this.s.tree.parent;
-    for (let cur = parent[i]; cur >= 0 && f.responseId?.(this.s, cur) === r; cur = parent[cur]) {
-      const c = ledger.stepCost(cur);
-      if (c) return c;
-    }
-    const seen = new Set<number>([i]);
-    for (let cur = i; ; ) {
-      const next = [...this.s.tree.children(cur)].find((k) => !seen.has(k) && f.responseId?.(this.s, k) === r);
-      if (next === undefined) return undefined;
-      const c = ledger.stepCost(next);
-      if (c) return c;
-      seen.add(next);
-      cur = next;
-    }
-  }
-
   /** The whole session's cost (every branch). */
   costView(): CostView {
     return this.ledger().figures();
@@ -276,10 +247,7 @@ export class ExplorerController {
       case "details": {
         const nested = this.nesting.details(msg.id, msg.fullBlock);
         if (nested) return nested;
-        const i = this.entryIndex(msg.id);
-        const d = entryDetails(this.s, i, msg.fullBlock);
-        const step = this.stepCostOf(i);
-        return step ? { ...d, stepCost: step } : d;
+        return detailsWithCost(this.s, this.ledger(), this.entryIndex(msg.id), msg.fullBlock);
       }
       case "setFilter":
         return { rowCount: view.setFilter(msg.filter) };
@@ -341,26 +309,7 @@ export class ExplorerController {
 
   /** An entry's details, each sub-agent it started given its own context size and cost (read from its transcript). */
   private async detailsWithSubagents(msg: Extract<ExplorerRequest, { type: "details" }>): Promise<ReplyResults["details"]> {
-    const d = this.answer(msg);
-    if (!d.subagents?.some((a) => a.found)) return d;
-    const prices = this.opts.prices?.();
-    // The transcripts' paths, from the format's view of the entry (the webview's copy leaves them out): looked up once.
-    const paths = new Map((this.s.format.details?.(this.s, this.entryIndex(d.id)).subagents ?? []).map((a) => [a.agentId, a.path]));
-    const subagents = await Promise.all(
-      d.subagents.map(async (a) => {
-        const inline = a.inlineEntryId === undefined ? undefined : this.s.tree.indexOf(a.inlineEntryId);
-        if (inline !== undefined) return { ...a, figures: inlineSubagentFigures(this.s, inline, prices) };
-        const path = a.found ? paths.get(a.agentId) : undefined;
-        if (!path) return a;
-        try {
-          return { ...a, figures: await subagentFigures(path, prices) };
-        } catch {
-          // Unreadable now (removed, being written): the link stays, without figures.
-          return a;
-        }
-      }),
-    );
-    return { ...d, subagents };
+    return withSubagentFigures(this.s, this.answer(msg), this.opts.prices?.());
   }
 
   private async timeline(leafId: string): Promise<ContextTimeline> {

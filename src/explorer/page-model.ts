@@ -1,20 +1,26 @@
-// What an exported page holds, computed by the explorer's own host side (ExplorerController
-// and RowView, the code that answers the panel), so the page shows what the panel shows.
+// What an exported page holds, computed by the explorer's own host side (the code the
+// controller answers the panel with: RowView, the bars, the cost ledger, the details), so
+// the page shows what the panel shows. It holds none of the panel's whole-session state
+// (the controller's row view and token table): a large session's export runs in a little
+// more than the loaded session's memory (docs/benchmarks.md).
 // Every string goes through the Redactor on its way into the page; entry ids through one
 // memo (an id is redacted the same wherever it is named, and stays unique).
 
 import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, FIRST_ROWS, type PageFirst, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
+import { HeapTrim } from "../core/util/heap-trim";
 import type { SessionReader } from "../core/session/session-reader";
 import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
 import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row, TokenBar } from "../protocol";
-import { ExplorerController } from "./controller";
+import { CostLedger } from "../core/usage/cost-ledger";
 import { FileOffers } from "./file-offers";
+import { formatBars } from "./format-bars";
 import { packDetails } from "./page-details";
 import { StaticHost } from "./page-host";
 import { PageSubagentExport } from "./page-subagents";
-import { RowView } from "./row-view";
+import { RowView, sessionInfoView } from "./row-view";
+import { detailsWithCost, stepCostSnapshot, type StepCosts, withSubagentFigures } from "./step-details";
 
 export interface PageModelOptions {
   /** Export only the branch root..leafId; without it the whole tree. */
@@ -36,7 +42,12 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
 }
 
 export class PageModel implements PageSource {
-  readonly controller: ExplorerController;
+  /** The session's cost, for the header (dropped once it is made, see stepCosts). */
+  private ledger: CostLedger | undefined;
+  /** Each step's cost, for the details. */
+  private steps: StepCosts | undefined;
+  /** The default view's row count, as the panel's init message says it (index() sets it). */
+  private rowCount = 0;
   readonly scrub: Scrubber;
   /** Position in the session -> position in the page (identity for the whole tree). */
   private readonly at: (i: number) => number;
@@ -47,6 +58,8 @@ export class PageModel implements PageSource {
   private readonly nested: PageSubagentExport;
   /** Session positions of the calls that started sub-agents (PageIndex.subagentCalls, in order). */
   private subagentCalls: number[] = [];
+  /** The heap kept near its live size: each entry's body read is garbage once written. */
+  private readonly trim = new HeapTrim();
   private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
@@ -56,7 +69,6 @@ export class PageModel implements PageSource {
     if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
     this.scrub = new Scrubber(opts.redactor);
     this.nested = new PageSubagentExport(session, this.scrub);
-    this.controller = new ExplorerController(session, { trusted: () => false, fileExists: () => false });
     const subset = exportedPositions(session, opts.leafId);
     this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
     if (subset) {
@@ -77,10 +89,7 @@ export class PageModel implements PageSource {
     const n = this.positions.length;
     const idOf = (i: number) => scrub.id(s.metas[i].id);
     // The row texts as the explorer words them (RowView: paths relative to the cwd).
-    const view = new RowView(s);
-    view.setFilter("all");
-    const rowText = new Map<string, string>();
-    for (let start = 0; start < view.rowCount; start += 4096) for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
+    const rowText = this.rowTexts();
 
     const dict = () => {
       const list: string[] = [];
@@ -92,7 +101,7 @@ export class PageModel implements PageSource {
     const typeNames = dict();
     const idx: PageIndex = {
       v: PAGE_DATA_VERSION,
-      init: this.init(),
+      init: this.init(this.rowCount),
       ids: [],
       parent: [],
       kind: [],
@@ -119,6 +128,7 @@ export class PageModel implements PageSource {
       detailChunks: this.detailChunks,
     };
     for (let k = 0; k < n; k++) {
+      if (k % 4096 === 0) this.trim.maybe();
       const i = this.positions[k];
       const m = s.metas[i];
       const d = f.describe(s, i);
@@ -150,8 +160,41 @@ export class PageModel implements PageSource {
     for (const [root, call] of f.subagents?.inlineRoots(s) ?? []) {
       if (this.at(root) >= 0 && this.at(call) >= 0) idx.inlineRoots.push([this.at(root), this.at(call)]);
     }
+    // The texts are in the index now: not held through the timelines.
+    rowText.clear();
     idx.branches = await this.branches(idx.init.bars);
     return idx;
+  }
+
+  /**
+   * The row texts as the explorer words them (RowView: paths relative to the cwd) by entry
+   * id, and the default view's row count. The view is dropped on return: it holds a row
+   * for every entry.
+   */
+  private rowTexts(): Map<string, string> {
+    const view = new RowView(this.session);
+    this.rowCount = view.rowCount;
+    view.setFilter("all");
+    const rowText = new Map<string, string>();
+    for (let start = 0; start < view.rowCount; start += 4096) {
+      for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
+      this.trim.maybe();
+    }
+    return rowText;
+  }
+
+  /** The session's cost as the controller reads it (its prices: none). */
+  private openLedger(): CostLedger {
+    return (this.ledger ??= new CostLedger(this.session, this.session.format, { prices: undefined }));
+  }
+
+  /** Each step's cost, the ledger dropped once they are copied. */
+  private stepCosts(): StepCosts {
+    if (!this.steps) {
+      this.steps = stepCostSnapshot(this.openLedger(), this.session.metas.length);
+      this.ledger = undefined;
+    }
+    return this.steps;
   }
 
   /** The first screen: what the page's own host answers over this index (the webview's ready, then its first rows). */
@@ -164,15 +207,31 @@ export class PageModel implements PageSource {
   }
 
   /** The init message the panel would get, read-only, its bars those of the exported tree. */
-  private init(): PageIndex["init"] {
-    const init = this.controller.init();
-    const unavailable = { ...init.session.unavailable };
+  private init(rowCount: number): PageIndex["init"] {
+    const s = this.session;
+    const info = sessionInfoView(s, false);
+    const unavailable = { ...info.unavailable };
     for (const a of ACTIONS) unavailable[a] = READ_ONLY;
-    let bars = init.bars;
+    // The bars the panel draws (the controller's: its token table, each bar's branch cost); with a leaf, that
+    // branch's bar as selecting it shows it (the selection runs on to the last child, as RowView.select does).
+    const table = s.format.tokenTable?.instant(s) ?? [];
+    let selected: number | undefined;
     if (this.opts.leafId !== undefined) {
-      const leaf = this.opts.leafId;
-      bars = this.controller.answer({ type: "select", requestId: 0, id: leaf }).bars.filter((b) => b.leafId === leaf);
+      selected = s.requireIndex(this.opts.leafId);
+      while (s.tree.childCount(selected) > 0) {
+        const kids = s.tree.children(selected);
+        selected = kids[kids.length - 1];
+      }
     }
+    const ledger = this.openLedger();
+    let bars = formatBars(s, selected, {}, table);
+    for (const bar of bars) {
+      const leaf = s.tree.indexOf(bar.leafId);
+      if (leaf !== undefined) bar.cost = ledger.branch(leaf);
+    }
+    if (this.opts.leafId !== undefined) bars = bars.filter((b) => b.leafId === this.opts.leafId);
+    const init: InitMessage = { type: "init", session: info, rowCount, filter: "default", bars, cost: ledger.figures() };
+    this.stepCosts();
     const out = { ...init, session: { ...init.session, unavailable, readOnly: true }, bars };
     delete (out.session as Partial<typeof out.session>).reading;
     return this.scrub.deep(out, undefined, "header");
@@ -198,21 +257,27 @@ export class PageModel implements PageSource {
       done.add(leaf);
       const id = s.metas[leaf].id;
       // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
-      const timeline = await contextTimelineAsync(s, leaf, { memo });
+      const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim.maybe() });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
-      out.push({
-        leaf: this.at(leaf),
-        bar: { ...bar, selected: true },
-        files: this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path"),
-        timeline: { ...this.scrub.deep({ ...timeline, points: [] }, id, "timeline"), points: this.scrub.deep(timeline.points, id, "timeline").map((p) => this.points.add(p)) },
-        timelinePath: path,
+      // The files of the path read every entry with a tool call on it (tens of MB parsed at once): from a heap at its live size.
+      this.trim.now();
+      const branchFiles = this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path");
+      const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
+      // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
+      const points = timeline.points.map((p, k) => {
+        if (k % 4096 === 0) this.trim.maybe();
+        return this.points.add(this.scrub.deep(p, id, "timeline"));
       });
+      out.push({ leaf: this.at(leaf), bar: { ...bar, selected: true }, files: branchFiles, timeline: { ...head, points }, timelinePath: path });
+      // A timeline whose stretches were all read before reads nothing new: its points are the garbage.
+      this.trim.maybe();
     }
     return out;
   }
 
   /** The details of the entries of chunk c, each with the whole text of what the display cut. */
   async detailsChunk(c: number): Promise<PageDetails[]> {
+    this.trim.maybe();
     const out: PageDetails[] = [];
     const end = Math.min(this.positions.length, (c + 1) * DETAILS_PER_CHUNK);
     for (let k = c * DETAILS_PER_CHUNK; k < end; k++) out.push(await this.details(this.positions[k]));
@@ -221,12 +286,14 @@ export class PageModel implements PageSource {
 
   private async details(i: number): Promise<PageDetails> {
     const id = this.session.metas[i].id;
-    const d: EntryDetails = await this.controller.answerAsync({ type: "details", requestId: 0, id });
-    return packDetails(d, id, this.scrub, (k) => this.controller.answer({ type: "details", requestId: 0, id, fullBlock: k }).blocks[k]);
+    const s = this.session;
+    const d: EntryDetails = await withSubagentFigures(s, detailsWithCost(s, this.stepCosts(), i), undefined);
+    return packDetails(d, id, this.scrub, (k) => detailsWithCost(s, this.stepCosts(), i, k).blocks[k]);
   }
 
   /** The sub-agents of the k-th call that started some (index().subagentCalls). */
   async subagents(k: number): Promise<PageSubagents> {
+    this.trim.maybe();
     return this.nested.call(this.subagentCalls[k]);
   }
 }

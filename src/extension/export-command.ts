@@ -1,9 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as vscode from "vscode";
-import { renderHtmlExport } from "../explorer/html-export";
-import { sessionJson } from "../core/export/json";
-import { branchMarkdown, sessionMarkdown } from "../core/export/markdown";
+import { exportReport, writeExportFile } from "../explorer/export-file";
 import { createRedactor } from "../core/export/redact/create-redactor";
 import { currentUser } from "../core/export/redact/current-user";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../core/export/redactor";
@@ -30,36 +27,18 @@ export function makeRedactor(opts: RedactorOptions): Redactor {
   return opts.redact ? createRedactor(currentUser(process.env)) : passThroughRedactor();
 }
 
-interface RenderOptions {
-  leafId?: string;
-  redactor: Redactor;
-  /** Whether the redactor scans (said in the JSON export's header). */
-  redacted: boolean;
-}
-
-/** A branch (by its leaf) or the whole tree as Markdown, the way `ase export` writes it. */
-async function renderMarkdown(session: SessionReader, opts: RenderOptions): Promise<string> {
-  return opts.leafId === undefined ? sessionMarkdown(session, opts.redactor, { all: true }) : branchMarkdown(session, opts.leafId, opts.redactor);
-}
-
-async function renderJson(session: SessionReader, opts: RenderOptions): Promise<string> {
-  const leaf = opts.leafId === undefined ? undefined : session.tree.indexOf(opts.leafId);
-  return `${JSON.stringify(await sessionJson(session, opts.redactor, { ...(leaf === undefined ? { all: true } : { leaf }), redacted: opts.redacted }), null, 2)}\n`;
-}
-
 interface ExportFormatSpec {
   label: string;
   extension: string;
   filterName: string;
-  render(session: SessionReader, opts: RenderOptions): Promise<string>;
   /** How the written file opens: the browser, or an editor. */
   opens: "external" | "editor";
 }
 
 const FORMATS = {
-  html: { label: "$(globe) HTML page", extension: "html", filterName: "HTML", render: renderHtmlExport, opens: "external" },
-  md: { label: "$(markdown) Markdown", extension: "md", filterName: "Markdown", render: renderMarkdown, opens: "editor" },
-  json: { label: "$(json) JSON", extension: "json", filterName: "JSON", render: renderJson, opens: "editor" },
+  html: { label: "$(globe) HTML page", extension: "html", filterName: "HTML", opens: "external" },
+  md: { label: "$(markdown) Markdown", extension: "md", filterName: "Markdown", opens: "editor" },
+  json: { label: "$(json) JSON", extension: "json", filterName: "JSON", opens: "editor" },
 } satisfies Record<string, ExportFormatSpec>;
 
 export type ExportFormat = keyof typeof FORMATS;
@@ -126,11 +105,12 @@ export async function exportSession(deps: CommandDeps, file: string, args: Expor
   const redact = args.redact ?? (await pickRedaction());
   if (redact === undefined) return undefined;
   const spec = FORMATS[format];
-  const redactor = makeRedactor({ redact });
-  const text = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(file)}…` }, () =>
-    spec.render(session, { ...(leafId === null ? {} : { leafId }), redactor, redacted: redact }),
+  // Two passes, neither holding the export whole (a 100 MB session's): the first only counts what
+  // is replaced, for the report shown before the save dialog; the second writes the file as it is made.
+  const scope = leafId === null ? {} : { leafId };
+  const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(file)}: looking for secrets…` }, () =>
+    exportReport(session, format, { ...scope, redactor: makeRedactor({ redact }), redacted: redact }),
   );
-  const report = redactor.report();
   const title = visibleText(clipText(deps.view.titleOf(file) ?? sessionTitle(undefined, file), 80));
   if (args.confirm !== false) {
     const what = `${leafId === null ? "the whole tree" : "one branch"} as ${spec.filterName}`;
@@ -144,8 +124,12 @@ export async function exportSession(deps: CommandDeps, file: string, args: Expor
     out = (await vscode.window.showSaveDialog({ title: "Export Session", defaultUri: vscode.Uri.file(join(folder, name)), filters: { [spec.filterName]: [spec.extension] } }))?.fsPath;
     if (!out) return undefined;
   }
-  await writeFile(out, text);
-  deps.log.info(`exported ${file} to ${out} (${format}, ${Buffer.byteLength(text)} bytes, redaction ${redact ? `on: ${report.total} replaced` : "off"})`);
+  const target = out;
+  // Whole or not at all: a failed write leaves no file (the error is shown by guarded()).
+  const bytes = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Exporting ${basename(file)}…` }, () =>
+    writeExportFile(session, format, { ...scope, redactor: makeRedactor({ redact }), redacted: redact }, target),
+  );
+  deps.log.info(`exported ${file} to ${out} (${format}, ${bytes} bytes, redaction ${redact ? `on: ${report.total} replaced` : "off"})`);
   const uri = vscode.Uri.file(out);
   let opened: boolean;
   if (spec.opens === "external") opened = await vscode.env.openExternal(uri);
@@ -153,7 +137,7 @@ export async function exportSession(deps: CommandDeps, file: string, args: Expor
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
     opened = true;
   }
-  return { file: out, format, bytes: Buffer.byteLength(text), report, opened };
+  return { file: out, format, bytes, report, opened };
 }
 
 /** Export Session... from the Sessions view, the explorer's title bar and the palette. */

@@ -4,9 +4,9 @@ import { createRedactor } from "../../core/export/redact/create-redactor";
 import { currentUser } from "../../core/export/redact/current-user";
 import { writeHtmlExport, writeHtmlExportFile } from "../../explorer/html-export";
 import { writeSessionJson } from "../../core/export/json";
-import { sessionMarkdown } from "../../core/export/markdown";
+import { writeSessionMarkdown } from "../../core/export/markdown";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
-import { NewFileError, writeNewFile, writeNewFileInPieces } from "../../core/store/atomic-file";
+import { NewFileError, writeNewFileInPieces } from "../../core/store/atomic-file";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
 import { safeText } from "../format";
@@ -97,27 +97,17 @@ async function run(args: string[], io: CliIO): Promise<void> {
     wrote(await atomically(() => writeHtmlExportFile(session, opts, target, tell)));
     return;
   }
-  if (format === "json") {
-    // Written as it is made too: an entry at a time, the report before the file is put in place.
-    const opts = { leaf, all: values.all, redacted };
-    if (target === undefined) {
-      await writeSessionJson(session, redactor, opts, async (piece) => {
-        if (io.out(piece) === false) await io.drained?.();
-      });
-      tell();
-      return;
-    }
-    wrote(await atomically(() => writeNewFileInPieces(target, async (put) => (await writeSessionJson(session, redactor, opts, put), tell()), { replace: true })));
-    return;
-  }
-  const text = await sessionMarkdown(session, redactor, { leaf, all: values.all });
-  tell();
+  // JSON and Markdown are written as they are made too: an entry at a time, the report before the file is put in place.
+  const opts = { leaf, all: values.all, redacted };
+  const write = (sink: (piece: string) => void | Promise<void>) => (format === "json" ? writeSessionJson(session, redactor, opts, sink) : writeSessionMarkdown(session, redactor, opts, sink));
   if (target === undefined) {
-    io.out(text);
+    await write(async (piece) => {
+      if (io.out(piece) === false) await io.drained?.();
+    });
+    tell();
     return;
   }
-  await atomically(async () => writeNewFile(target, text, { replace: true }));
-  wrote(Buffer.byteLength(text));
+  wrote(await atomically(() => writeNewFileInPieces(target, async (put) => (await write(put), tell()), { replace: true })));
 }
 
 /** A failed write as the one-line error of the CLI (nothing was left at the target). */

@@ -11,7 +11,7 @@
 
 import { createHash } from "node:crypto";
 import { loadExportPage } from "../lazy/lazy-bundles";
-import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
+import { DETAILS_SCRIPT_PREFIX, FIRST_SCRIPT_ID, INDEX_SCRIPT_ID, type PageIndex, type PageSource, SUBAGENTS_SCRIPT_PREFIX } from "./html-data";
 import { themeCss } from "./html-theme";
 
 /** Receives the page piece by piece (a file stream, or a list joined into a string). */
@@ -29,6 +29,36 @@ export function jsonBlock(id: string, value: unknown): string {
   return `<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>\n`;
 }
 
+/** Elements of a long array serialized per piece by writeJsonBlock. */
+const ARRAY_PIECE = 4096;
+
+/**
+ * The same text as jsonBlock(id, value), given to `sink` in pieces: an object a member at
+ * a time, a long array ARRAY_PIECE elements at a time (the page's index is megabytes of
+ * JSON on a large session: never one string, nor its escaped copy).
+ */
+export async function writeJsonBlock(id: string, value: object, sink: HtmlSink): Promise<void> {
+  const put = (text: string) => sink(text.replace(/</g, "\\u003c"));
+  await sink(`<script type="application/json" id="${escapeHtml(id)}">{`);
+  let first = true;
+  for (const [key, v] of Object.entries(value)) {
+    // As JSON.stringify: a member whose value has no JSON is left out.
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    await put(`${first ? "" : ","}${JSON.stringify(key)}:`);
+    first = false;
+    if (!Array.isArray(v) || v.length <= ARRAY_PIECE) {
+      await put(JSON.stringify(v));
+      continue;
+    }
+    for (let k = 0; k < v.length; k += ARRAY_PIECE) {
+      const piece = JSON.stringify(v.slice(k, k + ARRAY_PIECE));
+      await put(`${k ? "," : "["}${piece.slice(1, -1)}`);
+    }
+    await sink("]");
+  }
+  await sink("}</script>\n");
+}
+
 /** The page's policy: nothing fetched, the one script and stylesheet by hash. */
 export function exportCsp(script: string, style: string): string {
   return ["default-src 'none'", `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, "font-src data:", "img-src data:"].join("; ");
@@ -44,7 +74,8 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   // A script's text must not hold "</script" (it would end the element): the bundle's strings never need it raw.
   const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
   const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
-  const index = await model.index();
+  // Let go of once written: the details that follow are about the session's size.
+  let index: PageIndex | undefined = await model.index();
   const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
   await sink(`<!DOCTYPE html>
 <html lang="en">
@@ -64,8 +95,10 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   // waits for its block (the details, about as large as the session, come last).
   await sink(jsonBlock(FIRST_SCRIPT_ID, model.first(index)));
   await sink(`<script>${script}</script>\n`);
-  await sink(jsonBlock(INDEX_SCRIPT_ID, index));
+  await writeJsonBlock(INDEX_SCRIPT_ID, index, sink);
+  const calls = index.subagentCalls.length;
+  index = undefined;
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
-  for (let k = 0; k < index.subagentCalls.length; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
+  for (let k = 0; k < calls; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");
 }

@@ -84,18 +84,18 @@ function entryMarkdown_(e: ExportEntry, level: number, subagents: readonly Subag
   return parts.join("\n\n");
 }
 
-/** Entries in order, a `Turn N` heading before each user message. */
-function entriesMarkdown(entries: readonly ExportEntry[], subagents: readonly SubagentTranscript[], level: number): string {
+/** The Markdown of entries given one by one: a `Turn N` heading before each user message. */
+function turnWriter(subagents: readonly SubagentTranscript[], level: number): (e: ExportEntry) => string[] {
   const byStarter = new Map<string, SubagentTranscript[]>();
   for (const t of subagents) byStarter.set(t.startedBy, [...(byStarter.get(t.startedBy) ?? []), t]);
-  const out: string[] = [];
   const calls: CallTitles = new Map();
   let turn = 0;
-  for (const e of entries) {
-    if (e.kind === "user") out.push(`${"#".repeat(Math.min(6, level))} Turn ${++turn}`);
-    out.push(entryMarkdown_(e, level + 1, byStarter.get(e.id) ?? [], calls));
-  }
-  return out.join("\n\n");
+  return (e) => [...(e.kind === "user" ? [`${"#".repeat(Math.min(6, level))} Turn ${++turn}`] : []), entryMarkdown_(e, level + 1, byStarter.get(e.id) ?? [], calls)];
+}
+
+/** Entries in order, a `Turn N` heading before each user message. */
+function entriesMarkdown(entries: readonly ExportEntry[], subagents: readonly SubagentTranscript[], level: number): string {
+  return entries.flatMap(turnWriter(subagents, level)).join("\n\n");
 }
 
 function figuresMarkdown(f: BranchFigures): string {
@@ -132,24 +132,45 @@ export async function branchMarkdown(session: SessionReader, leafId: string, red
   return sessionMarkdown(session, redactor, { leaf: session.requireIndex(leafId) });
 }
 
+/** Receives the Markdown export piece by piece (a file, stdout). */
+export type MarkdownSink = (piece: string) => void | Promise<void>;
+
 /**
- * The whole export: one branch (the given leaf, else the agent's default), or with `all`
- * every branch, the default first and each other from where it leaves those shown.
+ * sessionMarkdown's text given to `sink` as it is made, an entry at a time: each entry is
+ * read, redacted, written and dropped, so a 100 MB session's transcript is never one
+ * string nor its entries all at once (the redaction note at the end counts them all).
  */
-export async function sessionMarkdown(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean } = {}): Promise<string> {
+export async function writeSessionMarkdown(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean }, sink: MarkdownSink): Promise<void> {
   const leaf = opts.leaf ?? session.format.defaultLeaf(session);
   const branches = exportBranches(session, leaf, opts.all ?? false);
-  const sections: string[] = [];
-  let count = 0;
+  const count = branches.reduce((n, b) => n + b.positions.length, 0);
+  // Pieces joined by blank lines, empty ones left out.
+  let started = false;
+  const part = async (text: string) => {
+    if (!text) return;
+    await sink(started ? `\n\n${text}` : text);
+    started = true;
+  };
+  await part(headMarkdown(session, redactor, opts.all ? undefined : session.metas[leaf]?.id, count));
   for (const [k, b] of branches.entries()) {
-    const entries = b.positions.map((p) => exportEntry(session, p, redactor));
     const subs = await subagentTranscripts(session, b.positions, redactor);
-    count += entries.length;
     const from = b.from !== undefined ? ` (leaves the branch above at ${inlineCode(redactor.redact(b.from, { entryId: b.from, field: "id" }))})` : "";
-    if (branches.length > 1) sections.push(`## Branch ${k + 1}${k === 0 ? " (the one the agent continues)" : ""}${from}`);
-    sections.push(entriesMarkdown(entries, subs, branches.length > 1 ? 3 : 2));
+    if (branches.length > 1) await part(`## Branch ${k + 1}${k === 0 ? " (the one the agent continues)" : ""}${from}`);
+    const next = turnWriter(subs, branches.length > 1 ? 3 : 2);
+    for (const p of b.positions) for (const piece of next(exportEntry(session, p, redactor))) await part(piece);
   }
-  const head = headMarkdown(session, redactor, opts.all ? undefined : session.metas[leaf]?.id, count);
-  const figures = figuresMarkdown(branchFigures(session, leaf));
-  return [head, ...sections, figures, reportMarkdown(redactor)].filter(Boolean).join("\n\n") + "\n";
+  await part(figuresMarkdown(branchFigures(session, leaf)));
+  await part(reportMarkdown(redactor));
+  await sink("\n");
+}
+
+/**
+ * The whole export: one branch (the given leaf, else the agent's default), or with `all`
+ * every branch, the default first and each other from where it leaves those shown
+ * (writeSessionMarkdown's pieces joined: a small session; a large one is streamed).
+ */
+export async function sessionMarkdown(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean } = {}): Promise<string> {
+  const pieces: string[] = [];
+  await writeSessionMarkdown(session, redactor, opts, (p) => void pieces.push(p));
+  return pieces.join("");
 }

@@ -209,7 +209,11 @@ export function contextTimeline(session: SessionReader, leaf: number, opts: Time
  * has been used, and stopping with the signal's reason when aborted: every stretch reads
  * its entries' bodies, seconds on a 100 MB session, which a host must not spend at once.
  */
-export async function contextTimelineAsync(session: SessionReader, leaf: number, opts: TimelineOptions & { signal?: AbortSignal; sliceMs?: number } = {}): Promise<ContextTimeline> {
+export async function contextTimelineAsync(
+  session: SessionReader,
+  leaf: number,
+  opts: TimelineOptions & { signal?: AbortSignal; sliceMs?: number; afterStretch?: () => void } = {},
+): Promise<ContextTimeline> {
   const work = timelineWork(session, leaf, opts);
   const sliceMs = opts.sliceMs ?? 15;
   let slice = performance.now();
@@ -217,6 +221,8 @@ export async function contextTimelineAsync(session: SessionReader, leaf: number,
     opts.signal?.throwIfAborted();
     const r = work.next();
     if (r.done) return r.value;
+    // A stretch was read (its context dropped) or found: an export trims the heap here.
+    opts.afterStretch?.();
     if (performance.now() - slice > sliceMs) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       slice = performance.now();
@@ -224,7 +230,7 @@ export async function contextTimelineAsync(session: SessionReader, leaf: number,
   }
 }
 
-/** The work of a timeline, pausing (yield) after each stretch's context is read. */
+/** The work of a timeline, pausing (yield) as each stretch's context is read or found in the memo. */
 function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptions): Generator<void, ContextTimeline> {
   const format = session.format;
   const valid = leaf >= 0 && leaf < session.metas.length;
@@ -255,8 +261,9 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
     if (!seg) {
       seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
       if (key !== undefined) opts.memo?.set(key, seg);
-      yield;
     }
+    // After each stretch, read or found in the memo: its points are made below, tens of thousands on a long path.
+    yield;
     const counted = new Uint8Array(seg.at.length);
     let running = 0;
     // A compaction starts the context's composition again from what it left.
