@@ -2,6 +2,7 @@ import { createWriteStream } from "node:fs";
 import { writeSessionJson } from "../src/core/export/json";
 import { writeSessionMarkdown } from "../src/core/export/markdown";
 import { openSession } from "../src/core/formats/registry";
+import { HeapTrim } from "../src/core/util/heap-trim";
 import { writeHtmlExport } from "../src/explorer/html-export";
 import { passThroughRedactor } from "../src/core/export/redactor";
 import { peakRssBytes } from "./peak-rss";
@@ -24,7 +25,8 @@ async function main(file: string, out: string, format: string): Promise<void> {
     return new Promise<void>((resolve) => stream.once("drain", resolve));
   };
   const redactor = passThroughRedactor();
-  if (format === "html") await writeHtmlExport(session, { redactor }, sink);
+  // As `ase export` makes it: a process of its own, its heap trimmed as it goes.
+  if (format === "html") await writeHtmlExport(session, { redactor, heapTrim: new HeapTrim() }, sink);
   else if (format === "json") await writeSessionJson(session, redactor, { all: true, redacted: false }, sink);
   else if (format === "md") await writeSessionMarkdown(session, redactor, { all: true }, sink);
   else throw new Error(`unknown format ${format}`);

@@ -9,7 +9,7 @@
 import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch, type PageDetails, FIRST_ROWS, type PageFirst, type PageIndex, type PageSource, type PageSubagents, VISIBILITIES } from "../core/export/html-data";
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
-import { HeapTrim } from "../core/util/heap-trim";
+import type { HeapTrim } from "../core/util/heap-trim";
 import type { SessionReader } from "../core/session/session-reader";
 import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
 import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row, TokenBar } from "../protocol";
@@ -28,6 +28,13 @@ export interface PageModelOptions {
   /** The whole tree (the default): says so where a caller chose it; with leafId it is an error. */
   all?: boolean;
   redactor: Redactor;
+  /**
+   * Full collections as the export's heap grows (heap-trim.ts): for a process of its own, the
+   * CLI, where they keep the peak RSS near the live size. The extension host is shared with
+   * every other extension; a pause of 60-100 ms a collection there is not ours to take, so
+   * Export Session in VS Code passes none.
+   */
+  heapTrim?: HeapTrim;
 }
 
 const READ_ONLY = "an exported page is read-only";
@@ -58,8 +65,8 @@ export class PageModel implements PageSource {
   private readonly nested: PageSubagentExport;
   /** Session positions of the calls that started sub-agents (PageIndex.subagentCalls, in order). */
   private subagentCalls: number[] = [];
-  /** The heap kept near its live size: each entry's body read is garbage once written. */
-  private readonly trim = new HeapTrim();
+  /** The heap kept near its live size when the caller asks (PageModelOptions.heapTrim): each entry's body read is garbage once written. */
+  private readonly trim: HeapTrim | undefined;
   private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
@@ -68,6 +75,7 @@ export class PageModel implements PageSource {
   ) {
     if (opts.all && opts.leafId !== undefined) throw new Error(`${session.path}: export either the whole tree or the branch of ${JSON.stringify(opts.leafId.slice(0, 80))}, not both`);
     this.scrub = new Scrubber(opts.redactor);
+    this.trim = opts.heapTrim;
     this.nested = new PageSubagentExport(session, this.scrub);
     const subset = exportedPositions(session, opts.leafId);
     this.positions = subset ?? Array.from({ length: session.metas.length }, (_, i) => i);
@@ -128,7 +136,7 @@ export class PageModel implements PageSource {
       detailChunks: this.detailChunks,
     };
     for (let k = 0; k < n; k++) {
-      if (k % 4096 === 0) this.trim.maybe();
+      if (k % 4096 === 0) this.trim?.maybe();
       const i = this.positions[k];
       const m = s.metas[i];
       const d = f.describe(s, i);
@@ -178,7 +186,7 @@ export class PageModel implements PageSource {
     const rowText = new Map<string, string>();
     for (let start = 0; start < view.rowCount; start += 4096) {
       for (const r of view.page(start, 4096) as Row[]) rowText.set(r.id, r.preview);
-      this.trim.maybe();
+      this.trim?.maybe();
     }
     return rowText;
   }
@@ -257,27 +265,27 @@ export class PageModel implements PageSource {
       done.add(leaf);
       const id = s.metas[leaf].id;
       // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
-      const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim.maybe() });
+      const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim?.maybe() });
       const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
       // The files of the path read every entry with a tool call on it (tens of MB parsed at once): from a heap at its live size.
-      this.trim.now();
+      this.trim?.now();
       const branchFiles = this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path");
       const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
       // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
       const points = timeline.points.map((p, k) => {
-        if (k % 4096 === 0) this.trim.maybe();
+        if (k % 4096 === 0) this.trim?.maybe();
         return this.points.add(this.scrub.deep(p, id, "timeline"));
       });
       out.push({ leaf: this.at(leaf), bar: { ...bar, selected: true }, files: branchFiles, timeline: { ...head, points }, timelinePath: path });
       // A timeline whose stretches were all read before reads nothing new: its points are the garbage.
-      this.trim.maybe();
+      this.trim?.maybe();
     }
     return out;
   }
 
   /** The details of the entries of chunk c, each with the whole text of what the display cut. */
   async detailsChunk(c: number): Promise<PageDetails[]> {
-    this.trim.maybe();
+    this.trim?.maybe();
     const out: PageDetails[] = [];
     const end = Math.min(this.positions.length, (c + 1) * DETAILS_PER_CHUNK);
     for (let k = c * DETAILS_PER_CHUNK; k < end; k++) out.push(await this.details(this.positions[k]));
@@ -293,7 +301,7 @@ export class PageModel implements PageSource {
 
   /** The sub-agents of the k-th call that started some (index().subagentCalls). */
   async subagents(k: number): Promise<PageSubagents> {
-    this.trim.maybe();
+    this.trim?.maybe();
     return this.nested.call(this.subagentCalls[k]);
   }
 }

@@ -7,6 +7,7 @@ import { openSession } from "../../src/core/formats/registry";
 import type { SessionReader } from "../../src/core/session/session-reader";
 import { HeapTrim } from "../../src/core/util/heap-trim";
 import { ExplorerController } from "../../src/explorer/controller";
+import { writeHtmlExport } from "../../src/explorer/html-export";
 import { packDetails } from "../../src/explorer/page-details";
 import { PageModel } from "../../src/explorer/page-model";
 import { fixture } from "../helpers/fixtures";
@@ -86,5 +87,19 @@ describe("HTML export: the page model answers as the explorer's controller", () 
     }
     assert.ok(trim.runs >= 1, "no collection after the heap grew by 8 MB");
     assert.ok(held.length > 0);
+  });
+
+  it("collects only for a caller that asks (the CLI), never in the extension host, and the page is the same either way", async () => {
+    const s = await openSession(writeHostileSession(tempDir()).file);
+    const page = async (heapTrim?: HeapTrim) => {
+      const pieces: string[] = [];
+      await writeHtmlExport(s, { all: true, redactor: passThroughRedactor(), ...(heapTrim ? { heapTrim } : {}) }, (p) => void pieces.push(p));
+      return pieces.join("");
+    };
+    // A trimmer that is due at every check: the model asks it as it goes.
+    const eager = new HeapTrim(-1);
+    const trimmed = await page(eager);
+    assert.ok(eager.runs > 0, "the model never asked the trimmer");
+    assert.equal(await page(), trimmed);
   });
 });

@@ -6,6 +6,7 @@ import { writeHtmlExport, writeHtmlExportFile } from "../../explorer/html-export
 import { writeSessionJson } from "../../core/export/json";
 import { writeSessionMarkdown } from "../../core/export/markdown";
 import { passThroughRedactor, type RedactionReport, type Redactor } from "../../core/export/redactor";
+import { HeapTrim } from "../../core/util/heap-trim";
 import { NewFileError, writeNewFileInPieces } from "../../core/store/atomic-file";
 import { onePositional, parseFlags } from "../args";
 import { type CliCommand, CliError, type CliIO } from "../cli-error";
@@ -85,7 +86,9 @@ async function run(args: string[], io: CliIO): Promise<void> {
   if (format === "html") {
     // The page: the whole tree with --all, else the branch the other formats write. Written
     // as it is made (a 100 MB session's page is never one string), the report before it is put in place.
-    const opts = values.all ? { all: true, redactor } : { leafId: session.metas[leaf].id, redactor };
+    // A process of its own: the heap trimmed as the page is made (PageModelOptions.heapTrim).
+    const heapTrim = new HeapTrim();
+    const opts = values.all ? { all: true, redactor, heapTrim } : { leafId: session.metas[leaf].id, redactor, heapTrim };
     if (target === undefined) {
       // To stdout as it is made; the report (stderr) then follows it.
       await writeHtmlExport(session, opts, async (piece) => {
