@@ -28,7 +28,7 @@ async function main(file: string, out: string, format: string): Promise<void> {
   // As `ase export` makes it: a process of its own, its heap trimmed as it goes.
   if (format === "html") await writeHtmlExport(session, { redactor, heapTrim: new HeapTrim() }, sink);
   else if (format === "json") await writeSessionJson(session, redactor, { all: true, redacted: false }, sink);
-  else if (format === "md") await writeSessionMarkdown(session, redactor, { all: true }, sink);
+  else if (format === "md") await writeSessionMarkdown(session, redactor, { all: true, heapTrim: new HeapTrim() }, sink);
   else throw new Error(`unknown format ${format}`);
   await new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;

@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { jsonBlock, type HtmlSink, writeJsonBlock } from "../../src/core/export/html";
+import { sessionMarkdown, writeSessionMarkdown } from "../../src/core/export/markdown";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { Scrubber } from "../../src/core/export/scrubber";
 import { openSession } from "../../src/core/formats/registry";
@@ -101,5 +102,14 @@ describe("HTML export: the page model answers as the explorer's controller", () 
     const trimmed = await page(eager);
     assert.ok(eager.runs > 0, "the model never asked the trimmer");
     assert.equal(await page(), trimmed);
+  });
+
+  it("Markdown: the transcript asks a given trimmer (ase export's) as it goes, and is the same without one", async () => {
+    const s = await openSession(writeHostileSession(tempDir()).file);
+    const eager = new HeapTrim(-1);
+    const pieces: string[] = [];
+    await writeSessionMarkdown(s, passThroughRedactor(), { all: true, heapTrim: eager }, (p) => void pieces.push(p));
+    assert.ok(eager.runs > 0, "the transcript never asked the trimmer");
+    assert.equal(pieces.join(""), await sessionMarkdown(s, passThroughRedactor(), { all: true }));
   });
 });

@@ -83,11 +83,11 @@ async function run(args: string[], io: CliIO): Promise<void> {
   const wrote = (bytes: number) => {
     if (!values.json) io.err(`wrote ${safeText(target as string)} (${format}, ${bytes} bytes)\n`);
   };
+  // A process of its own: the heap trimmed as the export is made (PageModelOptions.heapTrim).
+  const heapTrim = new HeapTrim();
   if (format === "html") {
     // The page: the whole tree with --all, else the branch the other formats write. Written
     // as it is made (a 100 MB session's page is never one string), the report before it is put in place.
-    // A process of its own: the heap trimmed as the page is made (PageModelOptions.heapTrim).
-    const heapTrim = new HeapTrim();
     const opts = values.all ? { all: true, redactor, heapTrim } : { leafId: session.metas[leaf].id, redactor, heapTrim };
     if (target === undefined) {
       // To stdout as it is made; the report (stderr) then follows it.
@@ -102,7 +102,8 @@ async function run(args: string[], io: CliIO): Promise<void> {
   }
   // JSON and Markdown are written as they are made too: an entry at a time, the report before the file is put in place.
   const opts = { leaf, all: values.all, redacted };
-  const write = (sink: (piece: string) => void | Promise<void>) => (format === "json" ? writeSessionJson(session, redactor, opts, sink) : writeSessionMarkdown(session, redactor, opts, sink));
+  const write = (sink: (piece: string) => void | Promise<void>) =>
+    format === "json" ? writeSessionJson(session, redactor, opts, sink) : writeSessionMarkdown(session, redactor, { ...opts, heapTrim }, sink);
   if (target === undefined) {
     await write(async (piece) => {
       if (io.out(piece) === false) await io.drained?.();

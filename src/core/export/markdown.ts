@@ -10,6 +10,7 @@ import { exportBranches } from "./export-branches";
 import { details, escapeHtml, fenced, inlineCode, oneLine, prose } from "./markdown-text";
 import type { Redactor } from "./redactor";
 import { type SubagentTranscript, subagentTranscripts } from "./subagent-transcripts";
+import type { HeapTrim } from "../util/heap-trim";
 
 const IMAGE_MIME = /^image\/(png|jpeg|gif|webp)$/;
 
@@ -140,7 +141,8 @@ export type MarkdownSink = (piece: string) => void | Promise<void>;
  * read, redacted, written and dropped, so a 100 MB session's transcript is never one
  * string nor its entries all at once (the redaction note at the end counts them all).
  */
-export async function writeSessionMarkdown(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean }, sink: MarkdownSink): Promise<void> {
+export async function writeSessionMarkdown(session: SessionReader, redactor: Redactor, opts: { leaf?: number; all?: boolean; heapTrim?: HeapTrim }, sink: MarkdownSink): Promise<void> {
+  const trim = opts.heapTrim;
   const leaf = opts.leaf ?? session.format.defaultLeaf(session);
   const branches = exportBranches(session, leaf, opts.all ?? false);
   const count = branches.reduce((n, b) => n + b.positions.length, 0);
@@ -157,8 +159,13 @@ export async function writeSessionMarkdown(session: SessionReader, redactor: Red
     const from = b.from !== undefined ? ` (leaves the branch above at ${inlineCode(redactor.redact(b.from, { entryId: b.from, field: "id" }))})` : "";
     if (branches.length > 1) await part(`## Branch ${k + 1}${k === 0 ? " (the one the agent continues)" : ""}${from}`);
     const next = turnWriter(subs, branches.length > 1 ? 3 : 2);
-    for (const p of b.positions) for (const piece of next(exportEntry(session, p, redactor))) await part(piece);
+    for (const p of b.positions) {
+      for (const piece of next(exportEntry(session, p, redactor))) await part(piece);
+      trim?.maybe();
+    }
   }
+  // The transcript's garbage collected before the figures read the branch again.
+  trim?.now();
   await part(figuresMarkdown(branchFigures(session, leaf)));
   await part(reportMarkdown(redactor));
   await sink("\n");
