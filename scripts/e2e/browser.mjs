@@ -203,8 +203,32 @@ export async function visibleText(page, { maxChars = 1_500 } = {}) {
   return parts.join('\n');
 }
 
-/** Screenshot + visible text of the page after a failed check; returns the lines to print. */
-export async function failureReport(page, file) {
+/** The extension's own log files (its "Agent Sessions" output channel) anywhere under `dir`. */
+function extensionLogs(dir) {
+  const found = [];
+  const walk = (d, depth) => {
+    let names = [];
+    try {
+      names = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = path.join(d, n.name);
+      if (n.isDirectory() && depth < 8) walk(p, depth + 1);
+      else if (n.isFile() && /Agent Sessions.*\.log$/.test(n.name)) found.push(p);
+    }
+  };
+  walk(dir, 0);
+  return found;
+}
+
+/**
+ * Screenshot + visible text of the page after a failed check, and the last lines of the
+ * extension's log when `logRoot` (the run's folder) is given: what it listed, skipped or
+ * could not read says why a row is missing. Returns the lines to print.
+ */
+export async function failureReport(page, file, logRoot) {
   const lines = [];
   try {
     lines.push(`screenshot: ${await screenshot(page, file)}`);
@@ -212,5 +236,9 @@ export async function failureReport(page, file) {
     lines.push(`screenshot failed: ${e.message}`);
   }
   lines.push(`the page showed:\n${await visibleText(page)}`);
+  for (const log of logRoot ? extensionLogs(logRoot) : []) {
+    const tail = fs.readFileSync(log, 'utf8').split('\n').slice(-40).join('\n');
+    lines.push(`the extension's log (${log}), last lines:\n${tail}`);
+  }
   return lines;
 }

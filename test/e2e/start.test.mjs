@@ -145,7 +145,9 @@ try {
     browser = await launchBrowser({ viewport: { width: 1440, height: 900 } });
     const { page } = browser;
     if (WAIT_SCALE !== 1) say(`e2e waits scaled by ${WAIT_SCALE} (ASE_E2E_WAIT_SCALE)`);
-    setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `failure-${title.replace(/\W+/g, '-').slice(0, 60)}.png`)));
+    // The run's folder (demo sessions, code-server and its logs): the extension's log joins a failure's report.
+    const runRoot = demoDir && path.dirname(path.dirname(demoDir));
+    setFailureReporter((title) => failureReport(page, path.join(ARTIFACTS, `failure-${title.replace(/\W+/g, '-').slice(0, 60)}.png`), runRoot));
     await check('the page opens the Session Explorer on the demo session', async () => {
       const ms = await openWorkbench(page, url);
       say(`workbench restored in ${(ms / 1000).toFixed(1)}s`);
