@@ -4,7 +4,8 @@
 // lookup hands it out, and a file changed under the index gives a note, never another text.
 
 import { createHash } from "node:crypto";
-import { closeSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
+import { readAt } from "../store/file-stamp";
 import { openRegular } from "../util/safe-open";
 
 /**
@@ -47,14 +48,7 @@ export class SessionBytes {
   /** The bytes [at, at+bytes) of the file; fewer at its end. */
   read(at: number, bytes: number): Buffer {
     this.fd ??= openRegular(this.path);
-    const buf = Buffer.allocUnsafe(bytes);
-    let got = 0;
-    while (got < bytes) {
-      const n = readSync(this.fd, buf, got, bytes - got, at + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return readAt(this.fd, at, bytes);
   }
 
   close(): void {
