@@ -140,27 +140,27 @@ export async function scanLines(
   try {
     const size = opts.toOffset ?? (await fh.stat()).size;
     const chunkSize = opts.chunkSize ?? CHUNK;
-    let pos = opts.fromOffset ?? 0;
     const lines = new LineSplitter(onLine, opts);
+    const from = lines.offset;
     // Two chunk buffers for the whole scan: while the lines of one are handed out, the
     // next range is already being read into the other (a load waited ~10% of its time on
     // reads before). Fresh buffers per chunk would pile up as external memory until a major GC.
-    const first = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - pos, 1)));
+    const first = Buffer.allocUnsafe(Math.min(chunkSize, Math.max(size - from, 1)));
     let spare: Buffer | undefined;
     const readInto = (buf: Buffer, at: number) => fh.read(buf, 0, Math.min(buf.length, size - at), at);
-    inFlight = pos < size ? readInto(first, pos) : undefined;
+    inFlight = from < size ? readInto(first, from) : undefined;
     while (inFlight) {
       const { bytesRead, buffer: chunk } = await inFlight;
       inFlight = undefined;
       if (bytesRead === 0) break;
       opts.signal?.throwIfAborted();
-      if (pos + bytesRead < size) {
+      const next = lines.offset + bytesRead;
+      if (next < size) {
         spare ??= Buffer.allocUnsafe(first.length);
-        inFlight = readInto(chunk === first ? spare : first, pos + bytesRead);
+        inFlight = readInto(chunk === first ? spare : first, next);
       }
       lines.push(chunk, bytesRead);
-      pos += bytesRead;
-      opts.onProgress?.(pos);
+      opts.onProgress?.(lines.offset);
     }
     return lines.end();
   } finally {
