@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
-import { placer, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
+import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
@@ -64,6 +64,30 @@ describe("per-file history: edits' texts kept as places in their session files",
     assert.equal(edit.oldText, "'hallo'", "the old text's bytes are unchanged: still read back");
     assert.match(edit.textNote ?? "", /changed since the history indexed it .*refresh the history/);
     assert.ok(edit.textNote?.startsWith(w.piFile));
+  });
+
+  it("a place's digest is of its bytes: a byte changed in place, or a digest of the other kind, is a note, never a text", () => {
+    const dir = tempDir();
+    const file = join(dir, "s.jsonl");
+    const text = "const a = \"\u00e9t\u00e9\";\n".repeat(40);
+    const line = Buffer.from(JSON.stringify({ type: "message", newText: text }));
+    writeFileSync(file, line);
+    const place = placeOf(text, line, 0);
+    assert.ok(place);
+    const bytes = new SessionBytes(file);
+    try {
+      assert.deepEqual(readBack(bytes, place), { text });
+      // The other kind of digest of the same bytes (a cache written where Node had no CRC-32, or the reverse).
+      const other = place.digest.startsWith("c") ? `s${place.digest.slice(1)}` : `c${place.digest.slice(1)}`;
+      assert.ok("note" in readBack(bytes, { ...place, digest: other }));
+      // One character of the text changed, same length: still a JSON string, another text.
+      writeFileSync(file, Buffer.from(line.toString("latin1").replace("const a", "const b"), "latin1"));
+      const got = readBack(bytes, place);
+      assert.ok("note" in got && /changed since the history indexed it/.test(got.note), JSON.stringify(got));
+      assert.notEqual(bytesDigest(Buffer.from("ab")), bytesDigest(Buffer.from("ba")));
+    } finally {
+      bytes.close();
+    }
   });
 
   it("a bench-like store (a real session linked 40 times): the cache is small, a changed session is read again, the others not", async function () {

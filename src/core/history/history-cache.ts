@@ -22,8 +22,8 @@ export interface SessionRecord {
   touches: StoredTouch[];
 }
 
-/** 2: compact rows, edits' texts as places in their session files. */
-const CACHE_VERSION = 2;
+/** 2: compact rows, edits' texts as places in their session files; 3: the places' digests of the bytes (bytesDigest). */
+const CACHE_VERSION = 3;
 
 const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
 

@@ -116,7 +116,9 @@ export class HistoryIndex {
     const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
     try {
       const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
-      if (thread) loops.push(take((s) => this.readOn(thread, s)));
+      // Two requests in flight on the thread: it starts the next the moment it ends one,
+      // rather than idle until this thread, often busy with a large session, hands it one.
+      if (thread) loops.push(take((s) => this.readOn(thread, s)), take((s) => this.readOn(thread, s)));
       await Promise.all(loops.map((loop) => loop()));
     } finally {
       thread?.close();
