@@ -25,6 +25,7 @@ import { type CountExact, ExactCounting } from "./exact-counting";
 import { FileOffers, type FileToOpen } from "./file-offers";
 import { RowView, sessionInfoView } from "./row-view";
 import { formatBars } from "./format-bars";
+import { OvertakenError } from "./overtaken";
 import { detailsWithCost, withSubagentFigures } from "./step-details";
 import { SubagentNesting } from "./subagent-rows";
 
@@ -314,7 +315,7 @@ export class ExplorerController {
 
   private async timeline(leafId: string): Promise<ContextTimeline> {
     const leaf = this.entryIndex(leafId);
-    this.timelineRun?.abort(new Error("a newer timeline was asked for"));
+    this.timelineRun?.abort(new OvertakenError("a newer timeline was asked for"));
     const run = (this.timelineRun = new AbortController());
     try {
       return await contextTimelineAsync(this.s, leaf, { windows: this.opts.tokenOptions?.().windows, signal: run.signal });

@@ -9,6 +9,7 @@ import type { HostToWebview, LoadingMessage, ReplyResults, RequestType } from ".
 import { ExplorerController, type ExplorerOptions, type ExplorerRequest, quoteId, type ViewState } from "./controller";
 import { isLiveSession, type LiveSession } from "./live-session";
 import { LiveTail } from "./live-tail";
+import { OvertakenError } from "./overtaken";
 import { countPosted, type ExplorerStats, newExplorerStats } from "./explorer-stats";
 
 export interface LifecycleLog {
@@ -218,8 +219,11 @@ export class SessionLifecycle {
       const result = await this.answer(msg);
       this.post({ type: "reply", requestId: msg.requestId, ok: true, result });
     } catch (err) {
-      this.stats.errors++;
-      this.host.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
+      if (err instanceof OvertakenError) this.host.log.info(`${msg.type} request overtaken: ${err.message}`);
+      else {
+        this.stats.errors++;
+        this.host.log.error(`${msg.type} request failed: ${(err as Error).stack ?? err}`);
+      }
       this.post({ type: "reply", requestId: msg.requestId, ok: false, error: (err as Error).message });
     }
   }

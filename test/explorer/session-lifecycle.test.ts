@@ -275,4 +275,21 @@ describe("explorer session lifecycle (load, first part, failure and Retry, tail,
     assert.equal(life.stats.errors, 1);
     assert.ok(logs.some((l) => l.startsWith("error: details request failed")), logs.join("\n"));
   });
+  it("a timeline overtaken by a newer one is answered as such and logged as information, not as an error", async () => {
+    // Long enough that the first timeline is still being computed (in slices) when the second is asked for.
+    const file = writeSession(chain(4000));
+    const { life, sent, logs } = start(file);
+    await life.ready();
+    const first = life.respond({ type: "timeline", requestId: 21, leafId: "e4000" });
+    const second = life.respond({ type: "timeline", requestId: 22, leafId: "e3999" });
+    await Promise.all([first, second]);
+    const replies = sent.filter((m) => m.type === "reply");
+    const r21 = replies.find((m) => m.type === "reply" && m.requestId === 21);
+    const r22 = replies.find((m) => m.type === "reply" && m.requestId === 22);
+    assert.ok(r21?.type === "reply" && !r21.ok && /newer timeline/.test(r21.error ?? ""), JSON.stringify(r21).slice(0, 300));
+    assert.ok(r22?.type === "reply" && r22.ok, JSON.stringify(r22).slice(0, 300));
+    assert.equal(life.stats.errors, 0, "an overtaken request is not an error");
+    assert.ok(!logs.some((l) => l.startsWith("error:")), logs.join("\n"));
+    assert.ok(logs.some((l) => /^info: timeline request overtaken/.test(l)), logs.join("\n"));
+  });
 });
