@@ -88,6 +88,12 @@ function npmStart(args, env = {}) {
 async function clickSessionRow(page, text) {
   const row = page.locator('.sidebar .monaco-list-row', { hasText: text }).first();
   const list = page.locator('.sidebar .monaco-list').first();
+  // From the top: an earlier check may have left the list scrolled past the row (groups are ordered by their newest session's time).
+  if (!(await row.isVisible().catch(() => false))) {
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
+    await sleep(150);
+  }
   for (let k = 0; k < 40 && !(await row.isVisible().catch(() => false)); k++) {
     await list.hover();
     await page.mouse.wheel(0, 200);
