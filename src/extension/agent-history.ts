@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { lookupFileHistory } from "../core/history/lookup";
+import { HistoryThreadLookups } from "../core/history/history-thread";
 import { AgentBlame, TOGGLE_BLAME_COMMAND } from "./agent-blame";
 import { AGENT_HISTORY_VIEW_ID, AgentHistoryView, OPEN_HISTORY_ENTRY_COMMAND } from "./agent-history-view";
 import { registrar } from "./commands/command-kit";
@@ -19,7 +19,18 @@ function fileOf(uri: vscode.Uri | undefined): string | undefined {
  * sessions (kept in the extension's cache folder).
  */
 export function registerAgentHistory(ctx: vscode.ExtensionContext, log: Log, cacheDir: string): { view: AgentHistoryView; blame: AgentBlame } {
-  const lookup = (file: string) => lookupFileHistory(file, { dirs: agentDirs(), cacheDir });
+  // The index lives on a thread of its own: reading sessions and its cache never blocks the extension host.
+  const lookups = new HistoryThreadLookups();
+  ctx.subscriptions.push({ dispose: () => lookups.dispose() });
+  let told = false;
+  const lookup = (file: string) => {
+    const got = lookups.lookup(file, { dirs: agentDirs(), cacheDir });
+    if (!told) {
+      told = true;
+      log.info(lookups.started ? "Agent History: the index is built on a thread of its own" : "Agent History: dist/history-worker.js not found; the index is built in the extension host's thread");
+    }
+    return got;
+  };
   const view = new AgentHistoryView({ log, lookup });
   const tree = vscode.window.createTreeView(AGENT_HISTORY_VIEW_ID, { treeDataProvider: view });
   view.attach(tree);

@@ -1,5 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
+import type { FileTouch } from "./file-touch";
+import type { HistoryOptions } from "./history-index";
 import type { StoredTouch } from "./session-touches";
 
 /**
@@ -27,16 +29,24 @@ function historyWorkerFile(): string | undefined {
   }
 }
 
-type Reply = { id: number; touches?: StoredTouch[]; error?: string };
+/** What the thread is asked: the touches of one session, or a whole lookup over its own index. */
+export type ThreadRequest = { id: number; path: string; cwd: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions } };
+
+/** A lookup's options as they cross to the thread (no signal: it cannot be sent). */
+export type ThreadLookupOptions = Omit<HistoryOptions, "signal"> & { refreshAfterMs?: number };
+
+type Reply = { id: number; touches?: StoredTouch[] | FileTouch[]; error?: string };
 
 /**
- * The history's second thread (dist/history-worker.js): reads one session at a time and
- * hands back its touches (plain data), or its error's message, the same as the main
- * thread's read would give.
+ * The history's own thread (dist/history-worker.js): reads one session at a time and hands
+ * back its touches (plain data), or its error's message, the same as the main thread's
+ * read would give (TouchThread.read, a cold index's second thread); or keeps a whole index
+ * of its own and answers lookups (TouchThread.lookup: the editor's history and blame, so the
+ * extension host's thread never reads a session nor parses the index's cache).
  */
 export class TouchThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (t: StoredTouch[]) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (t: StoredTouch[] | FileTouch[]) => void; reject: (e: Error) => void }>();
   private next = 0;
   private failure: Error | undefined;
 
@@ -66,14 +76,28 @@ export class TouchThread {
     this.worker.on("exit", (code) => fail(new Error(`the history thread stopped (exit code ${code})`)));
   }
 
-  /** The touches of one session, read on the thread. */
-  read(path: string, cwd: string): Promise<StoredTouch[]> {
+  /** Whether the thread has failed or stopped (a new one is needed). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  private ask(req: Omit<ThreadRequest, "id">): Promise<StoredTouch[] | FileTouch[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, path, cwd });
+      this.worker.postMessage({ id, ...req });
     });
+  }
+
+  /** The touches of one session, read on the thread. */
+  read(path: string, cwd: string): Promise<StoredTouch[]> {
+    return this.ask({ path, cwd }) as Promise<StoredTouch[]>;
+  }
+
+  /** A file's history from the thread's own index over these stores (lookupFileHistory there). */
+  lookup(file: string, opts: ThreadLookupOptions): Promise<FileTouch[]> {
+    return this.ask({ lookup: { file, opts } }) as Promise<FileTouch[]>;
   }
 
   close(): void {

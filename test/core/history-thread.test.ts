@@ -1,0 +1,39 @@
+import { strict as assert } from "node:assert";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { HistoryIndex } from "../../src/core/history/history-index";
+import { HistoryThreadLookups } from "../../src/core/history/history-thread";
+import { buildHistoryWorld } from "../helpers/history-world";
+import { assistant } from "../helpers/session-builder";
+
+describe("per-file history on a thread of its own (the editor's lookups)", () => {
+  it("answers every file as the index in this thread does, keeps its index between lookups, and starts again after it was ended", async function () {
+    this.timeout(300_000);
+    const w = buildHistoryWorld();
+    const opts = { dirs: w.dirs, only: Object.keys(w.dirs), env: w.env };
+    const here = new HistoryIndex(opts);
+    await here.refresh();
+    const files = here.touchedFiles();
+    assert.ok(files.length >= 3, `only ${files.length} files touched`);
+    const lookups = new HistoryThreadLookups();
+    try {
+      for (const f of files) assert.deepEqual(await lookups.lookup(f, opts), here.lookup(f), f);
+      assert.equal(lookups.started, 1, "one thread for every lookup (built: dist/history-worker.js)");
+      // A session written since: the thread's index reads it on a lookup that looks at the stores again.
+      const app = join(w.main, "src", "app.ts");
+      const before = (await lookups.lookup(app, { ...opts, refreshAfterMs: 0 })).length;
+      appendFileSync(
+        w.piFile,
+        `${JSON.stringify({ ...assistant("late", "p5", "", { toolCalls: [{ id: "c9", name: "read", arguments: { path: "src/app.ts" } }] }), timestamp: "2026-08-01T10:00:00.000Z" })}\n`,
+      );
+      const after = await lookups.lookup(app, { ...opts, refreshAfterMs: 0 });
+      assert.equal(after.length, before + 1, JSON.stringify(after.map((t) => t.entryId)));
+      assert.equal(after[0].entryId, "late");
+      lookups.dispose();
+      assert.deepEqual(await lookups.lookup(app, { ...opts, refreshAfterMs: 0 }), after);
+      assert.equal(lookups.started, 2);
+    } finally {
+      lookups.dispose();
+    }
+  });
+});
