@@ -25,6 +25,8 @@ export interface HistoryState {
   status: "idle" | "looking" | "done" | "failed";
   sessions: HistorySession[];
   error?: string;
+  /** While the index reads sessions for the lookup: how many so far, of how many. */
+  reading?: { done: number; total: number };
 }
 
 /** Sessions in the order of their newest touch (the touches come newest first). */
@@ -74,7 +76,7 @@ export class AgentHistoryView implements vscode.TreeDataProvider<AgentHistoryNod
   private generation = 0;
   state: HistoryState = { file: undefined, status: "idle", sessions: [] };
 
-  constructor(private readonly deps: { log: Log; lookup(file: string): Promise<FileTouch[]> }) {}
+  constructor(private readonly deps: { log: Log; lookup(file: string, onProgress?: (done: number, total: number) => void): Promise<FileTouch[]> }) {}
 
   attach(view: vscode.TreeView<AgentHistoryNode>): void {
     this.view = view;
@@ -87,8 +89,18 @@ export class AgentHistoryView implements vscode.TreeDataProvider<AgentHistoryNod
     this.state = { file, status: "looking", sessions: this.state.file === file ? this.state.sessions : [] };
     this.refresh();
     const t0 = Date.now();
+    let shownAt = 0;
+    // A cold index of many sessions takes a while: the view says how far it is (at most 5 times a second).
+    const onProgress = (done: number, total: number) => {
+      if (gen !== this.generation || this.state.status !== "looking") return;
+      this.state.reading = { done, total };
+      if (done < total && Date.now() - shownAt < 200) return;
+      shownAt = Date.now();
+      this.showState();
+    };
     try {
-      const touches = await this.deps.lookup(file);
+      // The view's own progress bar while the lookup runs (a refresh of the index can read for a while).
+      const touches = await vscode.window.withProgress({ location: { viewId: AGENT_HISTORY_VIEW_ID } }, () => this.deps.lookup(file, onProgress));
       if (gen !== this.generation) return this.state;
       this.state = { file, status: "done", sessions: groupBySession(touches) };
       this.deps.log.info(`agent history of ${file}: ${touches.length} entries in ${this.state.sessions.length} session(s) in ${Date.now() - t0} ms`);
@@ -107,6 +119,7 @@ export class AgentHistoryView implements vscode.TreeDataProvider<AgentHistoryNod
     const s = this.state;
     const name = s.file ? visibleText(s.file.split(/[\\/]/).pop() ?? s.file) : "";
     if (!s.file) return "Open a file: the sessions of every agent that read, wrote or edited it show here.";
+    if (s.status === "looking" && s.reading && s.reading.done < s.reading.total) return `Reading agent sessions for the history: ${s.reading.done.toLocaleString("en-US")} of ${s.reading.total.toLocaleString("en-US")}…`;
     if (s.status === "looking" && !s.sessions.length) return `Looking for agent sessions that touched ${name}…`;
     if (s.status === "failed") return `Cannot look up ${name}: ${visibleText(clipText(s.error ?? "", 200))}`;
     if (s.status === "done" && !s.sessions.length) return `No agent session read, wrote or edited ${name}.`;

@@ -23,8 +23,8 @@ export function registerAgentHistory(ctx: vscode.ExtensionContext, log: Log, cac
   const lookups = new HistoryThreadLookups();
   ctx.subscriptions.push({ dispose: () => lookups.dispose() });
   let told = false;
-  const lookup = (file: string) => {
-    const got = lookups.lookup(file, { dirs: agentDirs(), cacheDir });
+  const lookup = (file: string, onProgress?: (done: number, total: number) => void) => {
+    const got = lookups.lookup(file, { dirs: agentDirs(), cacheDir }, onProgress);
     if (!told) {
       told = true;
       log.info(lookups.started ? "Agent History: the index is built on a thread of its own" : "Agent History: dist/history-worker.js not found; the index is built in the extension host's thread");

@@ -3,6 +3,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { HistoryIndex } from "../../src/core/history/history-index";
 import { HistoryThreadLookups } from "../../src/core/history/history-thread";
+import { lookupFileHistory } from "../../src/core/history/lookup";
 import { buildHistoryWorld } from "../helpers/history-world";
 import { assistant } from "../helpers/session-builder";
 
@@ -35,5 +36,38 @@ describe("per-file history on a thread of its own (the editor's lookups)", () =>
     } finally {
       lookups.dispose();
     }
+  });
+
+  it("a lookup that waits on a refresh is told how many sessions it has read, of how many, on the thread and in this thread", async function () {
+    this.timeout(300_000);
+    const w = buildHistoryWorld();
+    const opts = { dirs: w.dirs, only: Object.keys(w.dirs), env: w.env };
+    const here = new HistoryIndex(opts);
+    await here.refresh();
+    const sessions = here.sessionReads;
+    assert.ok(sessions >= 3, `only ${sessions} sessions`);
+    const app = join(w.main, "src", "app.ts");
+    const check = (seen: Array<[number, number]>, where: string) => {
+      assert.deepEqual(seen[0], [0, sessions], `${where}: ${JSON.stringify(seen)}`);
+      assert.deepEqual(seen.at(-1), [sessions, sessions], `${where}: ${JSON.stringify(seen)}`);
+      assert.ok(seen.every(([d], k) => k === 0 || d === seen[k - 1][0] + 1), `${where}: one step per session: ${JSON.stringify(seen)}`);
+    };
+    const lookups = new HistoryThreadLookups();
+    try {
+      const seen: Array<[number, number]> = [];
+      const got = await lookups.lookup(app, opts, (d, t) => seen.push([d, t]));
+      assert.deepEqual(got, here.lookup(app));
+      check(seen, "on the thread");
+      // Indexed already: a lookup that reads nothing is told nothing.
+      const again: Array<[number, number]> = [];
+      await lookups.lookup(app, { ...opts, refreshAfterMs: 0 }, (d, t) => again.push([d, t]));
+      assert.deepEqual(again, []);
+    } finally {
+      lookups.dispose();
+    }
+    const seen: Array<[number, number]> = [];
+    // This thread's own index of the same stores (keyed apart by a cache folder of its own).
+    await lookupFileHistory(app, { ...opts, cacheDir: join(w.base, "cache-here"), onProgress: (d, t) => seen.push([d, t]) });
+    check(seen, "in this thread");
   });
 });

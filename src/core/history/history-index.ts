@@ -20,7 +20,12 @@ export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" |
   maxSessionBytes?: number;
   /** 1: one thread; 2: a second thread whatever the size; left out: two for a large cold index (wantsTouchThread). */
   threads?: 1 | 2;
+  /** Told how many of the sessions a refresh reads are read so far (a cold index of many sessions takes a while). */
+  onProgress?: HistoryProgress;
 };
+
+/** Sessions read so far of those a refresh reads (`done` from 0 to `total`). */
+export type HistoryProgress = (done: number, total: number) => void;
 
 /**
  * The largest session file the history reads. Reading one costs time in proportion to its
@@ -105,12 +110,15 @@ export class HistoryIndex {
     const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
     // Largest first, so neither thread is left with a big session at the end.
     const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
+    let done = 0;
+    if (stale.length) this.opts.onProgress?.(0, stale.length);
     const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         this.opts.signal?.throwIfAborted();
         const { s, k } = item;
         if (s.size > cap) got[k] = { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` };
         else got[k] = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
+        this.opts.onProgress?.(++done, stale.length);
       }
     };
     const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;

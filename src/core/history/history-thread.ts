@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { FileTouch } from "./file-touch";
+import type { HistoryProgress } from "./history-index";
 import { lookupFileHistory } from "./lookup";
 import { TouchThread, type ThreadLookupOptions } from "./touch-thread";
 
@@ -15,7 +16,8 @@ export class HistoryThreadLookups {
   /** Threads started so far (the tests count them). */
   started = 0;
 
-  lookup(file: string, opts: ThreadLookupOptions): Promise<FileTouch[]> {
+  /** A file's history; `onProgress` is told how far a refresh it waits on has read. */
+  lookup(file: string, opts: ThreadLookupOptions, onProgress?: HistoryProgress): Promise<FileTouch[]> {
     if (this.thread?.failed) this.dispose();
     if (!this.thread) {
       this.thread = TouchThread.start();
@@ -23,7 +25,7 @@ export class HistoryThreadLookups {
     }
     // Made absolute here: relative to this process's folder, whichever thread reads it.
     const path = resolve(file);
-    return this.thread ? this.thread.lookup(path, opts) : lookupFileHistory(path, opts);
+    return this.thread ? this.thread.lookup(path, opts, onProgress) : lookupFileHistory(path, { ...opts, onProgress });
   }
 
   /** Ends the thread (and its index); a later lookup starts another. */

@@ -6,12 +6,16 @@
 import { isMainThread, parentPort } from "node:worker_threads";
 import { lookupFileHistory } from "./lookup";
 import { readSessionTouches } from "./read-touches";
-import type { ThreadRequest } from "./touch-thread";
+import type { ThreadReply, ThreadRequest } from "./touch-thread";
 
 const port = parentPort;
 if (!isMainThread && port) {
   port.on("message", (req: ThreadRequest) => {
-    const work = "lookup" in req ? lookupFileHistory(req.lookup.file, req.lookup.opts) : readSessionTouches(req.path, req.cwd, { secondThread: false });
+    const progress = (done: number, total: number) => port.postMessage({ id: req.id, progress: [done, total] } satisfies ThreadReply);
+    const work =
+      "lookup" in req
+        ? lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined })
+        : readSessionTouches(req.path, req.cwd, { secondThread: false });
     work.then(
       (touches) => port.postMessage({ id: req.id, touches }),
       (err: unknown) => port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),

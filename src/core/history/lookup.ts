@@ -1,10 +1,10 @@
 import type { FileTouch } from "./file-touch";
-import { HistoryIndex, type HistoryOptions } from "./history-index";
+import { HistoryIndex, type HistoryOptions, type HistoryProgress } from "./history-index";
 
 export type { FileTouch } from "./file-touch";
 
 /** One index per set of stores in a process: a second lookup reads only what changed since the first. */
-const indexes = new Map<string, { index: HistoryIndex; refreshing?: Promise<void>; refreshedAt?: number }>();
+const indexes = new Map<string, { index: HistoryIndex; refreshing?: Promise<void>; refreshedAt?: number; listeners: Set<HistoryProgress> }>();
 
 /**
  * An index refreshed this recently answers without looking at the stores again: a person
@@ -22,9 +22,16 @@ function keyOf(opts: HistoryOptions): string {
 export async function historyIndexFor(opts: HistoryOptions, refreshAfterMs = REFRESH_AFTER_MS): Promise<HistoryIndex> {
   const key = keyOf(opts);
   let slot = indexes.get(key);
-  if (!slot) indexes.set(key, (slot = { index: new HistoryIndex({ dirs: opts.dirs, only: opts.only, cacheDir: opts.cacheDir, env: opts.env }) }));
+  if (!slot) {
+    const listeners = new Set<HistoryProgress>();
+    // Every lookup waiting on a refresh is told its progress, whichever started it.
+    const onProgress: HistoryProgress = (done, total) => listeners.forEach((l) => l(done, total));
+    indexes.set(key, (slot = { index: new HistoryIndex({ dirs: opts.dirs, only: opts.only, cacheDir: opts.cacheDir, env: opts.env, onProgress }), listeners }));
+  }
   const s = slot;
   if (!s.refreshing && s.refreshedAt !== undefined && Date.now() - s.refreshedAt < refreshAfterMs) return s.index;
+  const listener = opts.onProgress;
+  if (listener) s.listeners.add(listener);
   s.refreshing ??= s.index.refresh().then(
     () => {
       s.refreshedAt = Date.now();
@@ -35,7 +42,11 @@ export async function historyIndexFor(opts: HistoryOptions, refreshAfterMs = REF
       throw err;
     },
   );
-  await s.refreshing;
+  try {
+    await s.refreshing;
+  } finally {
+    if (listener) s.listeners.delete(listener);
+  }
   return s.index;
 }
 

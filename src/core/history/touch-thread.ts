@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { FileTouch } from "./file-touch";
-import type { HistoryOptions } from "./history-index";
+import type { HistoryOptions, HistoryProgress } from "./history-index";
 import type { StoredTouch } from "./session-touches";
 
 /**
@@ -30,12 +30,13 @@ function historyWorkerFile(): string | undefined {
 }
 
 /** What the thread is asked: the touches of one session, or a whole lookup over its own index. */
-export type ThreadRequest = { id: number; path: string; cwd: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions } };
+export type ThreadRequest = { id: number; path: string; cwd: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions; progress: boolean } };
 
-/** A lookup's options as they cross to the thread (no signal: it cannot be sent). */
-export type ThreadLookupOptions = Omit<HistoryOptions, "signal"> & { refreshAfterMs?: number };
+/** A lookup's options as they cross to the thread (no signal or callback: they cannot be sent). */
+export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
 
-type Reply = { id: number; touches?: StoredTouch[] | FileTouch[]; error?: string };
+/** The thread's answer, or (`progress`: sessions read, of how many) news of a lookup still running. */
+export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; error?: string; progress?: [number, number] };
 
 /**
  * The history's own thread (dist/history-worker.js): reads one session at a time and hands
@@ -46,7 +47,7 @@ type Reply = { id: number; touches?: StoredTouch[] | FileTouch[]; error?: string
  */
 export class TouchThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (t: StoredTouch[] | FileTouch[]) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (t: StoredTouch[] | FileTouch[]) => void; reject: (e: Error) => void; onProgress?: HistoryProgress }>();
   private next = 0;
   private failure: Error | undefined;
 
@@ -60,9 +61,10 @@ export class TouchThread {
     // Required here: node:worker_threads costs every CLI command time to load.
     const { Worker: WorkerThread } = require("node:worker_threads") as typeof import("node:worker_threads");
     this.worker = new WorkerThread(file);
-    this.worker.on("message", (m: Reply) => {
+    this.worker.on("message", (m: ThreadReply) => {
       const p = this.pending.get(m.id);
       if (!p) return;
+      if (m.progress) return p.onProgress?.(m.progress[0], m.progress[1]);
       this.pending.delete(m.id);
       if (m.touches) p.resolve(m.touches);
       else p.reject(new Error(m.error ?? "the history thread gave no answer"));
@@ -81,11 +83,11 @@ export class TouchThread {
     return this.failure !== undefined;
   }
 
-  private ask(req: Omit<ThreadRequest, "id">): Promise<StoredTouch[] | FileTouch[]> {
+  private ask(req: Omit<ThreadRequest, "id">, onProgress?: HistoryProgress): Promise<StoredTouch[] | FileTouch[]> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, ...req });
     });
   }
@@ -95,9 +97,9 @@ export class TouchThread {
     return this.ask({ path, cwd }) as Promise<StoredTouch[]>;
   }
 
-  /** A file's history from the thread's own index over these stores (lookupFileHistory there). */
-  lookup(file: string, opts: ThreadLookupOptions): Promise<FileTouch[]> {
-    return this.ask({ lookup: { file, opts } }) as Promise<FileTouch[]>;
+  /** A file's history from the thread's own index over these stores (lookupFileHistory there), its refresh's progress told to `onProgress`. */
+  lookup(file: string, opts: ThreadLookupOptions, onProgress?: HistoryProgress): Promise<FileTouch[]> {
+    return this.ask({ lookup: { file, opts, progress: onProgress !== undefined } }, onProgress) as Promise<FileTouch[]>;
   }
 
   close(): void {
