@@ -1,5 +1,6 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
+import type { HistoryOptions } from "./history-options";
 import type { SessionSummary } from "../store/discover";
 import { sessionTitle } from "../util/session-title";
 import { withTexts, type TextAt } from "./edit-texts";
@@ -11,21 +12,7 @@ import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches } from "./read-touches";
 import { TouchThread, wantsTouchThread } from "./touch-thread";
 
-/**
- * The stores to index, as the session list takes them; the cache folder also holds the
- * index's own `history-cache.json` (none: no cache file).
- */
-export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
-  /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
-  maxSessionBytes?: number;
-  /** 1: one thread; 2: a second thread whatever the size; left out: two for a large cold index (wantsTouchThread). */
-  threads?: 1 | 2;
-  /** Told how many of the sessions a refresh reads are read so far (a cold index of many sessions takes a while). */
-  onProgress?: HistoryProgress;
-};
-
-/** Sessions read so far of those a refresh reads (`done` from 0 to `total`). */
-export type HistoryProgress = (done: number, total: number) => void;
+export type { HistoryOptions, HistoryProgress } from "./history-options";
 
 /**
  * The largest session file the history reads. Reading one costs time in proportion to its

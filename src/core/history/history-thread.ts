@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { FileTouch } from "./file-touch";
-import type { HistoryProgress } from "./history-index";
+import type { HistoryProgress } from "./history-options";
 import { lookupFileHistory } from "./lookup";
 import { TouchThread, type ThreadLookupOptions } from "./touch-thread";
 

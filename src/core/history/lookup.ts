@@ -1,5 +1,6 @@
 import type { FileTouch } from "./file-touch";
-import { HistoryIndex, type HistoryOptions, type HistoryProgress } from "./history-index";
+import { HistoryIndex } from "./history-index";
+import type { HistoryOptions, HistoryProgress } from "./history-options";
 
 export type { FileTouch } from "./file-touch";
 

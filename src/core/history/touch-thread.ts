@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { FileTouch } from "./file-touch";
-import type { HistoryOptions, HistoryProgress } from "./history-index";
+import type { HistoryOptions, HistoryProgress } from "./history-options";
 import type { StoredTouch } from "./session-touches";
 
 /**
