@@ -126,11 +126,17 @@ export function decompressRollout(path: string, make: (path: string, plain: stri
   const key = `${path}\0${st.size}\0${st.mtimeMs}\0${st.ino}`;
   const known = done.get(key);
   if (known) {
-    return known.then((d) => {
-      if (existsSync(d.plain)) return d;
-      done.delete(key);
-      return decompressRollout(path, make);
-    });
+    return known.then(
+      (d) => {
+        if (existsSync(d.plain)) return d;
+        done.delete(key);
+        return decompressRollout(path, make);
+      },
+      // The load that was making it stopped (closed, cancelled, its thread failed): this one
+      // makes a copy of its own, on this thread (it streams nothing to this caller, who
+      // waits for the whole copy), and reports its own error if that fails too.
+      () => decompressRollout(path, copyOut),
+    );
   }
   const made = make(path, copyName(key));
   done.set(key, made);
