@@ -61,13 +61,16 @@ describe("JSON checked on its bytes (isValidJson)", () => {
     assert.equal(isValidJson(Buffer.from("[[[[]]]]"), 0, 8, 3), false);
   });
 
-  it("refuses a line whose own object repeats a key or escapes one (JSON keeps the last, a skim reads the first)", () => {
+  it("refuses a line whose own object, or an object that is a member's value, repeats a key or escapes one (JSON keeps the last, a skim reads the first)", () => {
     const valid = (s: string) => isValidJson(Buffer.from(s), 0, Buffer.byteLength(s), 512, { ownKeysOnce: true });
     assert.equal(valid('{"type":"a","payload":{},"type":"b"}'), false);
     assert.equal(valid('{"type":"a", "type" :"b"}'), false);
     assert.equal(valid('{"t\\u0079pe":"a"}'), false);
     assert.equal(valid('{"ty":1,"type":2,"typ":3}'), true, "keys that share a start are not repeats");
-    assert.equal(valid('{"a":{"x":1,"x":2},"b":[{"y":1,"y":2}]}'), true, "only the line's own members count");
+    assert.equal(valid('{"a":{"x":1,"x":2}}'), false, "a member's object (a skim reads payload.type)");
+    assert.equal(valid('{"a":{"x":1,"\\u0078":2}}'), false);
+    assert.equal(valid('{"a":{"x":1},"b":{"x":2}}'), true, "keys of two objects are not repeats");
+    assert.equal(valid('{"a":[{"y":1,"y":2}],"b":{"c":{"z":1,"z":2}}}'), true, "only the line's members and their members count");
     assert.equal(valid('{"a":1}'), true);
     assert.equal(valid('[{"a":1,"a":2}]'), true, "an array line has no members of its own");
     assert.equal(isValidJson(Buffer.from('{"a":1,"a":2}'), 0, 13, 512), true, "without the option: JSON.parse's grammar alone");

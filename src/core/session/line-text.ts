@@ -18,9 +18,12 @@ export function kindOf(v: unknown): string {
 /** Whitespace other than one space between words: what previewOf collapses or trims. */
 const UNEVEN_SPACE = /[^\S ]| {2}|^ | $/;
 
+/** Characters of a text previewOf reads: a preview of any longer text is that of its head of this length. */
+export const PREVIEW_READS = PREVIEW_MAX * 3;
+
 /** Whitespace runs collapsed, cut to 100 characters with "..." (reads only the head of long texts). */
 export function previewOf(text: string): string {
-  const head = text.length > PREVIEW_MAX * 3 ? text.slice(0, PREVIEW_MAX * 3) : text;
+  const head = text.length > PREVIEW_READS ? text.slice(0, PREVIEW_READS) : text;
   // Most heads hold single spaces only: nothing to collapse, and no new string built (a test is cheaper than a replace).
   const flat = UNEVEN_SPACE.test(head) ? head.replace(/\s+/g, " ").trim() : head;
   return flat.length > PREVIEW_MAX ? `${flat.slice(0, PREVIEW_MAX - 3)}...` : flat;

@@ -87,8 +87,9 @@ const openAt: boolean[] = [];
 /**
  * Whether buf[start, end) is one JSON value that JSON.parse would accept, nested at most
  * `limit` deep (deeper is refused too: a full read reports it as too deep); with
- * `ownKeysOnce`, also refused when its own object repeats a key or escapes one
- * (topMemberKey), as a skim must. Nothing is decoded.
+ * `ownKeysOnce`, also refused when its own object, or an object that is one of its
+ * members' values, repeats a key or escapes one (onceKey), as a skim must: a skim reads
+ * names at both levels (a Codex event's payload.type, a pi message's role). Nothing is decoded.
  */
 export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number, opts: { ownKeysOnce?: boolean } = {}): boolean {
   const once = opts.ownKeysOnce === true;
@@ -107,8 +108,8 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       else {
         openAt[depth++] = isObject;
         if (isObject) {
-          if (depth === 1) topKeys = 0;
-          p = once && depth === 1 ? topMemberKey(buf, p, end) : memberKey(buf, p, end);
+          if (depth <= KEYED_LEVELS) keyCount[depth - 1] = 0;
+          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1) : memberKey(buf, p, end);
           if (p < 0) return false;
         }
         continue;
@@ -127,7 +128,7 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       if (d === 0x2c) {
         p = skipSpace(buf, p + 1, end);
         if (isObject) {
-          p = once && depth === 1 ? topMemberKey(buf, p, end) : memberKey(buf, p, end);
+          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1) : memberKey(buf, p, end);
           if (p < 0) return false;
         }
         break;
@@ -139,33 +140,42 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
   }
 }
 
-/** Where the keys of the line's own object start and end (its members so far: topKeys). */
-const keyStart: number[] = [];
-const keyEnd: number[] = [];
-let topKeys = 0;
+/** Levels whose objects' keys are checked with ownKeysOnce: the line's own object (1) and its members' values (2). */
+const KEYED_LEVELS = 2;
+/** Keys an object checked by onceKey may have: past this the line is parsed whole (the check compares every pair). */
+const MAX_KEYS = 64;
+/** Per level: where the keys of the object open at that level start and end (keyCount of them so far). */
+const keyStart: number[][] = [[], []];
+const keyEnd: number[][] = [[], []];
+const keyCount = [0, 0];
 
 /**
- * A member of the line's own object: as memberKey, and -1 when its key repeats an earlier
- * one or holds an escape. JSON.parse keeps a repeated key's last value, a skim reads the
- * first one it meets; and an escaped key could spell a name the skim looks for. Agents
- * write neither, so such a line is simply parsed whole.
+ * A member of an object at a checked level (0: the line's own, 1: one of its members'
+ * values): as memberKey, and -1 when its key repeats an earlier one of the same object or
+ * holds an escape. JSON.parse keeps a repeated key's last value, a skim reads the first
+ * one it meets; and an escaped key could spell a name the skim looks for. Agents write
+ * neither, so such a line is simply parsed whole.
  */
-function topMemberKey(buf: Uint8Array, p: number, end: number): number {
+function onceKey(buf: Uint8Array, p: number, end: number, level: number): number {
   const start = p + 1;
   const next = memberKey(buf, p, end);
   if (next < 0) return -1;
   const close = lastQuoteBefore(buf, next);
   for (let i = start; i < close; i++) if (buf[i] === BACKSLASH) return -1;
   const len = close - start;
-  for (let k = 0; k < topKeys; k++) {
-    if (keyEnd[k] - keyStart[k] !== len) continue;
+  const starts = keyStart[level];
+  const ends = keyEnd[level];
+  const n = keyCount[level];
+  if (n >= MAX_KEYS) return -1;
+  for (let k = 0; k < n; k++) {
+    if (ends[k] - starts[k] !== len) continue;
     let i = 0;
-    while (i < len && buf[keyStart[k] + i] === buf[start + i]) i++;
+    while (i < len && buf[starts[k] + i] === buf[start + i]) i++;
     if (i === len) return -1;
   }
-  keyStart[topKeys] = start;
-  keyEnd[topKeys] = close;
-  topKeys++;
+  starts[n] = start;
+  ends[n] = close;
+  keyCount[level] = n + 1;
   return next;
 }
 

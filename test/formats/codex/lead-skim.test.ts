@@ -50,6 +50,9 @@ const HOSTILE = [
   `{"ordinal":20,"timestamp":"${T}","type":"world_state","payload":{"full":true,,"state":{}}}`,
   // The line's type given twice: JSON.parse keeps the last one.
   `{"ordinal":21,"timestamp":"${T}","type":"world_state","payload":{"full":true},"type":"response_item"}`,
+  // The payload's type given twice, plainly and escaped: JSON.parse keeps the last one (an event the index reads).
+  `{"ordinal":22,"timestamp":"${T}","type":"event_msg","payload":{"type":"item_completed","type":"token_count","info":{"total_token_usage":{"input_tokens":9},"last_token_usage":{"input_tokens":9},"model_context_window":300000}}}`,
+  `{"ordinal":23,"timestamp":"${T}","type":"event_msg","payload":{"type":"thread_settings_applied","t\\u0079pe":"task_started","turn_id":"t23","model_context_window":64000}}`,
 ];
 
 /** The index of a file, with every line parsed whole (`lead` false) or the lead hooks on. */
@@ -69,14 +72,15 @@ function file(text: string): string {
 
 describe("Codex lines the index keeps by name alone, indexed from their first members (their bulk unparsed)", () => {
   it("hostile lines (the marker in a string, escaped quotes and names, torn and deep lines) index as a full parse indexes them", async () => {
-    const torn = `{"ordinal":22,"timestamp":"${T}","type":"world_state","payload":{"full":tr`;
+    const torn = `{"ordinal":24,"timestamp":"${T}","type":"world_state","payload":{"full":tr`;
     const path = file(`${[meta, ...HOSTILE].join("\n")}\n${torn}`);
     const skimmed = await index(path, true);
     assert.deepEqual(skimmed, await index(path, false));
     // What the lines were read as, so the comparison above compares something.
     const problems = JSON.stringify(skimmed.problems);
     assert.equal(skimmed.records.length, HOSTILE.length - 4, `every line but the cut, the deep, the doubled and the doubled-comma one is an entry: ${problems}`);
-    assert.deepEqual(skimmed.windows, [[4, 128000], [6, 200000]]);
+    // The last two: the payload's last type read (token_count, task_started record a window; the first types do not).
+    assert.deepEqual(skimmed.windows, [[4, 128000], [6, 200000], [16, 300000], [17, 64000]]);
     assert.deepEqual(
       skimmed.problems.map((p) => [p.line, p.kind]),
       [[16, "parse-error"], [17, "parse-error"], [18, "parse-error"], [20, "parse-error"], [HOSTILE.length + 2, "torn-line"]],

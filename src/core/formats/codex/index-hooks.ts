@@ -3,10 +3,10 @@ import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
 import { parseIsoTime } from "../../util/iso-time";
 import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition, RangeHandOver } from "../../store/index-hooks";
-import { kindOf, previewOf } from "../../session/line-text";
+import { kindOf, PREVIEW_READS, previewOf } from "../../session/line-text";
 import { summarizeToolCall } from "../../session/tool-summary";
 import { putUsageFigures } from "../../tokens/usage-figures";
-import { asObj, type CodexLine, contentText, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
+import { asObj, type CodexLine, contentText, contentTextHead, contentTextLength, MESSAGE_ITEM, payloadOf, promptOf, str } from "./lines";
 import { codexFromLead } from "./line-lead";
 import { type CodexRangeState, emptyNotes, type RangeNotes, TURN_END, TURN_PROMPT, TURN_START, type TurnOp } from "./range-state";
 
@@ -35,11 +35,11 @@ export function callInput(args: unknown): unknown {
   }
 }
 
-/** What a history item does, on one line, tool calls through the neutral summarizer. */
-export function itemPreview(p: Record<string, unknown>, cwd: string | undefined): string {
+/** What a history item does, on one line, tool calls through the neutral summarizer (a message: the head previewOf reads, not all of it). */
+function itemPreview(p: Record<string, unknown>, cwd: string | undefined): string {
   switch (p.type) {
     case "message":
-      return contentText(p.content);
+      return contentTextHead(p.content, PREVIEW_READS);
     case "reasoning": {
       const summary = Array.isArray(p.summary) ? p.summary.map((s) => str(asObj(s)?.text) ?? "").join(" ") : "";
       return `(reasoning) ${summary || (p.encrypted_content ? "(encrypted)" : "")}`;
@@ -60,7 +60,7 @@ export function itemPreview(p: Record<string, unknown>, cwd: string | undefined)
   }
 }
 
-/** The row text of a line (event_msg and bookkeeping lines say what they are). */
+/** The row text of a line (event_msg and bookkeeping lines say what they are), for previewOf: a long text may stop at its head. */
 function previewText(l: CodexLine, cwd: string | undefined): string {
   const p = payloadOf(l);
   switch (l.type) {
@@ -85,7 +85,7 @@ function estimateOf(l: CodexLine): number {
   if (l.type !== "response_item") return 0;
   const p = payloadOf(l);
   let chars = 0;
-  if (p.type === MESSAGE_ITEM) chars = contentText(p.content).length;
+  if (p.type === MESSAGE_ITEM) chars = contentTextLength(p.content);
   else if (p.type === "reasoning") chars = JSON.stringify(p.summary ?? "").length + (typeof p.encrypted_content === "string" ? p.encrypted_content.length * 0.75 : 0);
   else chars = JSON.stringify(p).length;
   return charsToTokens(chars);

@@ -12,8 +12,8 @@ import type { LeadHooks } from "../../store/index-hooks";
  * so (a space, an escape, another key order, a number that is no plain index) is left to
  * the full parse, so what is read is what JSON.parse would give. The line's bulk is then
  * only checked for shape (IndexBuilder: closed strings and brackets, not too deep). A name
- * repeated later in the line (JSON keeps the last) makes the line one the check refuses
- * (json-valid.ts), so it is parsed whole.
+ * repeated later in the line or in its payload (JSON keeps the last) makes the line one the
+ * check refuses (json-valid.ts), so it is parsed whole.
  */
 
 /** Line types whose content the index reads (every other type is indexed by its name alone). */

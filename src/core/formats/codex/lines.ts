@@ -47,6 +47,41 @@ export function contentText(content: unknown): string {
     .join("\n");
 }
 
+/** The texts contentText joins, read in place (no array built): each is handed to `each` in order until it returns false. */
+function eachText(content: unknown, each: (text: string) => boolean): void {
+  if (typeof content === "string") {
+    each(content);
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const item of content) {
+    const c = asObj(item);
+    if (c && typeof c.text === "string" && !each(c.text)) return;
+  }
+}
+
+/** contentText(content).length, without joining the texts (the index's estimate of a message needs only its size). */
+export function contentTextLength(content: unknown): number {
+  let length = -1;
+  eachText(content, (t) => {
+    length += t.length + 1;
+    return true;
+  });
+  return Math.max(length, 0);
+}
+
+/** contentText(content).slice(0, max), joining no more of the texts than that (a row's preview reads only a head). */
+export function contentTextHead(content: unknown, max: number): string {
+  let head = "";
+  let first = true;
+  eachText(content, (t) => {
+    head = first ? t.slice(0, max) : `${head}\n${t.slice(0, max - head.length - 1)}`;
+    first = false;
+    return head.length < max;
+  });
+  return head;
+}
+
 /**
  * Whether a user message is one Codex wrote itself (environment context, a turn-aborted
  * note, instructions): those open with a tag (section 4), a prompt typed by a person does not.
