@@ -3,6 +3,8 @@
 // still be refused (and reported by parsing it whole), so the check is the whole grammar,
 // not just the brackets: commas, colons, literals, numbers, escapes and control characters.
 
+import { type StringScan, stringScan } from "./json-string-scan";
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
@@ -33,20 +35,49 @@ function isDigit(c: number): boolean {
 
 /** The position after the string whose quote is at p, or -1 (a raw control character, a bad escape, no closing quote). */
 function skipString(buf: Uint8Array, p: number, end: number): number {
+  if (scan) return skipStringByScan(scan, buf, p, end);
   for (let i = p + 1; i < end; i++) {
     const c = buf[i];
     if (c === QUOTE) return i + 1;
     if (c < 0x20) return -1;
     if (c !== BACKSLASH) continue;
-    if (++i >= end) return -1;
-    const e = buf[i];
-    if (e === 0x75) {
-      if (i + 4 >= end || !isHex(buf[i + 1]) || !isHex(buf[i + 2]) || !isHex(buf[i + 3]) || !isHex(buf[i + 4])) return -1;
-      i += 4;
-    } else if (!SIMPLE_ESCAPES.has(e)) return -1;
+    i = escapeEnd(buf, i, end);
+    if (i < 0) return -1;
   }
   return -1;
 }
+
+/** skipString, jumping from one quote, backslash or control character to the next (json-string-scan.ts). */
+function skipStringByScan(scan: StringScan, buf: Uint8Array, p: number, end: number): number {
+  for (let i = scan.next(p + 1, end); i < end; i = scan.next(i + 1, end)) {
+    const c = buf[i];
+    if (c === QUOTE) return i + 1;
+    if (c !== BACKSLASH) return -1;
+    i = escapeEnd(buf, i, end);
+    if (i < 0) return -1;
+  }
+  return -1;
+}
+
+/** The last byte of the escape whose backslash is at i, or -1 for one JSON does not allow. */
+function escapeEnd(buf: Uint8Array, i: number, end: number): number {
+  if (++i >= end) return -1;
+  const e = buf[i];
+  if (e === 0x75) {
+    if (i + 4 >= end || !isHex(buf[i + 1]) || !isHex(buf[i + 2]) || !isHex(buf[i + 3]) || !isHex(buf[i + 4])) return -1;
+    return i + 4;
+  }
+  return SIMPLE_ESCAPES.has(e) ? i : -1;
+}
+
+/**
+ * From this many bytes a line is copied into the scan's memory and its strings scanned 16
+ * bytes at a time; a shorter one is walked in JavaScript (the copy and the calls into
+ * WebAssembly would cost more than they save).
+ */
+const SCANNED_LINE = 256;
+/** The scan for the line being checked, or undefined: set by each isValidJson call. */
+let scan: StringScan | undefined;
 
 /** The position after a number as JSON writes one (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?), or -1. */
 function skipNumber(buf: Uint8Array, p: number, end: number): number {
@@ -88,10 +119,13 @@ const openAt: boolean[] = [];
  * Whether buf[start, end) is one JSON value that JSON.parse would accept, nested at most
  * `limit` deep (deeper is refused too: a full read reports it as too deep); with
  * `ownKeysOnce`, also refused when its own object repeats a key or escapes one
- * (topMemberKey), as a skim must. Nothing is decoded.
+ * (topMemberKey), as a skim must. Nothing is decoded. `simd: false` keeps to the
+ * JavaScript walk where WebAssembly SIMD runs too (tests compare the two).
  */
-export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number, opts: { ownKeysOnce?: boolean } = {}): boolean {
+export function isValidJson(buf: Uint8Array, start: number, end: number, limit: number, opts: { ownKeysOnce?: boolean; simd?: boolean } = {}): boolean {
   const once = opts.ownKeysOnce === true;
+  scan = end - start >= SCANNED_LINE && opts.simd !== false ? stringScan() : undefined;
+  scan?.load(buf, start, end);
   let depth = 0;
   let p = skipSpace(buf, start, end);
   for (;;) {

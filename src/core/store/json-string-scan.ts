@@ -1,0 +1,102 @@
+/**
+ * The bulk of a long session line is one JSON string (a tool's output, a file read), and
+ * checking the line (json-valid.ts) steps through it byte by byte looking for the few
+ * bytes that matter inside a string: its closing quote, a backslash, a raw control
+ * character. Here that look is WebAssembly SIMD, 16 bytes at a time. Hand-assembled
+ * (util/wasm-simd.ts); the one function is
+ *
+ *   stop(p, end) -> the first q in [p, end) whose byte is 0x22, 0x5c or below 0x20; else end.
+ *
+ * Past the last whole 16 bytes it loads 16 anyway and masks off what lies at or after end:
+ * the memory always holds 16 bytes more than the line copied into it.
+ */
+import {
+  BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_GT_S, I32_SHL, I32_SUB, IF,
+  LOOP, LT_U, OR, RETURN, SET, SIMD, SPLAT, TEE, V128, V128_LOAD, VOID, type WasmMemory, compiledLazily, simdModule, sleb,
+} from "../util/wasm-simd";
+
+// Params 0-1: p, end; locals: 2 limit, 3 bits, 4 quotes, 5 backslashes, 6 spaces, 7 the 16 bytes.
+const [P, END_, LIMIT, BITS, VQUOTE, VBACKSLASH, VSPACE, VBYTES] = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/** Which of the 16 bytes at p stop a string, as the low 16 bits of an i32 (left on the stack). */
+const STOPS_AT_P = [
+  GET, P, SIMD, V128_LOAD, 0, 0, TEE, VBYTES, GET, VQUOTE, SIMD, EQ,
+  GET, VBYTES, GET, VBACKSLASH, SIMD, EQ, SIMD, OR,
+  GET, VBYTES, GET, VSPACE, SIMD, LT_U, SIMD, OR,
+  SIMD, BITMASK,
+];
+
+const body = [
+  // limit = end - 16: the last p whose 16 bytes all lie before end.
+  GET, END_, I32_CONST, 16, I32_SUB, SET, LIMIT,
+  I32_CONST, 0x22, SIMD, SPLAT, SET, VQUOTE,
+  I32_CONST, ...sleb(0x5c), SIMD, SPLAT, SET, VBACKSLASH,
+  I32_CONST, 0x20, SIMD, SPLAT, SET, VSPACE,
+  BLOCK, VOID,
+  LOOP, VOID,
+  GET, P, GET, LIMIT, I32_GT_S, BR_IF, 1,
+  ...STOPS_AT_P, TEE, BITS,
+  IF, VOID, GET, P, GET, BITS, I32_CTZ, I32_ADD, RETURN, END,
+  GET, P, I32_CONST, 16, I32_ADD, SET, P,
+  BR, 0,
+  END,
+  END,
+  // Fewer than 16 left (p <= end): only the low end - p bits count.
+  ...STOPS_AT_P,
+  I32_CONST, 1, GET, END_, GET, P, I32_SUB, I32_SHL, I32_CONST, 1, I32_SUB, I32_AND, TEE, BITS,
+  IF, VOID, GET, P, GET, BITS, I32_CTZ, I32_ADD, RETURN, END,
+  GET, END_,
+  END,
+];
+
+const MODULE = compiledLazily(simdModule("stop", 2, [2, 2, I32, 4, V128], body));
+
+/** A line's bytes in the module's memory, and the scan over them. */
+export interface StringScan {
+  /** Copies buf[start, end) into the module's memory: next() then reads that copy. */
+  load(buf: Uint8Array, start: number, end: number): void;
+  /**
+   * The first position q, p <= q < end, whose byte (in buf's positions, as loaded) is a
+   * quote, a backslash or below 0x20; end if there is none. p must not pass end.
+   */
+  next(p: number, end: number): number;
+}
+
+const PAGE = 65536;
+
+function scanOver(exports: Record<string, unknown>): StringScan {
+  const mem = exports.mem as WasmMemory;
+  const stop = exports.stop as (p: number, end: number) => number;
+  let bytes = new Uint8Array(mem.buffer);
+  // Where buf's position 0 would be in the memory: the line is copied to the memory's start.
+  let shift = 0;
+  return {
+    load(buf, start, end) {
+      const need = end - start + 16;
+      if (bytes.length < need) {
+        mem.grow(Math.ceil((need - bytes.length) / PAGE));
+        // Growing detaches the old view.
+        bytes = new Uint8Array(mem.buffer);
+      }
+      bytes.set(buf.subarray(start, end), 0);
+      shift = start;
+    },
+    next(p, end) {
+      return stop(p - shift, end - shift) + shift;
+    },
+  };
+}
+
+let made: StringScan | null | undefined;
+
+/**
+ * This thread's scan (made on the first call; a worker thread makes its own), or
+ * undefined where WebAssembly SIMD is not there.
+ */
+export function stringScan(): StringScan | undefined {
+  if (made === undefined) {
+    const exports = MODULE.instance();
+    made = exports ? scanOver(exports) : null;
+  }
+  return made ?? undefined;
+}
