@@ -1,22 +1,26 @@
 /**
- * The bulk of a long session line is one JSON string (a tool's output, a file read), and
- * checking the line (json-valid.ts) steps through it byte by byte looking for the few
+ * The bulk of a long session line is JSON strings (a tool's output, a file read), and
+ * checking the line (json-valid.ts) steps through them byte by byte looking for the few
  * bytes that matter inside a string: its closing quote, a backslash, a raw control
- * character. Here that look is WebAssembly SIMD, 16 bytes at a time. Hand-assembled
- * (util/wasm-simd.ts); the one function is
+ * character. Here that look is WebAssembly SIMD, 16 bytes at a time. Tool output holds a
+ * backslash every 20 bytes or so (\n, \"): the one-character escapes are stepped over here
+ * too, or each would cost a return to JavaScript. Hand-assembled (util/wasm-simd.ts); the
+ * one function is
  *
- *   stop(p, end) -> the first q in [p, end) whose byte is 0x22, 0x5c or below 0x20; else end.
+ *   stop(p, end) -> the first q in [p, end) whose byte is 0x22 or below 0x20, or 0x5c not
+ *   followed (before end) by one of " \ / b f n r t; else end.
  *
- * Past the last whole 16 bytes it loads 16 anyway and masks off what lies at or after end:
- * the memory always holds 16 bytes more than the line copied into it.
+ * Near end it loads 16 bytes anyway and masks off what lies at or after end: the memory
+ * always holds 16 bytes more than the line copied into it.
  */
 import {
-  BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_GT_S, I32_SHL, I32_SUB, IF,
-  LOOP, LT_U, OR, RETURN, SET, SIMD, SPLAT, TEE, V128, V128_LOAD, VOID, type WasmMemory, compiledLazily, simdModule, sleb,
+  BITMASK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_GT_S, I32_LOAD8_U, I32_LT_S,
+  I32_OR, I32_SHL, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128, V128_LOAD,
+  VOID, type WasmMemory, compiledLazily, simdModule, sleb,
 } from "../util/wasm-simd";
 
-// Params 0-1: p, end; locals: 2 limit, 3 bits, 4 quotes, 5 backslashes, 6 spaces, 7 the 16 bytes.
-const [P, END_, LIMIT, BITS, VQUOTE, VBACKSLASH, VSPACE, VBYTES] = [0, 1, 2, 3, 4, 5, 6, 7];
+// Params 0-1: p, end; locals: 2 limit, 3 bits, 4 q, 5 c, 6 quotes, 7 backslashes, 8 spaces, 9 the 16 bytes.
+const [P, END_, LIMIT, BITS, Q, C, VQUOTE, VBACKSLASH, VSPACE, VBYTES] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 /** Which of the 16 bytes at p stop a string, as the low 16 bits of an i32 (left on the stack). */
 const STOPS_AT_P = [
@@ -26,30 +30,43 @@ const STOPS_AT_P = [
   SIMD, BITMASK,
 ];
 
+/** Whether c is one of the one-character escapes (left on the stack). */
+const SIMPLE_ESCAPE = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].flatMap((e, k) => [GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])]);
+
 const body = [
   // limit = end - 16: the last p whose 16 bytes all lie before end.
   GET, END_, I32_CONST, 16, I32_SUB, SET, LIMIT,
   I32_CONST, 0x22, SIMD, SPLAT, SET, VQUOTE,
   I32_CONST, ...sleb(0x5c), SIMD, SPLAT, SET, VBACKSLASH,
   I32_CONST, 0x20, SIMD, SPLAT, SET, VSPACE,
-  BLOCK, VOID,
   LOOP, VOID,
-  GET, P, GET, LIMIT, I32_GT_S, BR_IF, 1,
-  ...STOPS_AT_P, TEE, BITS,
-  IF, VOID, GET, P, GET, BITS, I32_CTZ, I32_ADD, RETURN, END,
+  // The stops among the 16 bytes at p; past limit, only the low end - p of them count.
+  ...STOPS_AT_P,
+  I32_CONST, 1, GET, END_, GET, P, I32_SUB, I32_SHL, I32_CONST, 1, I32_SUB,
+  I32_CONST, ...sleb(0xffff),
+  GET, P, GET, LIMIT, I32_GT_S, SELECT,
+  I32_AND, TEE, BITS,
+  IF, VOID,
+  GET, P, GET, BITS, I32_CTZ, I32_ADD, SET, Q,
+  // A backslash whose escape is one character, before end: on from after it.
+  GET, Q, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x5c), I32_EQ,
+  GET, Q, I32_CONST, 1, I32_ADD, GET, END_, I32_LT_S, I32_AND,
+  IF, VOID,
+  GET, Q, I32_LOAD8_U, 0, 1, SET, C,
+  ...SIMPLE_ESCAPE,
+  IF, VOID, GET, Q, I32_CONST, 2, I32_ADD, SET, P, BR, 3, END,
+  END,
+  GET, Q, RETURN,
+  END,
+  GET, P, GET, LIMIT, I32_GT_S, IF, VOID, GET, END_, RETURN, END,
   GET, P, I32_CONST, 16, I32_ADD, SET, P,
   BR, 0,
   END,
-  END,
-  // Fewer than 16 left (p <= end): only the low end - p bits count.
-  ...STOPS_AT_P,
-  I32_CONST, 1, GET, END_, GET, P, I32_SUB, I32_SHL, I32_CONST, 1, I32_SUB, I32_AND, TEE, BITS,
-  IF, VOID, GET, P, GET, BITS, I32_CTZ, I32_ADD, RETURN, END,
-  GET, END_,
+  UNREACHABLE,
   END,
 ];
 
-const MODULE = compiledLazily(simdModule("stop", 2, [2, 2, I32, 4, V128], body));
+const MODULE = compiledLazily(simdModule("stop", 2, [2, 4, I32, 4, V128], body));
 
 /** A line's bytes in the module's memory, and the scan over them. */
 export interface StringScan {
@@ -57,7 +74,8 @@ export interface StringScan {
   load(buf: Uint8Array, start: number, end: number): void;
   /**
    * The first position q, p <= q < end, whose byte (in buf's positions, as loaded) is a
-   * quote, a backslash or below 0x20; end if there is none. p must not pass end.
+   * quote, below 0x20, or a backslash but for one of a one-character escape that ends
+   * before end (those are stepped over); end if there is none. p must not pass end.
    */
   next(p: number, end: number): number;
 }

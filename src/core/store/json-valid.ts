@@ -47,7 +47,7 @@ function skipString(buf: Uint8Array, p: number, end: number): number {
   return -1;
 }
 
-/** skipString, jumping from one quote, backslash or control character to the next (json-string-scan.ts). */
+/** skipString, jumping to the next quote, control character or escape of more than one character (json-string-scan.ts). */
 function skipStringByScan(scan: StringScan, buf: Uint8Array, p: number, end: number): number {
   for (let i = scan.next(p + 1, end); i < end; i = scan.next(i + 1, end)) {
     const c = buf[i];

@@ -9,7 +9,7 @@
 export const SIMD = 0xfd;
 export const [GET, SET, TEE] = [0x20, 0x21, 0x22];
 export const [I32_CONST, I32_ADD, I32_SUB, I32_AND, I32_OR, I32_SHL, I32_CTZ] = [0x41, 0x6a, 0x6b, 0x71, 0x72, 0x74, 0x68];
-export const [I32_EQ, I32_GT_S, I32_GE_S, I32_LOAD8_U] = [0x46, 0x4a, 0x4e, 0x2d];
+export const [I32_EQ, I32_LT_S, I32_GT_S, I32_GE_S, I32_LOAD8_U, SELECT, UNREACHABLE] = [0x46, 0x48, 0x4a, 0x4e, 0x2d, 0x1b, 0x00];
 export const [BLOCK, LOOP, IF, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x0f, 0x40];
 /** After the SIMD prefix: v128.load, i8x16.splat, i8x16.eq, i8x16.lt_u, v128.and, v128.or, i8x16.bitmask. */
 export const [V128_LOAD, SPLAT, EQ, LT_U, AND, OR, BITMASK] = [0x00, 0x0f, 0x23, 0x26, 0x4e, 0x50, 0x64];
