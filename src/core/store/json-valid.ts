@@ -41,8 +41,12 @@ function skipString(buf: Uint8Array, p: number, end: number): number {
     if (c === QUOTE) return i + 1;
     if (c < 0x20) return -1;
     if (c !== BACKSLASH) continue;
-    i = escapeEnd(buf, i, end);
-    if (i < 0) return -1;
+    if (++i >= end) return -1;
+    const e = buf[i];
+    if (e === 0x75) {
+      if (i + 4 >= end || !isHex(buf[i + 1]) || !isHex(buf[i + 2]) || !isHex(buf[i + 3]) || !isHex(buf[i + 4])) return -1;
+      i += 4;
+    } else if (!SIMPLE_ESCAPES.has(e)) return -1;
   }
   return -1;
 }
@@ -59,7 +63,12 @@ function skipStringByScan(scan: StringScan, buf: Uint8Array, p: number, end: num
   return -1;
 }
 
-/** The last byte of the escape whose backslash is at i, or -1 for one JSON does not allow. */
+/**
+ * The last byte of the escape whose backslash is at i, or -1 for one JSON does not allow:
+ * skipString's own check, for the scan's loop. skipString keeps its copy inline: called
+ * from there, this took its walk from 1.66 to 1.79 G instructions (callgrind, 10 MB of
+ * the bench's pi session, three passes).
+ */
 function escapeEnd(buf: Uint8Array, i: number, end: number): number {
   if (++i >= end) return -1;
   const e = buf[i];
