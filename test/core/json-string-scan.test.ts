@@ -120,6 +120,21 @@ describe("JSON strings scanned 16 bytes at a time (json-string-scan.ts) in isVal
     }
   });
 
+  it("grows its memory for a long line and gives it back when a short one follows, reading the right bytes after each", () => {
+    const scan = stringScan();
+    assert.ok(scan);
+    const long = Buffer.alloc(6 * 2 ** 20, 0x61);
+    long[long.length - 3] = 0x22;
+    scan.load(long, 0, long.length);
+    assert.ok(scan.memoryBytes() >= long.length + 16, `memory ${scan.memoryBytes()} for a line of ${long.length}`);
+    assert.equal(scan.next(0, long.length), long.length - 3);
+    const short = Buffer.from('xx"abcdefghijklmnopqrstuvwxyz\\nq\\u0041"yy');
+    scan.load(short, 2, short.length - 2);
+    assert.ok(scan.memoryBytes() <= 4 * 2 ** 20, `memory still ${scan.memoryBytes()} after a line of ${short.length - 4}`);
+    assert.equal(scan.next(3, short.length - 2), short.indexOf("\\u"), "the \\u escape, the others stepped over");
+    assert.equal(isValidJson(short, 2, short.length - 2, LIMIT), true);
+  });
+
   it("agrees with JSON.parse on long strings with every hazard at every position modulo 16, and both paths answer alike", () => {
     const filler = "The quick brown fox jumps over the lazy dog 0123456789 ".repeat(8);
     for (const hazard of HAZARDS) {

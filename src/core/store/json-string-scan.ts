@@ -78,19 +78,36 @@ export interface StringScan {
    * before end (those are stepped over); end if there is none. p must not pass end.
    */
   next(p: number, end: number): number;
+  /** The size of the module's memory now (for tests: it grows with lines, and gives back a large one). */
+  memoryBytes(): number;
 }
 
 const PAGE = 65536;
+/**
+ * A memory grown past this is let go (a new instance made) when a line that fits in it
+ * comes: a WebAssembly memory never shrinks, and one long line must not hold its size
+ * for the thread's life.
+ */
+const KEPT_BYTES = 4 * 1024 * 1024;
 
-function scanOver(exports: Record<string, unknown>): StringScan {
-  const mem = exports.mem as WasmMemory;
-  const stop = exports.stop as (p: number, end: number) => number;
-  let bytes = new Uint8Array(mem.buffer);
+type Exports = Record<string, unknown>;
+
+function scanOver(first: Exports, again: () => Exports): StringScan {
+  let mem: WasmMemory;
+  let stop: (p: number, end: number) => number;
+  let bytes: Uint8Array;
+  const take = (exports: Exports) => {
+    mem = exports.mem as WasmMemory;
+    stop = exports.stop as typeof stop;
+    bytes = new Uint8Array(mem.buffer);
+  };
+  take(first);
   // Where buf's position 0 would be in the memory: the line is copied to the memory's start.
   let shift = 0;
   return {
     load(buf, start, end) {
       const need = end - start + 16;
+      if (bytes.length > KEPT_BYTES && need <= KEPT_BYTES) take(again());
       if (bytes.length < need) {
         mem.grow(Math.ceil((need - bytes.length) / PAGE));
         // Growing detaches the old view.
@@ -101,6 +118,9 @@ function scanOver(exports: Record<string, unknown>): StringScan {
     },
     next(p, end) {
       return stop(p - shift, end - shift) + shift;
+    },
+    memoryBytes() {
+      return bytes.length;
     },
   };
 }
@@ -113,8 +133,9 @@ let made: StringScan | null | undefined;
  */
 export function stringScan(): StringScan | undefined {
   if (made === undefined) {
-    const exports = MODULE.instance();
-    made = exports ? scanOver(exports) : null;
+    const first = MODULE.instance();
+    // Where the module made one instance it makes the next.
+    made = first ? scanOver(first, () => MODULE.instance() as Exports) : null;
   }
   return made ?? undefined;
 }
