@@ -8,7 +8,8 @@ import { benchClaudeCode } from "./claude-code";
 import { benchGemini } from "./gemini";
 import { benchExportHtml } from "./export-html";
 import { benchOpencode } from "./opencode";
-import { benchCodex, benchCodexList } from "./codex";
+import { benchCodex, benchCodexList, codexRollout } from "./codex";
+import { benchJsonValid } from "./json-valid";
 import { Session } from "../src/core/formats/pi/pi-session";
 import { generateSession } from "./generate";
 import { benchHistory } from "./history";
@@ -244,7 +245,19 @@ function codexSection(): void {
   benchCodexList(report);
 }
 
-/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini`, `-- codex`, `-- search`, `-- history`, `-- export` or `-- opencode`: only that section. */
+/** Issues 31 and 27: the JSON check of lines not parsed, its JavaScript walk against its SIMD scan (ASE_BENCH_JSON_RUNS passes each, default 5). */
+function jsonValidSection(): void {
+  console.log("\n# JSON check of skimmed lines (history reads, Codex loads): JavaScript walk and WebAssembly SIMD scan, CPU in one process");
+  // pi's lines are mostly one long tool output (issue 31's case); a Codex line is many short
+  // members, where the walk's own work outweighs the strings: a guard against going back there.
+  const files = [
+    { label: "pi 100 MB", file: synthetic(100), target: 0.6 },
+    { label: `Codex ${CODEX_SIZE} MB`, file: codexRollout(WORK, CODEX_SIZE), target: 0.8 },
+  ];
+  benchJsonValid({ files, runs: Number(process.env.ASE_BENCH_JSON_RUNS ?? 5), report, log: (l) => console.log(l) });
+}
+
+/** `npm run bench -- startup`, `-- versus-pi`, `-- claude-code`, `-- gemini`, `-- codex`, `-- search`, `-- history`, `-- export`, `-- opencode` or `-- json-valid`: only that section. */
 const ONLY = process.argv[2];
 
 function versusPi(sizes: number[], files: string[]): void {
@@ -300,6 +313,12 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
+  if (ONLY === "json-valid") {
+    jsonValidSection();
+    const failed = results.filter((r) => !r.ok).length;
+    console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
+    return;
+  }
   if (ONLY === "opencode") {
     console.log("\n# OpenCode's database");
     await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
@@ -307,7 +326,7 @@ async function main(): Promise<void> {
     console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
     return;
   }
-  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, codex, search, history, export, opencode; none runs everything)`);
+  if (ONLY !== undefined && ONLY !== "versus-pi") throw new Error(`unknown bench section "${ONLY}" (known: startup, versus-pi, claude-code, gemini, codex, search, history, export, opencode, json-valid; none runs everything)`);
   const files = sizes.map((mb) => synthetic(mb));
   if (ONLY === "versus-pi") {
     versusPi(sizes, files);
@@ -340,6 +359,7 @@ async function main(): Promise<void> {
   console.log("\n# OpenCode's database");
   await benchOpencode({ work: WORK, report, log: (l) => console.log(l) });
   codexSection();
+  jsonValidSection();
   const failed = results.filter((r) => !r.ok).length;
   console.log(`\nbench: ${results.length - failed} of ${results.length} targets met`);
 }

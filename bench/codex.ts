@@ -29,6 +29,16 @@ function childLoad(self: string, file: string, mode = "open"): { ms: number; max
   return JSON.parse(r.stdout.trim().split("\n").pop() as string);
 }
 
+/** The bench's Codex rollout of `sizeMb` MB in `work`/codex-home (generated when missing). */
+export function codexRollout(work: string, sizeMb: number): string {
+  const day = join(work, "codex-home", "sessions", "2026", "11", "26");
+  mkdirSync(day, { recursive: true });
+  const plain = join(day, `rollout-2026-11-26T00-00-00-01a20000-0000-7000-8000-${String(sizeMb).padStart(12, "0")}.jsonl`);
+  const g = generateCodexRollout({ sources: recordedRollouts(), targetBytes: sizeMb * MB, out: plain });
+  if (g.lines >= 0) console.log(`  generated ${plain}: ${(g.bytes / MB).toFixed(0)} MB, ${g.lines} lines`);
+  return plain;
+}
+
 /**
  * Issue 27's targets for Codex rollouts: load+index of a 100 MB rollout >= 150 MB/s, of
  * the same rollout as .jsonl.zst >= 100 MB/s of decompressed data, peak RSS below the
@@ -37,12 +47,7 @@ function childLoad(self: string, file: string, mode = "open"): { ms: number; max
  * recorded fixtures and never committed.
  */
 export function benchCodex(opts: { work: string; self: string; sizeMb: number; runs: number; report: Report }): void {
-  const home = join(opts.work, "codex-home");
-  const day = join(home, "sessions", "2026", "11", "26");
-  mkdirSync(day, { recursive: true });
-  const plain = join(day, `rollout-2026-11-26T00-00-00-01a20000-0000-7000-8000-${String(opts.sizeMb).padStart(12, "0")}.jsonl`);
-  const g = generateCodexRollout({ sources: recordedRollouts(), targetBytes: opts.sizeMb * MB, out: plain });
-  if (g.lines >= 0) console.log(`  generated ${plain}: ${(g.bytes / MB).toFixed(0)} MB, ${g.lines} lines`);
+  const plain = codexRollout(opts.work, opts.sizeMb);
   // The .zst in a home of its own: beside its plain twin the plain file would win.
   const zhome = join(opts.work, "codex-zst-home", "sessions", "2026", "11", "26");
   mkdirSync(zhome, { recursive: true });

@@ -7,11 +7,8 @@
  *   find(from, end, first, last, gap) -> the first p >= from with p + gap < end,
  *   (mem[p] | 0x20) == first and (mem[p + gap] | 0x20) == last; else -1.
  */
-const SIMD = 0xfd;
-const [GET, SET, TEE] = [0x20, 0x21, 0x22];
-const [I32_CONST, I32_ADD, I32_SUB, I32_GT_S, I32_GE_S, I32_EQ, I32_OR, I32_CTZ, I32_LOAD8_U] = [0x41, 0x6a, 0x6b, 0x4a, 0x4e, 0x46, 0x72, 0x68, 0x2d];
-const [BLOCK, LOOP, IF, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x0f, 0x40];
-const [V128_LOAD, SPLAT, EQ, AND, OR, BITMASK] = [0x00, 0x0f, 0x23, 0x4e, 0x50, 0x64];
+import { AND, BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_CONST, I32_CTZ, I32_EQ, I32_GE_S, I32_GT_S, I32_LOAD8_U, I32_OR, I32_SUB, IF, LOOP, OR, RETURN, SET, SIMD, SPLAT, TEE, V128, V128_LOAD, VOID, type WasmMemory, compiledLazily, simdModule } from "../util/wasm-simd";
+
 // Params 0-4: from, end, first, last, gap; locals: 5 p, 6 limit, 7 bits, 8 case bit, 9 first, 10 last.
 const [FROM, END_, FIRST, LAST, GAP, P, LIMIT, BITS, CASE, VFIRST, VLAST] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
@@ -50,35 +47,7 @@ const body = [
   END,
 ];
 
-function section(id: number, bytes: number[]): number[] {
-  return [id, ...uleb(bytes.length), ...bytes];
-}
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-}
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-const name = (s: string) => [s.length, ...Buffer.from(s)];
-const locals = [2, 3, I32, 3, V128];
-const code = [...locals, ...body];
-
-const MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, [1, 0x60, 5, I32, I32, I32, I32, I32, 1, I32]),
-  ...section(3, [1, 0]),
-  ...section(5, [1, 0x00, 1]),
-  ...section(7, [2, ...name("mem"), 0x02, 0, ...name("find"), 0x00, 0]),
-  ...section(10, [1, ...uleb(code.length), ...code]),
-]);
+const MODULE = compiledLazily(simdModule("find", 5, [2, 3, I32, 3, V128], body));
 
 export interface FoldedSearch {
   /** The module's memory. */
@@ -92,28 +61,12 @@ export interface FoldedSearch {
   find(from: number, end: number, first: number, last: number, gap: number): number;
 }
 
-/** The little of the WebAssembly API used here (the project's TypeScript libs carry no DOM or wasm types). */
-interface Wasm {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-interface WasmMemory {
-  buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-
-const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly;
-let compiled: object | null | undefined;
-
 /** A new instance (its own memory), or undefined where WebAssembly SIMD is not there. */
 export function foldedSearch(): FoldedSearch | undefined {
-  if (!wasm) return undefined;
-  if (compiled === undefined) compiled = wasm.validate(MODULE) ? new wasm.Module(MODULE) : null;
-  if (!compiled) return undefined;
-  const inst = new wasm.Instance(compiled, {});
-  const mem = inst.exports.mem as WasmMemory;
-  const find = inst.exports.find as FoldedSearch["find"];
+  const exports = MODULE.instance();
+  if (!exports) return undefined;
+  const mem = exports.mem as WasmMemory;
+  const find = exports.find as FoldedSearch["find"];
   let buffers: [Buffer, Buffer] | undefined;
   return {
     get memory() {
