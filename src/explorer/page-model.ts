@@ -49,6 +49,9 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
   return s.tree.path(leaf);
 }
 
+/** The fields of a timeline point as PageIndex.points packs them. */
+const POINT_KEYS = ["entryId", "index", "time", "tokens", "source", "composition"] as const satisfies ReadonlyArray<keyof TimelinePoint>;
+
 /** The first screen as the page's own host answers it over `index` (the host dropped on return). */
 function firstScreen(index: PageIndex): PageFirst {
   let init: HostToWebview | undefined;
@@ -105,8 +108,15 @@ export class PageModel implements PageSource {
     return Math.ceil(this.positions.length / DETAILS_PER_CHUNK);
   }
 
-  /** The tree, the header and the branches. */
+  /** The tree, the header and the branches (the page writer asks tree() and branches() in turn). */
   async index(): Promise<PageIndex> {
+    const idx = await this.tree();
+    Object.assign(idx, await this.branches(idx.init.bars));
+    return idx;
+  }
+
+  /** The index but its branches and points (left empty, in their place): the tree, the header, the entries. */
+  async tree(): Promise<PageIndex> {
     const s = this.session;
     const f = s.format;
     const scrub = this.scrub;
@@ -125,8 +135,6 @@ export class PageModel implements PageSource {
     const kinds = dict();
     const labels = dict();
     const typeNames = dict();
-    // The timelines' points, each once (the branches share their common start); its memo of rows goes with this call.
-    const pool = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
     const idx: PageIndex = {
       v: PAGE_DATA_VERSION,
       init: this.init(this.rowCount),
@@ -152,7 +160,7 @@ export class PageModel implements PageSource {
       name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
       defaultLeaf: this.at(f.defaultLeaf(s)),
       branches: [],
-      points: pool.packed,
+      points: { keys: [...POINT_KEYS], rows: [] },
       detailChunks: this.detailChunks,
     };
     for (let k = 0; k < n; k++) {
@@ -191,7 +199,6 @@ export class PageModel implements PageSource {
     // The texts are in the index now: not held through the timelines.
     rowText.clear();
     this.trim?.now();
-    idx.branches = await this.branches(idx.init.bars, pool);
     return idx;
   }
 
@@ -272,9 +279,11 @@ export class PageModel implements PageSource {
    * whole path and takes megabytes on a large session: other leaves get none. Its bar is
    * the one the bars show, selected; its files those the panel offers for its path (as a
    * select would give, without rebuilding every row and bar of the session per branch).
+   * With them the timelines' points, each once (the branches share their common start).
    */
-  private async branches(bars: readonly TokenBar[], pool: RowPool): Promise<PageBranch[]> {
+  async branches(bars: readonly TokenBar[]): Promise<Pick<PageIndex, "branches" | "points">> {
     const s = this.session;
+    const pool = new RowPool([...POINT_KEYS]);
     const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
     const out: PageBranch[] = [];
     const done = new Set<number>();
@@ -293,7 +302,7 @@ export class PageModel implements PageSource {
       // The branch's timeline (tens of thousands of points) is garbage now: collected before the next one is made.
       this.trim?.now();
     }
-    return out;
+    return { branches: out, points: pool.packed };
   }
 
   /** One branch of the page; its timeline dropped on return (an async loop's frame would hold it through the next). */
@@ -315,7 +324,9 @@ export class PageModel implements PageSource {
 
   /** The details of the entries of chunk c, each with the whole text of what the display cut. */
   async detailsChunk(c: number): Promise<PageDetails[]> {
-    this.trim?.maybe();
+    // The first chunk follows the index's pieces (garbage once written): from a heap at its live size.
+    if (c === 0) this.trim?.now();
+    else this.trim?.maybe();
     const out: PageDetails[] = [];
     const end = Math.min(this.positions.length, (c + 1) * DETAILS_PER_CHUNK);
     for (let k = c * DETAILS_PER_CHUNK; k < end; k++) out.push(await this.details(this.positions[k]));

@@ -184,17 +184,23 @@ export interface PageSubagents {
 export type { CostView };
 
 /**
- * What the page writer (html.ts) reads the page's data from, piece by piece: the index
- * first, then the details a chunk at a time, each dropped once written. The explorer's
- * host side builds it (src/explorer/page-model.ts): core does not know the explorer.
+ * What the page writer (html.ts) reads the page's data from, piece by piece: the tree
+ * first, its branches once the tree is written, then the details a chunk at a time, each
+ * dropped once written. The explorer's host side builds it (src/explorer/page-model.ts): core does not know the explorer.
  */
 export interface PageSource {
-  index(): Promise<PageIndex>;
-  /** The first screen of the page whose index() was just made. */
+  /** The index but its branches and points (empty, in their place). */
+  tree(): Promise<PageIndex>;
+  /** The first screen of the page whose tree() was just made. */
   first(index: PageIndex): PageFirst;
+  /**
+   * The branches of the bars of tree()'s init and their points, asked once the tree's
+   * members before them are written and dropped (a branch's timeline is megabytes).
+   */
+  branches(bars: readonly TokenBar[]): Promise<Pick<PageIndex, "branches" | "points">>;
   readonly detailChunks: number;
   detailsChunk(c: number): Promise<PageDetails[]>;
-  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after index()). */
+  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after tree()). */
   subagents(k: number): Promise<PageSubagents>;
 }
 
