@@ -29,8 +29,8 @@ export function jsonBlock(id: string, value: unknown): string {
   return `<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>\n`;
 }
 
-/** Elements of a long array serialized per piece by writeJsonBlock. */
-const ARRAY_PIECE = 4096;
+/** Elements of a long array serialized per piece by writeJsonBlock (a piece stays under V8's large-object size: a larger one is memory mapped for itself). */
+const ARRAY_PIECE = 512;
 
 /**
  * The same text as jsonBlock(id, value), given to `sink` in pieces: an object a member at
@@ -54,6 +54,13 @@ async function writeMembers(members: Array<[string, unknown]>, sink: HtmlSink, f
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
     await put(`${first ? "" : ","}${JSON.stringify(key)}:`);
     first = false;
+    if (holdsLongArray(v)) {
+      // An object with a long array in it (the pool of timeline points): its members in turn, the array in pieces.
+      await sink("{");
+      await writeMembers(Object.entries(v), sink, true);
+      await sink("}");
+      continue;
+    }
     if (!Array.isArray(v) || v.length <= ARRAY_PIECE) {
       await put(JSON.stringify(v));
       continue;
@@ -65,6 +72,12 @@ async function writeMembers(members: Array<[string, unknown]>, sink: HtmlSink, f
     await sink("]");
   }
   return first;
+}
+
+/** A plain object (no toJSON) one of whose members is an array written in pieces. */
+function holdsLongArray(v: unknown): v is object {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || "toJSON" in v) return false;
+  return Object.values(v).some((m) => Array.isArray(m) && m.length > ARRAY_PIECE);
 }
 
 /** The page's policy: nothing fetched, the one script and stylesheet by hash. */
