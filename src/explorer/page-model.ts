@@ -49,6 +49,13 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
   return s.tree.path(leaf);
 }
 
+/**
+ * Heap growth that calls for a collection while the branches are made (HeapTrim's is 32 MB):
+ * their timelines' points and the files' parsed entries come on top of the session's
+ * peak live data, so they are kept to less.
+ */
+const BRANCH_GROWTH = 16 * 1024 * 1024;
+
 /** The fields of a timeline point as PageIndex.points packs them. */
 const POINT_KEYS = ["entryId", "index", "time", "tokens", "source", "composition"] as const satisfies ReadonlyArray<keyof TimelinePoint>;
 
@@ -284,7 +291,13 @@ export class PageModel implements PageSource {
   async branches(bars: readonly TokenBar[]): Promise<Pick<PageIndex, "branches" | "points">> {
     const s = this.session;
     const pool = new RowPool([...POINT_KEYS]);
-    const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
+    // The bars' leaves by their redacted ids (a map of every entry's would be megabytes held through the timelines).
+    const wanted = new Set(bars.map((b) => b.leafId));
+    const byRedacted = new Map<string, number>();
+    for (const i of this.positions) {
+      const id = this.scrub.id(s.metas[i].id);
+      if (wanted.has(id) && !byRedacted.has(id)) byRedacted.set(id, i);
+    }
     const out: PageBranch[] = [];
     const done = new Set<number>();
     const work: BranchWork = {
@@ -292,7 +305,7 @@ export class PageModel implements PageSource {
       offers: new FileOffers({ cwd: () => s.format.info(s).cwd ?? "", folders: () => [], exists: () => false }),
       memo: timelineMemo(),
       // The files of a path read every entry with a tool call on it: each stretch the branches share once, a chunk at a time.
-      files: s.format.files && new PathFiles(s, s.format.files, { afterChunk: () => this.trim?.maybe() }),
+      files: s.format.files && new PathFiles(s, s.format.files, { afterChunk: () => this.trim?.maybe(BRANCH_GROWTH) }),
     };
     for (const bar of bars) {
       const leaf = byRedacted.get(bar.leafId);
@@ -310,13 +323,13 @@ export class PageModel implements PageSource {
     const s = this.session;
     const id = s.metas[leaf].id;
     // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
-    const timeline = await contextTimelineAsync(s, leaf, { memo: work.memo, afterStretch: () => this.trim?.maybe() });
+    const timeline = await contextTimelineAsync(s, leaf, { memo: work.memo, afterStretch: () => this.trim?.maybe(BRANCH_GROWTH) });
     const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
     const files = this.scrub.deep(work.offers.offer(work.files ? work.files.of(s.tree.path(leaf)) : []), id, "path");
     const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
     // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
     const points = timeline.points.map((p, k) => {
-      if (k % 4096 === 0) this.trim?.maybe();
+      if (k % 4096 === 0) this.trim?.maybe(BRANCH_GROWTH);
       return work.pool.add(this.scrub.deep(p, id, "timeline"));
     });
     return { leaf: this.at(leaf), bar: { ...bar, selected: true }, files, timeline: { ...head, points }, timelinePath: path };
