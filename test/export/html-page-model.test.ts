@@ -92,6 +92,17 @@ describe("HTML export: the page model answers as the explorer's controller", () 
     assert.ok(held.length > 0);
   });
 
+  it("a stage's own growth: a trimmer of 1 GB collects once the heap has grown by the 8 MB a call asks", () => {
+    const trim = new HeapTrim(1024 * 1024 * 1024);
+    const held: string[][] = [];
+    for (let k = 0; k < 40 && trim.runs === 0; k++) {
+      held.push(Array.from({ length: 20_000 }, (_, i) => `${k}:${i}`.repeat(3)));
+      trim.maybe(8 * 1024 * 1024);
+    }
+    assert.ok(trim.runs >= 1, "the call's growth was not used");
+    assert.ok(held.length > 0);
+  });
+
   it("collects only for a caller that asks (the CLI), never in the extension host, and the page is the same either way", async () => {
     const s = await openSession(writeHostileSession(tempDir()).file);
     const page = async (heapTrim?: HeapTrim) => {
