@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { jsonBlock, type HtmlSink, writeJsonBlock } from "../../src/core/export/html";
+import { RowPool, unpackRows } from "../../src/core/export/html-data";
 import { sessionMarkdown, writeSessionMarkdown } from "../../src/core/export/markdown";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { Scrubber } from "../../src/core/export/scrubber";
@@ -77,6 +78,26 @@ describe("HTML export: the page model answers as the explorer's controller", () 
     assert.ok(pieces.length > 3, "one piece only");
     assert.ok(Math.max(...pieces.map((p) => p.length)) < 60_000, "a piece holds a whole long array");
     assert.equal(pieces.join(""), jsonBlock("ase-index", value));
+  });
+
+  it("pools rows by their JSON: equal ones once, those sharing only a first value apart, any first value", () => {
+    const pool = new RowPool(["id", "n", "c"]);
+    const rows = [
+      { id: "a", n: 1, c: { x: 1 } },
+      { id: "a", n: 1, c: { x: 1 } },
+      { id: "a", n: 2, c: { x: 1 } },
+      { id: "a", n: 1, c: { x: 2 } },
+      { n: 1 },
+      { id: null, n: 1 },
+      { id: 5, n: 1 },
+      { id: "5", n: 1 },
+      { id: { k: 1 }, n: 1 },
+      { id: { k: 1 }, n: 1 },
+    ];
+    const at = rows.map((r) => pool.add(r));
+    assert.deepEqual(at, [0, 0, 1, 2, 3, 3, 4, 5, 6, 6]);
+    assert.equal(pool.packed.rows.length, new Set(rows.map((r) => JSON.stringify(["id", "n", "c"].map((k) => (r as Record<string, unknown>)[k] ?? null)))).size);
+    assert.deepEqual(unpackRows(pool.packed, [2]), [{ id: "a", n: 1, c: { x: 2 } }]);
   });
 
   it("trims the heap once it has grown by the given amount, not before", () => {

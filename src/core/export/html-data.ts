@@ -30,10 +30,15 @@ export interface PackedRows {
   rows: unknown[][];
 }
 
-/** Rows packed under `keys`, each row once: add() gives a row's index in the pool. */
+/** Rows packed under `keys`, each row once (by its JSON): add() gives a row's index in the pool. */
 export class RowPool {
   readonly packed: PackedRows;
-  private readonly seen = new Map<string, number>();
+  /**
+   * Rows by their first value (the points' entry id; its JSON unless a string): a row is
+   * looked for among those alone, by JSON, so no key string is held per row (tens of
+   * thousands of timeline points on a large session).
+   */
+  private readonly byFirst = new Map<string, number[]>();
 
   constructor(keys: string[]) {
     this.packed = { keys, rows: [] };
@@ -41,12 +46,15 @@ export class RowPool {
 
   add(o: object): number {
     const row = this.packed.keys.map((k) => (o as Record<string, unknown>)[k] ?? null);
-    const key = JSON.stringify(row);
-    let at = this.seen.get(key);
-    if (at === undefined) {
-      at = this.packed.rows.push(row) - 1;
-      this.seen.set(key, at);
+    const first = typeof row[0] === "string" ? row[0] : JSON.stringify(row[0]);
+    const same = this.byFirst.get(first);
+    if (same) {
+      const json = JSON.stringify(row);
+      for (const at of same) if (JSON.stringify(this.packed.rows[at]) === json) return at;
     }
+    const at = this.packed.rows.push(row) - 1;
+    if (same) same.push(at);
+    else this.byFirst.set(first, [at]);
     return at;
   }
 }
