@@ -14,7 +14,9 @@ export type HtmlExportOptions = PageModelOptions;
  * script, the details a chunk at a time, each piece dropped once the sink has it.
  */
 export async function writeHtmlExport(session: SessionReader, opts: HtmlExportOptions, sink: HtmlSink): Promise<void> {
-  await writeHtmlPage(new PageModel(session, opts), sink);
+  const trim = opts.heapTrim;
+  // The index goes out as thousands of pieces of JSON, each garbage once written: the heap trimmed between them.
+  await writeHtmlPage(new PageModel(session, opts), trim ? (chunk) => (trim.maybe(), sink(chunk)) : sink);
 }
 
 /** The whole page as one string (a session of a few MB; writeHtmlExportFile streams a large one). */

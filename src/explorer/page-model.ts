@@ -10,8 +10,9 @@ import { DETAILS_PER_CHUNK, PAGE_DATA_VERSION, RowPool, toRuns, type PageBranch,
 import type { Redactor } from "../core/export/redactor";
 import { Scrubber } from "../core/export/scrubber";
 import type { HeapTrim } from "../core/util/heap-trim";
+import { PathFiles } from "../core/session/path-files";
 import type { SessionReader } from "../core/session/session-reader";
-import { contextTimelineAsync, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
+import { contextTimelineAsync, type TimelineMemo, type TimelinePoint, timelineMemo, timelinePath } from "../core/usage/timeline";
 import type { EntryAction, EntryDetails, HostToWebview, InitMessage, ReplyResults, Row, TokenBar } from "../protocol";
 import { CostLedger } from "../core/usage/cost-ledger";
 import { FileOffers } from "./file-offers";
@@ -48,6 +49,33 @@ function exportedPositions(s: SessionReader, leafId: string | undefined): number
   return s.tree.path(leaf);
 }
 
+/**
+ * Heap growth that calls for a collection while the branches are made (HeapTrim's is 32 MB):
+ * their timelines' points and the files' parsed entries come on top of the session's
+ * peak live data, so they are kept to less.
+ */
+const BRANCH_GROWTH = 16 * 1024 * 1024;
+
+/** The fields of a timeline point as PageIndex.points packs them. */
+const POINT_KEYS = ["entryId", "index", "time", "tokens", "source", "composition"] as const satisfies ReadonlyArray<keyof TimelinePoint>;
+
+/** The first screen as the page's own host answers it over `index` (the host dropped on return). */
+function firstScreen(index: PageIndex): PageFirst {
+  let init: HostToWebview | undefined;
+  const host = new StaticHost(index, () => undefined, (m) => (init = m));
+  host.receive({ type: "ready" });
+  if (init?.type !== "init") throw new Error("the page's host gave no init message");
+  return { init: init as InitMessage, rows: (host.answer({ type: "rows", requestId: 0, start: 0, count: FIRST_ROWS }) as ReplyResults["rows"]).rows };
+}
+
+/** What the branches of one page share as they are made. */
+interface BranchWork {
+  pool: RowPool;
+  offers: FileOffers;
+  memo: TimelineMemo;
+  files: PathFiles | undefined;
+}
+
 export class PageModel implements PageSource {
   /** The session's cost, for the header (dropped once it is made, see stepCosts). */
   private ledger: CostLedger | undefined;
@@ -60,14 +88,12 @@ export class PageModel implements PageSource {
   private readonly at: (i: number) => number;
   /** Session positions exported, in file order. */
   readonly positions: number[];
-  /** The timelines' points, each once (the branches share their common start). */
   /** The sub-agents' rows and details, a call at a time. */
   private readonly nested: PageSubagentExport;
   /** Session positions of the calls that started sub-agents (PageIndex.subagentCalls, in order). */
   private subagentCalls: number[] = [];
   /** The heap kept near its live size when the caller asks (PageModelOptions.heapTrim): each entry's body read is garbage once written. */
   private readonly trim: HeapTrim | undefined;
-  private readonly points = new RowPool(["entryId", "index", "time", "tokens", "source", "composition"] satisfies Array<keyof TimelinePoint>);
 
   constructor(
     readonly session: SessionReader,
@@ -89,8 +115,15 @@ export class PageModel implements PageSource {
     return Math.ceil(this.positions.length / DETAILS_PER_CHUNK);
   }
 
-  /** The tree, the header and the branches. */
+  /** The tree, the header and the branches (the page writer asks tree() and branches() in turn). */
   async index(): Promise<PageIndex> {
+    const idx = await this.tree();
+    Object.assign(idx, await this.branches(idx.init.bars));
+    return idx;
+  }
+
+  /** The index but its branches and points (left empty, in their place): the tree, the header, the entries. */
+  async tree(): Promise<PageIndex> {
     const s = this.session;
     const f = s.format;
     const scrub = this.scrub;
@@ -98,6 +131,8 @@ export class PageModel implements PageSource {
     const idOf = (i: number) => scrub.id(s.metas[i].id);
     // The row texts as the explorer words them (RowView: paths relative to the cwd).
     const rowText = this.rowTexts();
+    // The row view is garbage now (a row per entry): collected before the index's arrays grow over it.
+    this.trim?.now();
 
     const dict = () => {
       const list: string[] = [];
@@ -132,7 +167,7 @@ export class PageModel implements PageSource {
       name: s.tree.name === undefined ? null : scrub.text(s.tree.name, { field: "session name" }),
       defaultLeaf: this.at(f.defaultLeaf(s)),
       branches: [],
-      points: this.points.packed,
+      points: { keys: [...POINT_KEYS], rows: [] },
       detailChunks: this.detailChunks,
     };
     for (let k = 0; k < n; k++) {
@@ -170,7 +205,7 @@ export class PageModel implements PageSource {
     }
     // The texts are in the index now: not held through the timelines.
     rowText.clear();
-    idx.branches = await this.branches(idx.init.bars);
+    this.trim?.now();
     return idx;
   }
 
@@ -207,11 +242,11 @@ export class PageModel implements PageSource {
 
   /** The first screen: what the page's own host answers over this index (the webview's ready, then its first rows). */
   first(index: PageIndex): PageFirst {
-    let init: HostToWebview | undefined;
-    const host = new StaticHost(index, () => undefined, (m) => (init = m));
-    host.receive({ type: "ready" });
-    if (init?.type !== "init") throw new Error("the page's host gave no init message");
-    return { init: init as InitMessage, rows: (host.answer({ type: "rows", requestId: 0, start: 0, count: FIRST_ROWS }) as ReplyResults["rows"]).rows };
+    // The host builds a row view over the whole index: from a heap at its live size, and collected once it is dropped.
+    this.trim?.now();
+    const screen = firstScreen(index);
+    this.trim?.now();
+    return screen;
   }
 
   /** The init message the panel would get, read-only, its bars those of the exported tree. */
@@ -251,41 +286,60 @@ export class PageModel implements PageSource {
    * whole path and takes megabytes on a large session: other leaves get none. Its bar is
    * the one the bars show, selected; its files those the panel offers for its path (as a
    * select would give, without rebuilding every row and bar of the session per branch).
+   * With them the timelines' points, each once (the branches share their common start).
    */
-  private async branches(bars: readonly TokenBar[]): Promise<PageBranch[]> {
+  async branches(bars: readonly TokenBar[]): Promise<Pick<PageIndex, "branches" | "points">> {
     const s = this.session;
-    const byRedacted = new Map(this.positions.map((i) => [this.scrub.id(s.metas[i].id), i]));
-    const files = new FileOffers({ cwd: () => s.format.info(s).cwd ?? "", folders: () => [], exists: () => false });
+    const pool = new RowPool([...POINT_KEYS]);
+    // The bars' leaves by their redacted ids (a map of every entry's would be megabytes held through the timelines).
+    const wanted = new Set(bars.map((b) => b.leafId));
+    const byRedacted = new Map<string, number>();
+    for (const i of this.positions) {
+      const id = this.scrub.id(s.metas[i].id);
+      if (wanted.has(id) && !byRedacted.has(id)) byRedacted.set(id, i);
+    }
     const out: PageBranch[] = [];
     const done = new Set<number>();
-    const memo = timelineMemo();
+    const work: BranchWork = {
+      pool,
+      offers: new FileOffers({ cwd: () => s.format.info(s).cwd ?? "", folders: () => [], exists: () => false }),
+      memo: timelineMemo(),
+      // The files of a path read every entry with a tool call on it: each stretch the branches share once, a chunk at a time.
+      files: s.format.files && new PathFiles(s, s.format.files, { afterChunk: () => this.trim?.maybe(BRANCH_GROWTH) }),
+    };
     for (const bar of bars) {
       const leaf = byRedacted.get(bar.leafId);
       if (leaf === undefined || done.has(leaf)) continue;
       done.add(leaf);
-      const id = s.metas[leaf].id;
-      // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
-      const timeline = await contextTimelineAsync(s, leaf, { memo, afterStretch: () => this.trim?.maybe() });
-      const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
-      // The files of the path read every entry with a tool call on it (tens of MB parsed at once): from a heap at its live size.
+      out.push(await this.branch(leaf, bar, work));
+      // The branch's timeline (tens of thousands of points) is garbage now: collected before the next one is made.
       this.trim?.now();
-      const branchFiles = this.scrub.deep(files.offer(s.format.files ? s.format.files(s, s.tree.path(leaf)) : []), id, "path");
-      const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
-      // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
-      const points = timeline.points.map((p, k) => {
-        if (k % 4096 === 0) this.trim?.maybe();
-        return this.points.add(this.scrub.deep(p, id, "timeline"));
-      });
-      out.push({ leaf: this.at(leaf), bar: { ...bar, selected: true }, files: branchFiles, timeline: { ...head, points }, timelinePath: path });
-      // A timeline whose stretches were all read before reads nothing new: its points are the garbage.
-      this.trim?.maybe();
     }
-    return out;
+    return { branches: out, points: pool.packed };
+  }
+
+  /** One branch of the page; its timeline dropped on return (an async loop's frame would hold it through the next). */
+  private async branch(leaf: number, bar: TokenBar, work: BranchWork): Promise<PageBranch> {
+    const s = this.session;
+    const id = s.metas[leaf].id;
+    // The timeline the panel would get (the controller's, with no windows set), its stretches shared between the branches.
+    const timeline = await contextTimelineAsync(s, leaf, { memo: work.memo, afterStretch: () => this.trim?.maybe(BRANCH_GROWTH) });
+    const path = toRuns(timelinePath(s, s.format, leaf).map(this.at));
+    const files = this.scrub.deep(work.offers.offer(work.files ? work.files.of(s.tree.path(leaf)) : []), id, "path");
+    const head = this.scrub.deep({ ...timeline, points: [] }, id, "timeline");
+    // Each point redacted and pooled in turn: no redacted copy of the whole path's points (tens of thousands).
+    const points = timeline.points.map((p, k) => {
+      if (k % 4096 === 0) this.trim?.maybe(BRANCH_GROWTH);
+      return work.pool.add(this.scrub.deep(p, id, "timeline"));
+    });
+    return { leaf: this.at(leaf), bar: { ...bar, selected: true }, files, timeline: { ...head, points }, timelinePath: path };
   }
 
   /** The details of the entries of chunk c, each with the whole text of what the display cut. */
   async detailsChunk(c: number): Promise<PageDetails[]> {
-    this.trim?.maybe();
+    // The first chunk follows the index's pieces (garbage once written): from a heap at its live size.
+    if (c === 0) this.trim?.now();
+    else this.trim?.maybe();
     const out: PageDetails[] = [];
     const end = Math.min(this.positions.length, (c + 1) * DETAILS_PER_CHUNK);
     for (let k = c * DETAILS_PER_CHUNK; k < end; k++) out.push(await this.details(this.positions[k]));

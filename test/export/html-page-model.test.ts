@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { jsonBlock, type HtmlSink, writeJsonBlock } from "../../src/core/export/html";
+import { RowPool, unpackRows } from "../../src/core/export/html-data";
 import { sessionMarkdown, writeSessionMarkdown } from "../../src/core/export/markdown";
 import { passThroughRedactor } from "../../src/core/export/redactor";
 import { Scrubber } from "../../src/core/export/scrubber";
@@ -68,13 +69,35 @@ describe("HTML export: the page model answers as the explorer's controller", () 
   });
 
   it("writes a data block in pieces that join to the block made whole", async () => {
-    const value = { a: "x</script><b>", long: Array.from({ length: 10_000 }, (_, i) => (i % 7 ? `<${i}>` : i % 3 ? null : { i })), skipped: undefined, empty: [], n: 3 };
+    // A long array in an object member too (the index's pool of timeline points: {keys, rows}).
+    const nested = { keys: ["a", "b"], rows: Array.from({ length: 10_000 }, (_, i) => [i, `<${i}>`, { i }]), skipped: undefined, small: { x: [1] } };
+    const value = { a: "x</script><b>", long: Array.from({ length: 10_000 }, (_, i) => (i % 7 ? `<${i}>` : i % 3 ? null : { i })), skipped: undefined, empty: [], nested, n: 3 };
     const pieces: string[] = [];
     const sink: HtmlSink = (p) => void pieces.push(p);
     await writeJsonBlock("ase-index", value, sink);
     assert.ok(pieces.length > 3, "one piece only");
-    assert.ok(Math.max(...pieces.map((p) => p.length)) < 60_000, "a piece holds the whole array");
+    assert.ok(Math.max(...pieces.map((p) => p.length)) < 60_000, "a piece holds a whole long array");
     assert.equal(pieces.join(""), jsonBlock("ase-index", value));
+  });
+
+  it("pools rows by their JSON: equal ones once, those sharing only a first value apart, any first value", () => {
+    const pool = new RowPool(["id", "n", "c"]);
+    const rows = [
+      { id: "a", n: 1, c: { x: 1 } },
+      { id: "a", n: 1, c: { x: 1 } },
+      { id: "a", n: 2, c: { x: 1 } },
+      { id: "a", n: 1, c: { x: 2 } },
+      { n: 1 },
+      { id: null, n: 1 },
+      { id: 5, n: 1 },
+      { id: "5", n: 1 },
+      { id: { k: 1 }, n: 1 },
+      { id: { k: 1 }, n: 1 },
+    ];
+    const at = rows.map((r) => pool.add(r));
+    assert.deepEqual(at, [0, 0, 1, 2, 3, 3, 4, 5, 6, 6]);
+    assert.equal(pool.packed.rows.length, new Set(rows.map((r) => JSON.stringify(["id", "n", "c"].map((k) => (r as Record<string, unknown>)[k] ?? null)))).size);
+    assert.deepEqual(unpackRows(pool.packed, [2]), [{ id: "a", n: 1, c: { x: 2 } }]);
   });
 
   it("trims the heap once it has grown by the given amount, not before", () => {
@@ -87,6 +110,17 @@ describe("HTML export: the page model answers as the explorer's controller", () 
       trim.maybe();
     }
     assert.ok(trim.runs >= 1, "no collection after the heap grew by 8 MB");
+    assert.ok(held.length > 0);
+  });
+
+  it("a stage's own growth: a trimmer of 1 GB collects once the heap has grown by the 8 MB a call asks", () => {
+    const trim = new HeapTrim(1024 * 1024 * 1024);
+    const held: string[][] = [];
+    for (let k = 0; k < 40 && trim.runs === 0; k++) {
+      held.push(Array.from({ length: 20_000 }, (_, i) => `${k}:${i}`.repeat(3)));
+      trim.maybe(8 * 1024 * 1024);
+    }
+    assert.ok(trim.runs >= 1, "the call's growth was not used");
     assert.ok(held.length > 0);
   });
 

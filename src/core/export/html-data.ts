@@ -30,10 +30,15 @@ export interface PackedRows {
   rows: unknown[][];
 }
 
-/** Rows packed under `keys`, each row once: add() gives a row's index in the pool. */
+/** Rows packed under `keys`, each row once (by its JSON): add() gives a row's index in the pool. */
 export class RowPool {
   readonly packed: PackedRows;
-  private readonly seen = new Map<string, number>();
+  /**
+   * Rows by their first value (the points' entry id; its JSON unless a string): a row is
+   * looked for among those alone, by JSON, so no key string is held per row (tens of
+   * thousands of timeline points on a large session).
+   */
+  private readonly byFirst = new Map<string, number[]>();
 
   constructor(keys: string[]) {
     this.packed = { keys, rows: [] };
@@ -41,12 +46,15 @@ export class RowPool {
 
   add(o: object): number {
     const row = this.packed.keys.map((k) => (o as Record<string, unknown>)[k] ?? null);
-    const key = JSON.stringify(row);
-    let at = this.seen.get(key);
-    if (at === undefined) {
-      at = this.packed.rows.push(row) - 1;
-      this.seen.set(key, at);
+    const first = typeof row[0] === "string" ? row[0] : JSON.stringify(row[0]);
+    const same = this.byFirst.get(first);
+    if (same) {
+      const json = JSON.stringify(row);
+      for (const at of same) if (JSON.stringify(this.packed.rows[at]) === json) return at;
     }
+    const at = this.packed.rows.push(row) - 1;
+    if (same) same.push(at);
+    else this.byFirst.set(first, [at]);
     return at;
   }
 }
@@ -184,17 +192,23 @@ export interface PageSubagents {
 export type { CostView };
 
 /**
- * What the page writer (html.ts) reads the page's data from, piece by piece: the index
- * first, then the details a chunk at a time, each dropped once written. The explorer's
- * host side builds it (src/explorer/page-model.ts): core does not know the explorer.
+ * What the page writer (html.ts) reads the page's data from, piece by piece: the tree
+ * first, its branches once the tree is written, then the details a chunk at a time, each
+ * dropped once written. The explorer's host side builds it (src/explorer/page-model.ts): core does not know the explorer.
  */
 export interface PageSource {
-  index(): Promise<PageIndex>;
-  /** The first screen of the page whose index() was just made. */
+  /** The index but its branches and points (empty, in their place). */
+  tree(): Promise<PageIndex>;
+  /** The first screen of the page whose tree() was just made. */
   first(index: PageIndex): PageFirst;
+  /**
+   * The branches of the bars of tree()'s init and their points, asked once the tree's
+   * members before them are written and dropped (a branch's timeline is megabytes).
+   */
+  branches(bars: readonly TokenBar[]): Promise<Pick<PageIndex, "branches" | "points">>;
   readonly detailChunks: number;
   detailsChunk(c: number): Promise<PageDetails[]>;
-  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after index()). */
+  /** The sub-agents of the k-th call of PageIndex.subagentCalls (asked after tree()). */
   subagents(k: number): Promise<PageSubagents>;
 }
 

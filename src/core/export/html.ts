@@ -29,8 +29,8 @@ export function jsonBlock(id: string, value: unknown): string {
   return `<script type="application/json" id="${escapeHtml(id)}">${JSON.stringify(value).replace(/</g, "\\u003c")}</script>\n`;
 }
 
-/** Elements of a long array serialized per piece by writeJsonBlock. */
-const ARRAY_PIECE = 4096;
+/** Elements of a long array serialized per piece by writeJsonBlock (a piece stays under V8's large-object size: a larger one is memory mapped for itself). */
+const ARRAY_PIECE = 512;
 
 /**
  * The same text as jsonBlock(id, value), given to `sink` in pieces: an object a member at
@@ -38,14 +38,29 @@ const ARRAY_PIECE = 4096;
  * JSON on a large session: never one string, nor its escaped copy).
  */
 export async function writeJsonBlock(id: string, value: object, sink: HtmlSink): Promise<void> {
+  await sink(blockStart(id));
+  await writeMembers(Object.entries(value), sink, true);
+  await sink(BLOCK_END);
+}
+
+const blockStart = (id: string) => `<script type="application/json" id="${escapeHtml(id)}">{`;
+const BLOCK_END = "}</script>\n";
+
+/** Members of an object written into an open block (see writeJsonBlock); whether the next one is still the first. */
+async function writeMembers(members: Array<[string, unknown]>, sink: HtmlSink, first: boolean): Promise<boolean> {
   const put = (text: string) => sink(text.replace(/</g, "\\u003c"));
-  await sink(`<script type="application/json" id="${escapeHtml(id)}">{`);
-  let first = true;
-  for (const [key, v] of Object.entries(value)) {
+  for (const [key, v] of members) {
     // As JSON.stringify: a member whose value has no JSON is left out.
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
     await put(`${first ? "" : ","}${JSON.stringify(key)}:`);
     first = false;
+    if (holdsLongArray(v)) {
+      // An object with a long array in it (the pool of timeline points): its members in turn, the array in pieces.
+      await sink("{");
+      await writeMembers(Object.entries(v), sink, true);
+      await sink("}");
+      continue;
+    }
     if (!Array.isArray(v) || v.length <= ARRAY_PIECE) {
       await put(JSON.stringify(v));
       continue;
@@ -56,7 +71,13 @@ export async function writeJsonBlock(id: string, value: object, sink: HtmlSink):
     }
     await sink("]");
   }
-  await sink("}</script>\n");
+  return first;
+}
+
+/** A plain object (no toJSON) one of whose members is an array written in pieces. */
+function holdsLongArray(v: unknown): v is object {
+  if (v === null || typeof v !== "object" || Array.isArray(v) || "toJSON" in v) return false;
+  return Object.values(v).some((m) => Array.isArray(m) && m.length > ARRAY_PIECE);
 }
 
 /** The page's policy: nothing fetched, the one script and stylesheet by hash. */
@@ -75,7 +96,7 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   const script = assets.script.replace(/<\/(script)/gi, "<\\/$1");
   const style = `${themeCss()}\n${assets.css}`.replace(/<\/(style)/gi, "<\\/$1");
   // Let go of once written: the details that follow are about the session's size.
-  let index: PageIndex | undefined = await model.index();
+  let index: PageIndex | undefined = await model.tree();
   const title = index.init.session.name ?? index.init.session.path.split(/[\\/]/).pop() ?? "session";
   await sink(`<!DOCTYPE html>
 <html lang="en">
@@ -95,9 +116,23 @@ export async function writeHtmlPage(model: PageSource, sink: HtmlSink): Promise<
   // waits for its block (the details, about as large as the session, come last).
   await sink(jsonBlock(FIRST_SCRIPT_ID, model.first(index)));
   await sink(`<script>${script}</script>\n`);
-  await writeJsonBlock(INDEX_SCRIPT_ID, index, sink);
+  // The index: the tree's members written and let go of before the branches are made (their
+  // timelines take megabytes), then the branches and what follows them, in the index's order.
+  const bars = index.init.bars;
   const calls = index.subagentCalls.length;
+  let members: Array<[string, unknown]> | undefined = Object.entries(index);
   index = undefined;
+  const cut = members.findIndex(([k]) => k === "branches");
+  if (cut < 0) throw new Error("the page's index has no branches member");
+  const late = new Map(members.slice(cut));
+  let early: Array<[string, unknown]> | undefined = members.slice(0, cut);
+  members = undefined;
+  await sink(blockStart(INDEX_SCRIPT_ID));
+  const first = await writeMembers(early, sink, true);
+  early = undefined;
+  const made: Record<string, unknown> = await model.branches(bars);
+  await writeMembers([...late].map(([k, v]) => [k, k in made ? made[k] : v]), sink, first);
+  await sink(BLOCK_END);
   for (let c = 0; c < model.detailChunks; c++) await sink(jsonBlock(`${DETAILS_SCRIPT_PREFIX}${c}`, await model.detailsChunk(c)));
   for (let k = 0; k < calls; k++) await sink(jsonBlock(`${SUBAGENTS_SCRIPT_PREFIX}${k}`, await model.subagents(k)));
   await sink("</body>\n</html>\n");

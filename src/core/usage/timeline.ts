@@ -238,16 +238,16 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   const head = { ...(limits.model ? { model: limits.model } : {}), window: limits.contextWindow, threshold: limits.threshold };
   if (!valid) return { leafId: null, ...head, points: [], compactions: [] };
   const path = timelinePath(session, format, leaf);
-  const posOf = new Map<number, number>();
-  path.forEach((i, k) => posOf.set(i, k));
-  // A stretch is named by its start and a hash of the path up to its end (the positions its messages are placed at).
-  const prefix = opts.memo ? pathHashes(path) : undefined;
+  // Made only when a stretch is read (a branch whose stretches are all in the memo needs none: a large session's path is tens of thousands long).
+  let posOf: Map<number, number> | undefined;
   const cuts: number[] = [];
   path.forEach((i, k) => {
     if (format.describe(session, i).kind === "boundary") cuts.push(k);
   });
   // Stretches between compactions, each read as the context at its last entry.
   const bounds = [-1, ...cuts];
+  // A stretch is named by its start and a hash of the path up to its end (the positions its messages are placed at).
+  const prefix = opts.memo ? pathHashes(path, bounds.map((_, s) => (s + 1 < bounds.length ? bounds[s + 1] : path.length) - 1)) : undefined;
   const steps = stepsOn(session, format, path);
   const points: TimelinePoint[] = [];
   const compactions: TimelineCompaction[] = [];
@@ -256,9 +256,10 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   const tally = new KindTally();
   for (let s = 0; s < bounds.length; s++) {
     const end = s + 1 < bounds.length ? bounds[s + 1] : path.length;
-    const key = prefix && `${bounds[s]}:${end}:${prefix[end - 1] ?? ""}`;
+    const key = prefix && `${bounds[s]}:${end}:${prefix.get(end - 1) ?? ""}`;
     let seg = key === undefined ? undefined : opts.memo?.get(key);
     if (!seg) {
+      posOf ??= new Map(path.map((i, k) => [i, k]));
       seg = segmentOf(session, format, path, bounds[s], end - 1, posOf);
       if (key !== undefined) opts.memo?.set(key, seg);
     }
@@ -322,15 +323,18 @@ function* timelineWork(session: SessionReader, leaf: number, opts: TimelineOptio
   return { leafId: session.metas[leaf].id, ...head, points, compactions };
 }
 
-/** Running hashes of the path's positions (two 32-bit ones): element k names path[0..k]. */
-function pathHashes(path: readonly number[]): string[] {
+/** Running hashes of the path's positions (two 32-bit ones) at the places asked: the one at k names path[0..k]. */
+function pathHashes(path: readonly number[], at: readonly number[]): Map<number, string> {
+  const want = new Set(at);
+  const out = new Map<number, string>();
   let a = 0x811c9dc5;
   let b = 7;
-  return path.map((i) => {
+  path.forEach((i, k) => {
     a = Math.imul(a ^ i, 0x01000193) >>> 0;
     b = (Math.imul(b, 31) + i + 1) >>> 0;
-    return `${a.toString(36)}.${b.toString(36)}`;
+    if (want.has(k)) out.set(k, `${a.toString(36)}.${b.toString(36)}`);
   });
+  return out;
 }
 
 /** chars/4 of message m of a stretch. */

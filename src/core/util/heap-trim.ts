@@ -36,9 +36,9 @@ export class HeapTrim {
 
   constructor(private readonly growth = TRIM_GROWTH) {}
 
-  /** Cheap when nothing is due: one read of the heap's figures. */
-  maybe(): void {
-    if (getHeapStatistics().used_heap_size - this.base < this.growth) return;
+  /** Cheap when nothing is due: one read of the heap's figures. A stage may ask for a smaller growth than the trimmer's. */
+  maybe(growth = this.growth): void {
+    if (getHeapStatistics().used_heap_size - this.base < growth) return;
     this.now();
   }
 
