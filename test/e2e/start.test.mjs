@@ -212,10 +212,17 @@ try {
       await webviewFrame(page, { text: LARGE_TITLE, timeoutMs: 60_000 });
       await sleep(1_500);
       say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'tree-large.png'))}`);
-      await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
-      // The pick shows each strategy's plan; Summarize is the first.
+      // The pick shows each strategy's plan; Summarize is the first. A pick open while the
+      // explorer still settles can lose the focus and close (a CI run saw it shut under the
+      // click): opened again then, never clicked blind.
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Summarize' }).first();
-      await row.click({ timeout: budget(10_000) });
+      await until('the strategy pick to take the click on Summarize', async () => {
+        if (!(await row.isVisible().catch(() => false))) {
+          await runCommand(page, 'Agent Sessions: Compact Session', { settleMs: 300 });
+          await row.waitFor({ state: 'visible', timeout: budget(10_000) }).catch(() => undefined);
+        }
+        return row.click({ timeout: budget(5_000) }).then(() => true, () => false);
+      }, { ms: budget(60_000), everyMs: 300 });
       // Extra instructions: none. The quick-input widget is the one the strategy pick used,
       // so wait for the instructions prompt itself before pressing Enter (an Enter during
       // the switch was lost on a busy machine), and press it on that box.
