@@ -1,17 +1,16 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { listAllSessions, type ListAllOptions } from "../formats/list-all";
-import type { HistoryOptions } from "./history-options";
 import type { SessionSummary } from "../store/discover";
 import { sessionTitle } from "../util/session-title";
 import { withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
 import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
-
-export { historyCacheFile } from "./history-cache";
+import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches } from "./read-touches";
 import { TouchThread, wantsTouchThread } from "./touch-thread";
 
+export { historyCacheFile } from "./history-cache";
 export type { HistoryOptions, HistoryProgress } from "./history-options";
 
 /**
