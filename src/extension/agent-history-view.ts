@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { formatById } from "../core/formats/registry";
 import type { FileTouch } from "../core/history/file-touch";
+import type { HistoryProgress } from "../core/history/history-options";
 import { clipText, visibleText } from "../core/util/visible-text";
 import type { Log } from "./log";
 
@@ -76,7 +77,7 @@ export class AgentHistoryView implements vscode.TreeDataProvider<AgentHistoryNod
   private generation = 0;
   state: HistoryState = { file: undefined, status: "idle", sessions: [] };
 
-  constructor(private readonly deps: { log: Log; lookup(file: string, onProgress?: (done: number, total: number) => void): Promise<FileTouch[]> }) {}
+  constructor(private readonly deps: { log: Log; lookup(file: string, onProgress?: HistoryProgress): Promise<FileTouch[]> }) {}
 
   attach(view: vscode.TreeView<AgentHistoryNode>): void {
     this.view = view;
@@ -91,7 +92,7 @@ export class AgentHistoryView implements vscode.TreeDataProvider<AgentHistoryNod
     const t0 = Date.now();
     let shownAt = 0;
     // A cold index of many sessions takes a while: the view says how far it is (at most 5 times a second).
-    const onProgress = (done: number, total: number) => {
+    const onProgress: HistoryProgress = (done, total) => {
       if (gen !== this.generation || this.state.status !== "looking") return;
       this.state.reading = { done, total };
       if (done < total && Date.now() - shownAt < 200) return;

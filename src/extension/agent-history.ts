@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { HistoryThreadLookups } from "../core/history/history-thread";
+import type { HistoryProgress } from "../core/history/history-options";
 import { AgentBlame, TOGGLE_BLAME_COMMAND } from "./agent-blame";
 import { AGENT_HISTORY_VIEW_ID, AgentHistoryView, OPEN_HISTORY_ENTRY_COMMAND } from "./agent-history-view";
 import { registrar } from "./commands/command-kit";
@@ -23,7 +24,7 @@ export function registerAgentHistory(ctx: vscode.ExtensionContext, log: Log, cac
   const lookups = new HistoryThreadLookups();
   ctx.subscriptions.push({ dispose: () => lookups.dispose() });
   let told = false;
-  const lookup = (file: string, onProgress?: (done: number, total: number) => void) => {
+  const lookup = (file: string, onProgress?: HistoryProgress) => {
     const got = lookups.lookup(file, { dirs: agentDirs(), cacheDir }, onProgress);
     if (!told) {
       told = true;
