@@ -7,13 +7,19 @@ import { lookupFileHistory } from "../../src/core/history/lookup";
 import { buildHistoryWorld } from "../helpers/history-world";
 import { assistant } from "../helpers/session-builder";
 
+/** The history world's stores, and an index of them made in this thread to compare with. */
+async function indexedWorld() {
+  const w = buildHistoryWorld();
+  const opts = { dirs: w.dirs, only: Object.keys(w.dirs), env: w.env };
+  const here = new HistoryIndex(opts);
+  await here.refresh();
+  return { w, opts, here };
+}
+
 describe("per-file history on a thread of its own (the editor's lookups)", () => {
   it("answers every file as the index in this thread does, keeps its index between lookups, and starts again after it was ended", async function () {
     this.timeout(300_000);
-    const w = buildHistoryWorld();
-    const opts = { dirs: w.dirs, only: Object.keys(w.dirs), env: w.env };
-    const here = new HistoryIndex(opts);
-    await here.refresh();
+    const { w, opts, here } = await indexedWorld();
     const files = here.touchedFiles();
     assert.ok(files.length >= 3, `only ${files.length} files touched`);
     const lookups = new HistoryThreadLookups();
@@ -40,10 +46,7 @@ describe("per-file history on a thread of its own (the editor's lookups)", () =>
 
   it("a lookup that waits on a refresh is told how many sessions it has read, of how many, on the thread and in this thread", async function () {
     this.timeout(300_000);
-    const w = buildHistoryWorld();
-    const opts = { dirs: w.dirs, only: Object.keys(w.dirs), env: w.env };
-    const here = new HistoryIndex(opts);
-    await here.refresh();
+    const { w, opts, here } = await indexedWorld();
     const sessions = here.sessionReads;
     assert.ok(sessions >= 3, `only ${sessions} sessions`);
     const app = join(w.main, "src", "app.ts");
