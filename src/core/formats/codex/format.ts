@@ -80,7 +80,7 @@ export const codexFormat: SessionFormat = {
     const thread = str(usageRecord(session, i)?.thread_id);
     const own = str(facts.meta.id);
     if (thread && own && thread !== own) return thread;
-    const turn = facts.copied?.turnOf[i];
+    const turn = facts.copied?.turnOf.get(i);
     return turn && facts.copied?.parentTurns.has(turn) ? facts.parentId : undefined;
   },
 };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
+import { CodedColumn } from "../../util/coded-column";
 import { parseIsoTime } from "../../util/iso-time";
 import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition, RangeHandOver } from "../../store/index-hooks";
 import { kindOf, PREVIEW_READS, previewOf } from "../../session/line-text";
@@ -125,9 +126,9 @@ export class CodexIndexHooks implements IndexHooks {
   /** The entry before the current turn's first line, until its prompt is read. */
   private turnStart: string | null | undefined;
   /** The turn each entry belongs to, by position (a copied-parent fork marks the parent's turns by these). */
-  readonly turnOf: Array<string | undefined> = [];
+  readonly turnOf = new CodedColumn();
   /** The model response each entry came from (its items and its token_usage_record), by position. */
-  readonly responseOf: Array<string | undefined> = [];
+  readonly responseOf = new CodedColumn();
   /** Model output items read since the last usage record: the next record names their response. */
   private pending: number[] = [];
   /** [entry, window] each time the recorded model_context_window changes, in file order. */
@@ -177,18 +178,20 @@ export class CodexIndexHooks implements IndexHooks {
     const r = this.range ?? emptyNotes();
     if (r.onePass) return { onePass: r.onePass };
     const byRid = new Map<string, number[]>();
-    this.responseOf.forEach((rid, k) => {
-      if (rid === undefined) return;
+    for (let k = 0; k < this.responseOf.length; k++) {
+      const rid = this.responseOf.get(k);
+      if (rid === undefined) continue;
       const list = byRid.get(rid);
       if (list) list.push(k);
       else byRid.set(rid, [k]);
-    });
+    }
     const responses = [...byRid];
     // Runs, not a string per entry: each would cross the threads as a copy of its own.
     const turnRuns: Array<[number, string]> = [];
-    this.turnOf.forEach((turn, k) => {
-      if (turn !== undefined && turn !== this.turnOf[k - 1]) turnRuns.push([k, turn]);
-    });
+    for (let k = 0; k < this.turnOf.length; k++) {
+      const turn = this.turnOf.get(k);
+      if (turn !== undefined && turn !== this.turnOf.get(k - 1)) turnRuns.push([k, turn]);
+    }
     const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, count: this.turnOf.length, turnRuns, responses, pending: this.pending, windows: this.windows };
     return { state };
   }
@@ -216,12 +219,12 @@ export class CodexIndexHooks implements IndexHooks {
     let run = -1;
     for (let k = 0; k < r.count; k++) {
       if (r.turnRuns[run + 1]?.[0] === k) run++;
-      this.turnOf[base + k] = run < 0 ? this.turnId : r.turnRuns[run][1];
+      this.turnOf.set(base + k, run < 0 ? this.turnId : r.turnRuns[run][1]);
     }
     this.turnId = r.turnId ?? this.turnId;
-    for (const [rid, ks] of r.responses) for (const k of ks) this.responseOf[base + k] = rid;
+    for (const [rid, ks] of r.responses) for (const k of ks) this.responseOf.set(base + k, rid);
     if (r.firstRid !== undefined) {
-      for (const k of this.pending) this.responseOf[k] = r.firstRid;
+      for (const k of this.pending) this.responseOf.set(k, r.firstRid);
       this.pending = [];
     }
     for (const k of r.pending) this.pending.push(base + k);
@@ -264,7 +267,7 @@ export class CodexIndexHooks implements IndexHooks {
     // 0.169.0's task_started names its turn in turn_attribution; older builds at the top.
     const turn = l.type === "turn_context" || (l.type === "event_msg" && (p.type === "task_started" || p.type === "turn_started")) ? (str(p.turn_id) ?? str(asObj(p.turn_attribution)?.turn_id)) : undefined;
     if (turn) this.turnId = turn;
-    this.turnOf[i] = this.turnId;
+    this.turnOf.set(i, this.turnId);
     // The window is recorded by task_started and token_count (docs/codex-format.md section 7), no other event.
     const win = l.type === "event_msg" ? (p.type === "task_started" ? p.model_context_window : p.type === "token_count" ? asObj(p.info)?.model_context_window : undefined) : undefined;
     if (typeof win === "number" && Number.isInteger(win) && win > 0 && win !== this.windows[this.windows.length - 1]?.[1]) this.windows.push([i, win]);
@@ -297,8 +300,8 @@ export class CodexIndexHooks implements IndexHooks {
     if (l.type === "response_item" && (p.role === "assistant" || MODEL_OUTPUT.has(String(p.type)))) this.pending.push(i);
     const rid = l.type === "token_usage_record" ? str(p.response_id) : undefined;
     if (!rid) return;
-    for (const k of this.pending) this.responseOf[k] = rid;
-    this.responseOf[i] = rid;
+    for (const k of this.pending) this.responseOf.set(k, rid);
+    this.responseOf.set(i, rid);
     if (this.range) this.range.firstRid ??= rid;
     this.pending = [];
   }

@@ -22,7 +22,7 @@ export interface CodexFacts {
   parentPath?: string;
   parentId?: string;
   /** A fork of an older build that copied its parent's lines: the parent's turn ids, and each entry's turn. */
-  copied?: { parentTurns: ReadonlySet<string>; turnOf: ReadonlyArray<string | undefined> };
+  copied?: { parentTurns: ReadonlySet<string>; turnOf: { get(i: number): string | undefined } };
 }
 
 const facts = new WeakMap<SessionReader, CodexFacts>();
@@ -149,7 +149,7 @@ function hooksOf(session: SessionReader): CodexIndexHooks | undefined {
 
 /** The model response entry i came from: its items and its usage record share it. */
 export function codexResponseOf(session: SessionReader, i: number): string | undefined {
-  return hooksOf(session)?.responseOf[i];
+  return hooksOf(session)?.responseOf.get(i);
 }
 
 /** The context window the rollout recorded last at or before entry `leaf`. */
@@ -225,7 +225,7 @@ async function copiedTurns(session: SessionReader, file: CodexFileSession, meta:
   try {
     const parent = await loadCodexAt(parentPath, {}, depth + 1, env);
     const inner = parent instanceof CodexZstSession ? parent.file : (parent as CodexFileSession);
-    return { parentId, parentPath, parentTurns: new Set(inner.hooks.turnOf.filter((x): x is string => !!x)), turnOf: file.hooks.turnOf };
+    return { parentId, parentPath, parentTurns: inner.hooks.turnOf.distinct(), turnOf: file.hooks.turnOf };
   } catch (err) {
     say(`its rollout ${parentPath} cannot be read (${(err as Error).message})`);
     return { parentId, parentPath, parentTurns: new Set(), turnOf: file.hooks.turnOf };
