@@ -21,7 +21,10 @@ const MODEL_OUTPUT = new Set(["reasoning", "function_call", "custom_tool_call", 
  */
 export function codexEntryId(e: Record<string, unknown>): string {
   const o = e.ordinal;
-  if (typeof o === "number" && Number.isInteger(o) && o >= 0) return `o${o}`;
+  // Not `o${o}`: V8 keeps every number it turns into a string in a cache of its own, so each
+  // entry's digits outlived the young generation (~4 MB promoted in a 100 MB load, enough to
+  // double that generation); JSON.stringify writes the same digits without the cache.
+  if (typeof o === "number" && Number.isInteger(o) && o >= 0) return `o${JSON.stringify(o)}`;
   return `h${createHash("sha1").update(JSON.stringify(e)).digest("hex").slice(0, 16)}`;
 }
 
