@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { CodedColumn } from "../../src/core/util/coded-column";
+import { CodedColumn, partValue } from "../../src/core/util/coded-column";
 
 describe("CodedColumn (a repeated string per position, as codes)", () => {
   it("gives back what each position was set to, nothing where none was, past the first growth", () => {
@@ -25,5 +25,15 @@ describe("CodedColumn (a repeated string per position, as codes)", () => {
     assert.equal(c.length, 10);
     assert.deepEqual([...c], [undefined, undefined, "a", undefined, undefined, undefined, undefined, undefined, undefined, "c"]);
     assert.deepEqual([...c.distinct()].sort(), ["a", "c"]);
+  });
+
+  it("hands its first positions over as a part whose values read back the same, and a later set does not change the part", () => {
+    const c = new CodedColumn();
+    ["t1", "t1", undefined, "t2", "t2", "t3"].forEach((v, i) => c.set(i, v));
+    const p = c.part(5);
+    assert.equal(p.codes.length, 5);
+    assert.deepEqual([0, 1, 2, 3, 4].map((k) => partValue(p, k)), ["t1", "t1", undefined, "t2", "t2"]);
+    c.set(0, "t9");
+    assert.equal(partValue(p, 0), "t1");
   });
 });

@@ -6,6 +6,18 @@
  * generation keeps and promotes: in a 100 MB Codex load that garbage, ~5 MB, is what made the
  * main thread's young generation double its size (docs/benchmarks.md, Codex peak RSS).
  */
+/** A CodedColumn's positions as they cross threads (see part). */
+export interface CodedColumnPart {
+  codes: Int32Array;
+  values: string[];
+}
+
+/** The value at position k of a part (undefined for none). */
+export function partValue(p: CodedColumnPart, k: number): string | undefined {
+  const c = p.codes[k];
+  return c === 0 ? undefined : p.values[c];
+}
+
 export class CodedColumn {
   private codes = new Int32Array(256);
   /** Code 0 is "nothing"; code k > 0 is values[k]. */
@@ -38,6 +50,14 @@ export class CodedColumn {
     }
     this.codes[i] = c;
     if (i >= this.length) this.length = i + 1;
+  }
+
+  /**
+   * The first `count` positions as plain data for another thread: a copy of their codes and
+   * the values list (two objects to clone, not one per run of positions).
+   */
+  part(count = this.length): CodedColumnPart {
+    return { codes: this.codes.slice(0, count), values: this.values.slice() };
   }
 
   /** The value at each position in turn, as an array of them would give it. */

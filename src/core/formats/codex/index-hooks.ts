@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { EntryTable } from "../../store/entry-table";
 import { charsToTokens } from "../../tokens/estimate";
-import { CodedColumn } from "../../util/coded-column";
+import { CodedColumn, partValue } from "../../util/coded-column";
 import { parseIsoTime } from "../../util/iso-time";
 import type { HeaderHooks, IndexedEntry, IndexHooks, IndexPosition, RangeHandOver } from "../../store/index-hooks";
 import { kindOf, PREVIEW_READS, previewOf } from "../../session/line-text";
@@ -180,22 +180,7 @@ export class CodexIndexHooks implements IndexHooks {
   handOverRange(): RangeHandOver {
     const r = this.range ?? emptyNotes();
     if (r.onePass) return { onePass: r.onePass };
-    const byRid = new Map<string, number[]>();
-    for (let k = 0; k < this.responseOf.length; k++) {
-      const rid = this.responseOf.get(k);
-      if (rid === undefined) continue;
-      const list = byRid.get(rid);
-      if (list) list.push(k);
-      else byRid.set(rid, [k]);
-    }
-    const responses = [...byRid];
-    // Runs, not a string per entry: each would cross the threads as a copy of its own.
-    const turnRuns: Array<[number, string]> = [];
-    for (let k = 0; k < this.turnOf.length; k++) {
-      const turn = this.turnOf.get(k);
-      if (turn !== undefined && turn !== this.turnOf.get(k - 1)) turnRuns.push([k, turn]);
-    }
-    const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, count: this.turnOf.length, turnRuns, responses, pending: this.pending, windows: this.windows };
+    const state: CodexRangeState = { ...r, sawRecord: this.sawRecord, lastTotal: this.lastTotal, model: this.model, turnId: this.turnId, count: this.turnOf.length, turns: this.turnOf.part(), responses: this.responseOf.part(), pending: this.pending, windows: this.windows };
     return { state };
   }
 
@@ -219,13 +204,12 @@ export class CodexIndexHooks implements IndexHooks {
     }
     this.sawRecord ||= r.sawRecord;
     this.model = r.model ?? this.model;
-    let run = -1;
-    for (let k = 0; k < r.count; k++) {
-      if (r.turnRuns[run + 1]?.[0] === k) run++;
-      this.turnOf.set(base + k, run < 0 ? this.turnId : r.turnRuns[run][1]);
-    }
+    for (let k = 0; k < r.count; k++) this.turnOf.set(base + k, partValue(r.turns, k) ?? this.turnId);
     this.turnId = r.turnId ?? this.turnId;
-    for (const [rid, ks] of r.responses) for (const k of ks) this.responseOf.set(base + k, rid);
+    for (let k = 0; k < r.responses.codes.length; k++) {
+      const rid = partValue(r.responses, k);
+      if (rid !== undefined) this.responseOf.set(base + k, rid);
+    }
     if (r.firstRid !== undefined) {
       for (const k of this.pending) this.responseOf.set(k, r.firstRid);
       this.pending = [];

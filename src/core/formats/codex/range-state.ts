@@ -6,6 +6,8 @@
  * hooks settle those places when they adopt the range (CodexIndexHooks.adoptRange), so
  * the index is the one a single pass makes. Plain data: it crosses threads.
  */
+import type { CodedColumnPart } from "../../util/coded-column";
+
 export interface CodexRangeState {
   /** Turn events (entry index * 4 + TURN_*), replayed in order over the first half's turns. */
   turnOps: number[];
@@ -26,10 +28,14 @@ export interface CodexRangeState {
   turnId: string | undefined;
   /** Entries of the range. */
   count: number;
-  /** [first entry, turn id] of each run of entries in one turn; entries before the first run are in the first half's current turn. */
-  turnRuns: Array<[number, string]>;
-  /** Each response id the range's entries name, with those entries (one string per response, not per entry). */
-  responses: Array<[string, number[]]>;
+  /**
+   * The turn of each entry of the range; those before its first turn (none) are in the first
+   * half's current turn. As codes (CodedColumn), not an array per turn: what crosses from the
+   * thread is allocated again on this one, where it outlived the young generation and grew it.
+   */
+  turns: CodedColumnPart;
+  /** The response each entry of the range came from, the same way. */
+  responses: CodedColumnPart;
   /** The response the range's first usage record named: it also takes the first half's open items. */
   firstRid: string | undefined;
   /** Model output items after the range's last record. */
