@@ -2,17 +2,25 @@ import { openSession } from "../formats/registry";
 import { placer, SessionBytes } from "./edit-texts";
 import { sessionTouches, type StoredTouch } from "./session-touches";
 
+/** What the history takes from one read of a session: its touches, and the name it gives itself (its listing may not have read it). */
+export interface SessionRead {
+  touches: StoredTouch[];
+  name?: string;
+}
+
 /**
  * One session's touches, as the history index keeps them: only the lines holding a file
  * operation or a prompt parsed whole (IndexHooks.skim), edits' texts as their places in
  * the file. The same on the main thread and on the history's second thread (with which a
  * large session is not split across threads again: both cores are busy already).
  */
-export async function readSessionTouches(path: string, cwd: string, opts: { signal?: AbortSignal; secondThread?: boolean } = {}): Promise<StoredTouch[]> {
+export async function readSessionTouches(path: string, cwd: string, opts: { signal?: AbortSignal; secondThread?: boolean } = {}): Promise<SessionRead> {
   const session = await openSession(path, { signal: opts.signal, secondThread: opts.secondThread, skim: true });
   const bytes = new SessionBytes(path);
   try {
-    return sessionTouches(session, cwd, placer(session.metas, bytes));
+    const touches = sessionTouches(session, cwd, placer(session.metas, bytes));
+    const name = session.format.info(session).name;
+    return name ? { touches, name } : { touches };
   } finally {
     bytes.close();
   }

@@ -17,6 +17,8 @@ export const piScanner: SessionScanner = {
   headerLines: 1,
   nameMarker: Buffer.from('"session_info"'),
   nameOf: (obj) => (obj.type === "session_info" && typeof obj.name === "string" && obj.name.trim() ? obj.name.trim() : undefined),
+  // A loaded session's name is its last session_info name too (SessionTree.name).
+  namesInLoad: true,
   head(objects, size) {
     const header = objects[0];
     if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
