@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { listAllSessions, listCacheFile } from "../../src/core/formats/list-all";
+import { piScanner } from "../../src/core/formats/pi/list";
 import { HistoryIndex } from "../../src/core/history/history-index";
 import type { SessionSummary } from "../../src/core/store/discover";
 import { sessionTitle } from "../../src/core/util/session-title";
@@ -100,6 +101,30 @@ describe("per-file history: its listing reads the heads only", () => {
       // And again in the same process (a lookup's refresh).
       await warm.refresh();
       assert.deepEqual(historyTitles(warm, files), want);
+    }
+  });
+
+  it("a head is parsed up to its first prompt with words: the same facts as from every line of it", async () => {
+    const root = tempDir();
+    const dir = join(root, "--w--");
+    mkdirSync(dir, { recursive: true });
+    const imageOnly = { ...user("u1", null, ""), message: { role: "user", content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] } };
+    const path = writeSession(["null", "not json", header({ cwd: "/w" }), imageOnly, assistant("a1", "u1", "look"), user("u2", "a1", "  The   words  "), user("u3", "u2", "later")], { dir, name: "s.jsonl" });
+    const every = readFileSync(path, "utf8")
+      .split("\n")
+      .flatMap((l) => {
+        try {
+          const o = JSON.parse(l) as unknown;
+          return o && typeof o === "object" ? [o as Record<string, unknown>] : [];
+        } catch {
+          return [];
+        }
+      });
+    const want = piScanner.head(every, statSync(path).size);
+    assert.equal(want.firstMessage, "The words");
+    for (const headsOnly of [false, true]) {
+      const [s] = (await listAllSessions({ dirs: { pi: root }, only: ["pi"], env: {}, headsOnly })).projects[0].sessions;
+      assert.deepEqual({ id: s.id, cwd: s.cwd, version: s.version, created: s.created, firstMessage: s.firstMessage, parentSession: s.parentSession }, want);
     }
   });
 });

@@ -90,6 +90,11 @@ export interface SessionScanner {
   projectsDir(root: string): string;
   /** Facts from the parsed objects of the head, in order; throws (saying why) when the file is not a session of this format. */
   head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
+  /**
+   * Whether the objects so far (the last one just parsed) settle what head() makes of the
+   * file: the rest of the head is then not parsed. Left out: every line of the head is.
+   */
+  headDone?(objects: ReadonlyArray<Record<string, unknown>>): boolean;
   /** Which .jsonl file names are sessions (default: all); e.g. Claude Code's sub-agent files are not. */
   accepts?(name: string): boolean;
   /** Sub-agent files that belong to a session (read fresh each listing: a few directory reads); what it would not follow goes to `notes`. */
@@ -321,18 +326,7 @@ async function summarize(scanner: SessionScanner, path: string, size: number, mt
     } else {
       // The first line whole even when it is a long pasted prompt (as detection reads it).
       const head = readHead(fh.fd, path, size, { lines: 1, minBytes: HEAD_BYTES });
-      const lines = head.bytes.toString("utf8").split("\n");
-      const objects: Array<Record<string, unknown>> = [];
-      for (const line of lines.slice(0, lines.length > 1 ? -1 : 1)) {
-        if (!line.trim()) continue;
-        try {
-          const obj = JSON.parse(line) as unknown;
-          if (obj && typeof obj === "object" && !Array.isArray(obj)) objects.push(obj as Record<string, unknown>);
-        } catch {
-          // Not JSON: the reader reports it; the list looks at what parses.
-        }
-      }
-      const facts = scanner.head(objects, size);
+      const facts = scanner.head(headObjects(scanner, head.bytes), size);
       rec = { path, agent: scanner.formatId, ...facts, entryCount: 0, size, mtimeMs, scanned: 0, firstFound: facts.firstMessage !== "", lines: 0 };
       // What was read of the file, its line count unknown (see SessionSummary.headsOnly).
       if (headsOnly) return { ...rec, entryCount: -1, scanned: head.bytes.length, headsOnly: true };
@@ -342,6 +336,36 @@ async function summarize(scanner: SessionScanner, path: string, size: number, mt
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The JSON objects of a head's whole lines (all of it when it holds no newline), in order,
+ * up to the one that settles the scanner's facts (SessionScanner.headDone): the lines after
+ * it are neither decoded nor parsed (most of a head's 256 KiB, for pi's sessions).
+ */
+function headObjects(scanner: SessionScanner, bytes: Buffer): Array<Record<string, unknown>> {
+  const objects: Array<Record<string, unknown>> = [];
+  const last = bytes.lastIndexOf(10);
+  for (let from = 0; from < bytes.length; ) {
+    const nl = bytes.indexOf(10, from);
+    const to = nl === -1 ? bytes.length : nl;
+    // A head with newlines ends at its last one (a line cut by the read is not looked at).
+    if (last !== -1 && from > last) break;
+    const line = bytes.toString("utf8", from, to);
+    from = to + 1;
+    if (!line.trim()) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      // Not JSON: the reader reports it; the list looks at what parses.
+      continue;
+    }
+    if (!obj || typeof obj !== "object" || Array.isArray(obj)) continue;
+    objects.push(obj as Record<string, unknown>);
+    if (scanner.headDone?.(objects)) break;
+  }
+  return objects;
 }
 
 /**
