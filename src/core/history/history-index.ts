@@ -143,6 +143,8 @@ export class HistoryIndex {
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
     if (changed && cacheFile) saveCache(cacheFile, this.records);
+    // Kept only to be written: the touches hold all of it.
+    for (const r of this.records.values()) delete r.rows;
   }
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
@@ -214,7 +216,7 @@ export class HistoryIndex {
 /** A session's record from its read (its title made with the name the read found, when its listing read the head only). */
 function recordOf(s: Source, read: SessionRead): SessionRecord {
   const title = s.titleWith ? s.titleWith(read.name) : s.title;
-  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, touches: read.touches };
+  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, touches: read.touches, rows: read.rows || undefined };
 }
 
 function gib(bytes: number): string {

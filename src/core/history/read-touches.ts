@@ -1,10 +1,12 @@
 import { openSession } from "../formats/registry";
 import { placer, SessionBytes } from "./edit-texts";
+import { touchRows } from "./history-cache";
 import { sessionTouches, type StoredTouch } from "./session-touches";
 
-/** What the history takes from one read of a session: its touches, and the name it gives itself (its listing may not have read it). */
+/** What the history takes from one read of a session: its touches (and their cache rows), and the name it gives itself (its listing may not have read it). */
 export interface SessionRead {
   touches: StoredTouch[];
+  rows: string;
   name?: string;
 }
 
@@ -20,7 +22,8 @@ export async function readSessionTouches(path: string, cwd: string, opts: { sign
   try {
     const touches = sessionTouches(session, cwd, placer(session.metas, bytes));
     const name = session.format.info(session).name;
-    return name ? { touches, name } : { touches };
+    const rows = touchRows(touches);
+    return name ? { touches, rows, name } : { touches, rows };
   } finally {
     bytes.close();
   }

@@ -37,7 +37,7 @@ export type ThreadRequest = { id: number; path: string; cwd: string } | { id: nu
 export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
 
 /** The thread's answer (with a read session's own name), or (`progress`: sessions read, of how many) news of a lookup still running. */
-export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; name?: string; error?: string; progress?: [number, number] };
+export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; rows?: string; name?: string; error?: string; progress?: [number, number] };
 
 /**
  * The history's own thread (dist/history-worker.js): reads one session at a time and hands
@@ -97,7 +97,8 @@ export class TouchThread {
   async read(path: string, cwd: string): Promise<SessionRead> {
     const reply = await this.ask({ path, cwd });
     const touches = reply.touches as StoredTouch[];
-    return reply.name === undefined ? { touches } : { touches, name: reply.name };
+    const rows = reply.rows ?? "";
+    return reply.name === undefined ? { touches, rows } : { touches, rows, name: reply.name };
   }
 
   /** A file's history from the thread's own index over these stores (lookupFileHistory there), its refresh's progress told to `onProgress`. */
