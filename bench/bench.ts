@@ -247,7 +247,7 @@ function codexSection(): void {
 
 /** Issues 31 and 27: the JSON check of lines not parsed, its JavaScript walk against its SIMD scan (ASE_BENCH_JSON_RUNS passes each, default 5). */
 function jsonValidSection(): void {
-  console.log("\n# JSON check of skimmed lines (history reads, Codex loads): JavaScript walk and WebAssembly SIMD scan, CPU in one process");
+  console.log("\n# JSON check of lines indexed from their lead (Codex loads; history reads no longer check): JavaScript walk and WebAssembly SIMD scan, CPU in one process");
   // pi's lines are mostly one long tool output (issue 31's case); a Codex line is many short
   // members, where the walk's own work outweighs the strings: a guard against going back there.
   const files = [

@@ -3,7 +3,9 @@ import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileS
 import { join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
+import { cacheBytes } from "../../src/core/history/history-cache";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
+import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
 import { buildHistoryWorld } from "../helpers/history-world";
@@ -40,6 +42,22 @@ describe("per-file history: edits' texts kept as places in their session files",
     }
     assert.ok(files >= 30, `only ${files} fixture files`);
     assert.ok(placed >= 50, `only ${placed} touches had their texts placed`);
+  });
+
+  it("the cache rows a read makes (on either thread) write the bytes the touches alone make", async () => {
+    const w = buildHistoryWorld();
+    const records = new Map();
+    for (const [path, cwd] of [[w.piFile, w.main], [LARGE, "/w"]]) {
+      if (!existsSync(path)) continue;
+      const read = await readSessionTouches(path, cwd);
+      assert.ok(read.rows.length > 10);
+      records.set(path, { agent: "pi", size: 1, mtimeMs: 2, cwd, title: 'a "title"', touches: read.touches, rows: read.rows });
+    }
+    const withRows = cacheBytes(records);
+    const without = cacheBytes(new Map([...records].map(([p, { rows: _r, ...r }]) => [p, r])));
+    assert.ok(withRows && without);
+    assert.equal(withRows.toString(), without.toString());
+    JSON.parse(withRows.toString());
   });
 
   it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text", async () => {

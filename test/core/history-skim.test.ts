@@ -67,7 +67,7 @@ describe("history read skimming the lines it does not need", () => {
     assert.ok(files >= 30, `only ${files} fixture files found`);
   });
 
-  it("hostile pi lines: markers inside other lines' strings, escaped roles, members out of order, torn, cut and too deep lines", async () => {
+  it("hostile pi lines: markers inside other lines' strings, escaped roles, members out of order, torn lines, lines cut inside their lead", async () => {
     const lines: Array<Raw | string> = [
       header({ cwd: "/w" }),
       user("u1", null, "Fix the parser"),
@@ -83,11 +83,11 @@ describe("history read skimming the lines it does not need", () => {
       // Space around every member, the role split across escapes in the key.
       ' { "type" : "message" , "id" : "u3" , "parentId" : "r2" , "message" : { "r\\u006fle" : "user" , "content" : [ { "type" : "text" , "text" : "And the \\"reader\\"" } ] } } ',
       assistant("a3", "u3", "", { toolCalls: [call("c3", "read", { path: "/abs/reader.ts" })] }),
-      // A result cut inside (brackets do not close), then a child of it: no parent for a full read.
-      '{"type":"message","id":"r3","parentId":"a3","message":{"role":"toolResult","content":[{"type":"text","text":"cut"}',
+      // A result cut inside its text (it does not end its object), then a child of it: no parent for a full read.
+      '{"type":"message","id":"r3","parentId":"a3","message":{"role":"toolResult","content":[{"type":"text","text":"cut',
       assistant("a4", "r3", "", { toolCalls: [call("c4", "read", { path: "orphan.ts" })] }),
-      // Too deep for a full read: skipped, and so is the child's way to a prompt.
-      `{"type":"message","id":"r4","parentId":"a3","message":{"role":"toolResult","content":${"[".repeat(600)}${"]".repeat(600)}}}`,
+      // A result cut inside its lead: parsed whole, reported; so is the child's way to a prompt.
+      '{"type":"message","id":"r4","parentId":"a3","message":{"ro',
       assistant("a5", "r4", "", { toolCalls: [call("c5", "edit", { path: "deep.ts", oldText: "1", newText: "2" })] }),
       entry("label", "l1", "a5", { targetId: "a1", label: "toolCall" }),
       toolResult("r5", "a5", "c5", "edit", "fine"),
@@ -108,7 +108,7 @@ describe("history read skimming the lines it does not need", () => {
     );
   });
 
-  it("a skimmed line that is not valid JSON after its lead is a problem, as a whole read makes it", async () => {
+  it("a line not valid JSON after its lead: a full read reports it, the history's skim (which does not check the rest of a line) indexes it as its lead says; the same touches", async () => {
     // Each line's lead (type, id, parent, role) is fine; what follows is not JSON.parse's JSON.
     const bad = [
       '{"type":"message","id":"r1","parentId":"a1","message":{"role":"toolResult","content":[{"a":1,,}]}}',
@@ -129,10 +129,22 @@ describe("history read skimming the lines it does not need", () => {
       '{"type":"message","id":"g1","parentId":"a1","message":{"role":"toolResult","content":[-0.5e+3,1E2,true,false,null,"\\u00e9\\n\\"\\\\\\/",{},[],{"a":[{}]}]}}',
       ' {"type":"message","id":"g2","parentId":"g1","message":{"role":"toolResult","content":[ 1 , "x" ] } } ',
     ];
-    const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Go"), assistant("a1", "u1", "", { toolCalls: [call("c1", "read", { path: "a.ts" })] }), ...bad, ...good]);
-    const got = (await sameBothWays(path)) as { ids: string[]; problems: string[] };
-    assert.equal(got.problems.length, bad.length, got.problems.join("\n"));
+    const head = [header({ cwd: "/w" }), user("u1", null, "Go"), assistant("a1", "u1", "", { toolCalls: [call("c1", "read", { path: "a.ts" })] })];
+    const got = (await sameBothWays(writeSession([...head, ...good]))) as { ids: string[]; problems: string[] };
     assert.deepEqual(got.ids, ["u1", "a1", "g1", "g2"]);
+    // Until 2026-11-26 the skim checked every line it skipped as JSON, to report a bad one as a
+    // full read does; that check cost as much as a listing's scan of the bytes and the history
+    // shows no line problems, so it went (SkimHooks says what a damaged line then does).
+    const path = writeSession([...head, ...bad, ...good]);
+    const whole = await openSession(path);
+    assert.equal(whole.problems.length, bad.length, whole.problems.map((p) => p.message).join("\n"));
+    assert.deepEqual(whole.metas.map((m) => m.id), ["u1", "a1", "g1", "g2"]);
+    const skimmed = await openSession(path, { skim: true });
+    // Parsed whole, and reported: the line whose lead is bad ({"a" 1}) and the one with bytes after its object.
+    const lineOf = (id: string) => 4 + bad.findIndex((l) => l.includes(`"id":"${id}"`));
+    assert.deepEqual(skimmed.problems.filter((p) => p.kind === "parse-error").map((p) => p.line), [lineOf("r7"), lineOf("r8")]);
+    assert.deepEqual(skimmed.metas.map((m) => m.id), ["u1", "a1", "r1", "r2", "r3", "r4", "r5", "r6", "r9", "r10", "r11", "r12", "g1", "g2"]);
+    assert.deepEqual(sessionTouches(skimmed, "/w"), sessionTouches(whole, "/w"));
   });
 
   it("assistant lines without a file tool's name are skimmed; an escaped or quoted name still finds its call", async () => {
@@ -150,8 +162,9 @@ describe("history read skimming the lines it does not need", () => {
       toolResult("r3", "a3", "c3", "bash", "read"),
       // A write call with spaces around its name.
       '{"type":"message","id":"a4","parentId":"r3","message":{"role":"assistant","content":[{"type":"toolCall","id":"c4","name" : "write","arguments":{"path":"w.ts","content":"x"}}]}}',
-      // A thinking-only line that is cut: reported as a whole read reports it.
-      '{"type":"message","id":"a5","parentId":"a4","message":{"role":"assistant","content":[{"type":"thinking","thinking":"hm"}',
+      // A thinking-only line cut inside its text: reported as a whole read reports it.
+      '{"type":"message","id":"a5","parentId":"a4","message":{"role":"assistant","content":[{"type":"thinking","thinking":"h',
+
       assistant("a6", "a4", "done"),
     ]);
     const got = (await sameBothWays(path)) as { ids: string[]; problems: string[]; touches: Array<{ entryId: string; operation: string; absolutePath: string; prompt?: string }> };
@@ -167,6 +180,47 @@ describe("history read skimming the lines it does not need", () => {
     // Skimmed, the bash-only line's calls were never read (a whole read counts one).
     const skimmed = await openSession(path, { skim: true });
     assert.deepEqual([1, 3].map((i) => skimmed.metas[i].toolCalls ?? 0), [0, 1]);
+  });
+
+  it("a line damaged after its lead (cut after a block, too deep) is indexed as its lead says: a full read's touches, but for the prompt of a touch below it in its turn", async () => {
+    const path = writeSession([
+      header({ cwd: "/w" }),
+      user("u1", null, "Fix the reader"),
+      assistant("a1", "u1", "", { toolCalls: [call("c1", "read", { path: "r.ts" })] }),
+      // Cut after a whole block (it ends in a brace), then more lines.
+      '{"type":"message","id":"r1","parentId":"a1","message":{"role":"toolResult","content":[{"type":"text","text":"cut"}',
+      assistant("a2", "r1", "", { toolCalls: [call("c2", "edit", { path: "r.ts", oldText: "1", newText: "2" })] }),
+      // Deeper than a full read takes.
+      `{"type":"message","id":"r2","parentId":"a2","message":{"role":"toolResult","content":${"[".repeat(600)}${"]".repeat(600)}}}`,
+      assistant("a3", "r2", "", { toolCalls: [call("c3", "write", { path: "w.ts", content: "x" })] }),
+    ]);
+    const whole = await openSession(path);
+    const skimmed = await openSession(path, { skim: true });
+    assert.deepEqual(whole.problems.map((p) => p.kind).sort(), ["parse-error", "parse-error", "unknown-parent", "unknown-parent"]);
+    assert.deepEqual(skimmed.problems, []);
+    const want = sessionTouches(whole, "/w");
+    const got = sessionTouches(skimmed, "/w");
+    // A full read starts a new path at each damaged line's child: no prompt above it there.
+    assert.deepEqual(
+      want.map((t) => [t.entryId, t.prompt ?? ""]),
+      [
+        ["a1", "Fix the reader"],
+        ["a2", ""],
+        ["a3", ""],
+      ],
+    );
+    assert.deepEqual(
+      got.map((t) => [t.entryId, t.prompt ?? ""]),
+      [
+        ["a1", "Fix the reader"],
+        ["a2", "Fix the reader"],
+        ["a3", "Fix the reader"],
+      ],
+    );
+    assert.deepEqual(
+      got.map(({ prompt: _p, ...t }) => t),
+      want.map(({ prompt: _p, ...t }) => t),
+    );
   });
 
   it("a version 1 session (ids from line numbers) skimmed gives the same entries", async () => {

@@ -11,6 +11,8 @@ export interface ListAllOptions {
   cacheDir?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Heads only where a store allows it (ListOptions.headsOnly): for the per-file history alone, which reads every file itself. */
+  headsOnly?: boolean;
 }
 
 export interface ListAllResult extends ListResult {
@@ -18,8 +20,9 @@ export interface ListAllResult extends ListResult {
   roots: Array<{ agent: string; root: string; sessions: number }>;
 }
 
-/** The cache file of one agent's summaries (pi's keeps its old name). */
-export function listCacheFile(cacheDir: string, formatId: string): string {
+/** The cache file of one agent's summaries (pi's keeps its old name); `heads`: of a heads-only listing's. */
+export function listCacheFile(cacheDir: string, formatId: string, heads = false): string {
+  if (heads) return join(cacheDir, `list-heads-cache-${formatId}.json`);
   return join(cacheDir, formatId === "pi" ? "list-cache.json" : `list-cache-${formatId}.json`);
 }
 
@@ -34,7 +37,8 @@ export async function listAllSessions(opts: ListAllOptions = {}): Promise<ListAl
     formats.map(async (f) => {
       const d = f.discovery as NonNullable<typeof f.discovery>;
       const root = d.root(opts.dirs?.[f.id], env);
-      const res = await listWith(d.scanner, root, { cacheFile: opts.cacheDir ? listCacheFile(opts.cacheDir, f.id) : undefined, signal: opts.signal });
+      const cacheFile = (heads: boolean) => (opts.cacheDir ? listCacheFile(opts.cacheDir, f.id, heads) : undefined);
+      const res = await listWith(d.scanner, root, { cacheFile: cacheFile(false), signal: opts.signal, headsOnly: opts.headsOnly ? { cacheFile: cacheFile(true) } : undefined });
       return { agent: f.id, root, res };
     }),
   );

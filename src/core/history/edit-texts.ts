@@ -4,7 +4,7 @@
 // lookup hands it out, and a file changed under the index gives a note, never another text.
 
 import { createHash } from "node:crypto";
-import { closeSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import * as zlib from "node:zlib";
 import { readAt } from "../store/file-stamp";
 import { openRegular } from "../util/safe-open";
@@ -62,9 +62,50 @@ export class SessionBytes {
     return readAt(this.fd, at, bytes);
   }
 
+  /** Fills `into` from `at` on: how many bytes it got (fewer at the file's end). */
+  readInto(into: Buffer, at: number): number {
+    this.fd ??= openRegular(this.path);
+    let got = 0;
+    while (got < into.length) {
+      const n = readSync(this.fd, into, got, into.length - got, at + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got;
+  }
+
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+/** Bytes the placer reads of its file at a time: the lines it asks for are many, short and in file order. */
+const WINDOW = 1 << 20;
+
+/**
+ * A file's lines read through one window of WINDOW bytes, moved on as the lines asked for
+ * pass its end: a read per window rather than per line (thousands of edits to a large
+ * session each cost a read and a buffer before). A line longer than a quarter of it is read alone.
+ */
+class LineWindow {
+  /** Made at the first line asked for: a session without edits reads none. */
+  private buf: Buffer | undefined;
+  private from = 0;
+  private got = 0;
+
+  constructor(private readonly file: SessionBytes) {}
+
+  /** The bytes [at, at+bytes) (fewer at the file's end), valid until the next read. */
+  read(at: number, bytes: number): Buffer {
+    if (bytes > WINDOW / 4) return this.file.read(at, bytes);
+    if (!this.buf || at < this.from || at + bytes > this.from + this.got) {
+      this.buf ??= Buffer.allocUnsafe(WINDOW);
+      this.from = at;
+      this.got = this.file.readInto(this.buf, at);
+    }
+    const k = at - this.from;
+    return this.buf.subarray(k, Math.min(k + bytes, this.got));
   }
 }
 
@@ -108,12 +149,13 @@ interface PlacedTexts {
 export function placer(metas: ReadonlyArray<{ offset: number; length: number }>, bytes: SessionBytes): TextPlacer {
   let lineOf = -1;
   let line: Buffer | undefined;
+  const window = new LineWindow(bytes);
   return (i, t) => {
     const meta = metas[i];
     if (lineOf !== i) {
       lineOf = i;
       try {
-        line = meta.length > 0 ? bytes.read(meta.offset, meta.length) : undefined;
+        line = meta.length > 0 ? window.read(meta.offset, meta.length) : undefined;
       } catch {
         // Not a file of lines (a database address): the texts are kept as they are.
         line = undefined;

@@ -7,7 +7,7 @@ import type { FileTouch } from "./file-touch";
 import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
-import { readSessionTouches } from "./read-touches";
+import { readSessionTouches, type SessionRead } from "./read-touches";
 import { TouchThread, wantsTouchThread } from "./touch-thread";
 
 export { historyCacheFile } from "./history-cache";
@@ -35,11 +35,17 @@ interface Source {
   title: string;
   size: number;
   mtimeMs: number;
+  /**
+   * Listed from its head only (SessionSummary.headsOnly): the name a later line gives is the
+   * read's to find, and `title` is what the head alone makes; this makes it with that name.
+   */
+  titleWith?: (name: string | undefined) => string;
 }
 
 function sourcesOf(s: SessionSummary): Source[] {
   const title = sessionTitle(s, s.path);
-  const out: Source[] = [{ path: s.path, agent: s.agent, cwd: s.cwd, title, size: s.size, mtimeMs: s.mtimeMs }];
+  const titleWith = s.headsOnly ? (name: string | undefined) => sessionTitle({ ...s, name: name ?? s.name }, s.path) : undefined;
+  const out: Source[] = [{ path: s.path, agent: s.agent, cwd: s.cwd, title, size: s.size, mtimeMs: s.mtimeMs, titleWith }];
   for (const a of s.subagents ?? []) {
     // A sub-agent written inline is part of its session's own file, read with it.
     if (a.path === s.path) continue;
@@ -76,7 +82,9 @@ export class HistoryIndex {
       this.loadedCache = true;
       if (cacheFile) this.records = readCache(cacheFile);
     }
-    const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal };
+    // Heads only: each stale session is read whole below, names and all; a full listing
+    // would read every byte of every file once more (it was half the cold index's time).
+    const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal, headsOnly: true };
     const listing = await listAllSessions(listOpts);
     const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
     const next = new Map<string, SessionRecord>();
@@ -85,9 +93,11 @@ export class HistoryIndex {
     for (const s of sources) {
       const old = this.records.get(s.path);
       if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) {
-        // A title can change without the file (Codex keeps names beside its sessions).
-        retitled ||= old.title !== s.title || old.cwd !== s.cwd;
-        next.set(s.path, { ...old, title: s.title, cwd: s.cwd });
+        // A title can change without the file (Codex keeps names beside its sessions); one
+        // made with the name read from the file (titleWith) stands while the file does.
+        const title = s.titleWith ? old.title : s.title;
+        retitled ||= old.title !== title || old.cwd !== s.cwd;
+        next.set(s.path, { ...old, title, cwd: s.cwd });
       } else stale.push(s);
     }
     // Each stale session's record or problem, by its place in the listing (the index and
@@ -109,7 +119,10 @@ export class HistoryIndex {
     };
     const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
     try {
-      const loops = Array.from({ length: PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
+      // With the second thread, this one reads one session at a time: holding four (both of the
+      // largest among them) left it the last to finish while the thread idled (17% of its time
+      // at 200 sessions), and four sessions' heaps at once cost GC and memory.
+      const loops = Array.from({ length: thread ? 1 : PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
       // Two requests in flight on the thread: it starts the next the moment it ends one,
       // rather than idle until this thread, often busy with a large session, hands it one.
       if (thread) loops.push(take((s) => this.readOn(thread, s)), take((s) => this.readOn(thread, s)));
@@ -130,18 +143,20 @@ export class HistoryIndex {
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
     if (changed && cacheFile) saveCache(cacheFile, this.records);
+    // Kept only to be written: the touches hold all of it.
+    for (const r of this.records.values()) delete r.rows;
   }
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
     this.sessionReads++;
-    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }) };
+    return recordOf(s, await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }));
   }
 
   /** The same read, on the second thread. */
   private async readOn(thread: TouchThread, s: Source): Promise<SessionRecord> {
     this.sessionReads++;
     this.threadReads++;
-    return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title: s.title, touches: await thread.read(s.path, s.cwd) };
+    return recordOf(s, await thread.read(s.path, s.cwd));
   }
 
   private rebuild(): void {
@@ -196,6 +211,12 @@ export class HistoryIndex {
   get sessionCount(): number {
     return this.records.size;
   }
+}
+
+/** A session's record from its read (its title made with the name the read found, when its listing read the head only). */
+function recordOf(s: Source, read: SessionRead): SessionRecord {
+  const title = s.titleWith ? s.titleWith(read.name) : s.title;
+  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, touches: read.touches, rows: read.rows || undefined };
 }
 
 function gib(bytes: number): string {

@@ -17,7 +17,7 @@ if (!isMainThread && port) {
         ? lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined })
         : readSessionTouches(req.path, req.cwd, { secondThread: false });
     work.then(
-      (touches) => port.postMessage({ id: req.id, touches }),
+      (got) => port.postMessage(Array.isArray(got) ? { id: req.id, touches: got } : { id: req.id, touches: got.touches, rows: got.rows, name: got.name }),
       (err: unknown) => port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
     );
   });

@@ -131,14 +131,17 @@ export function sessionTouches(session: SessionReader, cwd: string, place: TextP
   for (let i = 0; i < n; i++) {
     const acts = f.files(session, [i]);
     if (!acts.length) continue;
+    // The entry's facts once, not per file and operation (its time is formatted on each ask).
     const meta = session.metas[i];
+    const entryId = meta.id;
+    const timestamp = meta.timestamp;
+    const prompt = prompts.of(i);
     let calls: ReturnType<typeof callsOf> | undefined;
     for (const a of acts) {
       const abs = absoluteIn(a.path, cwd);
       for (const op of operationsOf(a)) {
-        const base: StoredTouch = { entryId: meta.id, operation: op, absolutePath: abs };
-        if (meta.timestamp) base.timestamp = meta.timestamp;
-        const prompt = prompts.of(i);
+        const base: StoredTouch = { entryId, operation: op, absolutePath: abs };
+        if (timestamp) base.timestamp = timestamp;
         if (prompt) base.prompt = prompt;
         const texts = op === "read" ? [] : textsOf((calls ??= callsOf(session, i)), abs, cwd, op);
         if (!texts.length) out.push(base);

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { FileTouch } from "./file-touch";
 import type { HistoryOptions, HistoryProgress } from "./history-options";
+import type { SessionRead } from "./read-touches";
 import type { StoredTouch } from "./session-touches";
 
 /**
@@ -35,8 +36,8 @@ export type ThreadRequest = { id: number; path: string; cwd: string } | { id: nu
 /** A lookup's options as they cross to the thread (no signal or callback: they cannot be sent). */
 export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
 
-/** The thread's answer, or (`progress`: sessions read, of how many) news of a lookup still running. */
-export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; error?: string; progress?: [number, number] };
+/** The thread's answer (with a read session's own name), or (`progress`: sessions read, of how many) news of a lookup still running. */
+export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; rows?: string; name?: string; error?: string; progress?: [number, number] };
 
 /**
  * The history's own thread (dist/history-worker.js): reads one session at a time and hands
@@ -47,7 +48,7 @@ export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; e
  */
 export class TouchThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (t: StoredTouch[] | FileTouch[]) => void; reject: (e: Error) => void; onProgress?: HistoryProgress }>();
+  private readonly pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (e: Error) => void; onProgress?: HistoryProgress }>();
   private next = 0;
   private failure: Error | undefined;
 
@@ -66,7 +67,7 @@ export class TouchThread {
       if (!p) return;
       if (m.progress) return p.onProgress?.(m.progress[0], m.progress[1]);
       this.pending.delete(m.id);
-      if (m.touches) p.resolve(m.touches);
+      if (m.touches) p.resolve(m);
       else p.reject(new Error(m.error ?? "the history thread gave no answer"));
     });
     const fail = (err: Error) => {
@@ -83,7 +84,7 @@ export class TouchThread {
     return this.failure !== undefined;
   }
 
-  private ask(req: Omit<ThreadRequest, "id">, onProgress?: HistoryProgress): Promise<StoredTouch[] | FileTouch[]> {
+  private ask(req: Omit<ThreadRequest, "id">, onProgress?: HistoryProgress): Promise<ThreadReply> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -93,13 +94,17 @@ export class TouchThread {
   }
 
   /** The touches of one session, read on the thread. */
-  read(path: string, cwd: string): Promise<StoredTouch[]> {
-    return this.ask({ path, cwd }) as Promise<StoredTouch[]>;
+  async read(path: string, cwd: string): Promise<SessionRead> {
+    const reply = await this.ask({ path, cwd });
+    const touches = reply.touches as StoredTouch[];
+    const rows = reply.rows ?? "";
+    return reply.name === undefined ? { touches, rows } : { touches, rows, name: reply.name };
   }
 
   /** A file's history from the thread's own index over these stores (lookupFileHistory there), its refresh's progress told to `onProgress`. */
-  lookup(file: string, opts: ThreadLookupOptions, onProgress?: HistoryProgress): Promise<FileTouch[]> {
-    return this.ask({ lookup: { file, opts, progress: onProgress !== undefined } }, onProgress) as Promise<FileTouch[]>;
+  async lookup(file: string, opts: ThreadLookupOptions, onProgress?: HistoryProgress): Promise<FileTouch[]> {
+    const reply = await this.ask({ lookup: { file, opts, progress: onProgress !== undefined } }, onProgress);
+    return reply.touches as FileTouch[];
   }
 
   close(): void {

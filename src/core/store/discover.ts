@@ -30,6 +30,12 @@ export interface SessionSummary {
    * when that session is listed too.
    */
   subagentOf?: { parent: string; agentType?: string };
+  /**
+   * Listed from its head alone (ListOptions.headsOnly): its entryCount is unknown (-1) and a
+   * name a later line sets is not read. Only a caller that reads the whole file itself (the
+   * per-file history) lists so; the Sessions view and `ase list` never get such a summary.
+   */
+  headsOnly?: true;
 }
 
 /** A sub-agent's transcript, listed under the session that started it. */
@@ -84,6 +90,11 @@ export interface SessionScanner {
   projectsDir(root: string): string;
   /** Facts from the parsed objects of the head, in order; throws (saying why) when the file is not a session of this format. */
   head(objects: Array<Record<string, unknown>>, size: number): HeadFacts;
+  /**
+   * Whether the objects so far (the last one just parsed) settle what head() makes of the
+   * file: the rest of the head is then not parsed. Left out: every line of the head is.
+   */
+  headDone?(objects: ReadonlyArray<Record<string, unknown>>): boolean;
   /** Which .jsonl file names are sessions (default: all); e.g. Claude Code's sub-agent files are not. */
   accepts?(name: string): boolean;
   /** Sub-agent files that belong to a session (read fresh each listing: a few directory reads); what it would not follow goes to `notes`. */
@@ -100,6 +111,12 @@ export interface SessionScanner {
    */
   readonly inlineMarker?: Buffer;
   inlineOf?(obj: Record<string, unknown>): { agentId: string; description?: string } | undefined;
+  /**
+   * What its tail scan finds is the names only (nameOf; no inline sub-agents), and a loaded
+   * session of the format names itself the same (SessionFormat.info(...).name): a heads-only
+   * listing (ListOptions.headsOnly) leaves the tails to the caller that loads the files anyway.
+   */
+  readonly namesInLoad?: boolean;
   /** The session files under the root, for stores not laid out as one folder per project (Codex: sessions/YYYY/MM/DD). */
   files?(root: string, unread: Unread[]): Promise<string[]>;
   /** A file's facts read its own way (a compressed file), or undefined to scan it as text. */
@@ -117,6 +134,13 @@ export interface ListOptions {
   /** JSON file that remembers summaries by path, size and mtime. */
   cacheFile?: string;
   signal?: AbortSignal;
+  /**
+   * For a caller that reads every session whole itself (the per-file history): the stores
+   * whose scanner allows it (namesInLoad) are listed from the files' heads, no tail scanned
+   * (SessionSummary.headsOnly). The listing's cacheFile is then read, never written (its
+   * records are whole); these partial ones go to a cache file of their own, `cacheFile` here.
+   */
+  headsOnly?: { cacheFile?: string };
 }
 
 export interface ListResult {
@@ -136,7 +160,10 @@ export interface ListResult {
 export async function listWith(scanner: SessionScanner, root: string, opts: ListOptions = {}): Promise<ListResult> {
   if (scanner.listOwn) return scanner.listOwn(root, opts);
   const sessionsDir = scanner.projectsDir(root);
+  const heads = scanner.namesInLoad ? opts.headsOnly : undefined;
   const cache = loadCache(opts.cacheFile);
+  // A heads-only listing also takes the partial records of the last one (never the other way round).
+  if (heads) for (const [file, rec] of Object.entries(loadCache(heads.cacheFile).records)) cache.records[file] ??= rec;
   const next: CacheFile = { version: CACHE_VERSION, records: {} };
   const skipped: ListResult["skipped"] = [];
   const notes: Unread[] = [];
@@ -156,15 +183,15 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
         if (!st.isFile()) throw new Error("not a regular file");
         const old = cache.records[file];
         let rec: CacheRecord;
-        if (old && old.size === st.size && old.mtimeMs === st.mtimeMs) {
+        if (old && old.size === st.size && old.mtimeMs === st.mtimeMs && (heads || !old.headsOnly)) {
           rec = old;
           stats.fromCache++;
         } else {
           // Session files only grow: a grown file is scanned from where we stopped.
-          const grown = old && old.size < st.size && old.firstFound ? old : undefined;
+          const grown = old && old.size < st.size && old.firstFound && !old.headsOnly && !heads ? old : undefined;
           const own = await scanner.summarizeOwn?.(file, st.size, st.mtimeMs);
-          rec = own ? { path: file, agent: scanner.formatId, ...own, size: st.size, mtimeMs: st.mtimeMs, scanned: st.size, firstFound: true, lines: own.entryCount } : await summarize(scanner, file, st.size, st.mtimeMs, grown);
-          stats.scannedBytes += st.size - (grown ? grown.scanned : 0);
+          rec = own ? { path: file, agent: scanner.formatId, ...own, size: st.size, mtimeMs: st.mtimeMs, scanned: st.size, firstFound: true, lines: own.entryCount } : await summarize(scanner, file, st.size, st.mtimeMs, grown, !!heads);
+          stats.scannedBytes += rec.headsOnly ? rec.scanned : st.size - (grown ? grown.scanned : 0);
         }
         next.records[file] = rec;
         summaries.push(publicPart(rec));
@@ -175,7 +202,9 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
-  if (opts.cacheFile) saveCache(opts.cacheFile, next);
+  // The listing's own cache holds whole records only: a heads-only listing keeps to its own.
+  const cacheFile = heads ? heads.cacheFile : opts.cacheFile;
+  if (cacheFile) saveCache(cacheFile, next);
   const titles = scanner.titles ? await scanner.titles(root) : undefined;
   for (const s of summaries) {
     const title = titles?.get(s.id);
@@ -286,8 +315,8 @@ function publicPart(rec: CacheRecord): SessionSummary {
   return rest;
 }
 
-/** Reads the head for the format's facts, then counts lines and finds names. */
-async function summarize(scanner: SessionScanner, path: string, size: number, mtimeMs: number, prev?: CacheRecord): Promise<CacheRecord> {
+/** Reads the head for the format's facts, then (unless `headsOnly`) counts lines and finds names. */
+async function summarize(scanner: SessionScanner, path: string, size: number, mtimeMs: number, prev: CacheRecord | undefined, headsOnly: boolean): Promise<CacheRecord> {
   // A file swapped for a FIFO after the stat must not hang the listing.
   const fh = await openRegularAsync(path);
   try {
@@ -297,25 +326,46 @@ async function summarize(scanner: SessionScanner, path: string, size: number, mt
     } else {
       // The first line whole even when it is a long pasted prompt (as detection reads it).
       const head = readHead(fh.fd, path, size, { lines: 1, minBytes: HEAD_BYTES });
-      const lines = head.bytes.toString("utf8").split("\n");
-      const objects: Array<Record<string, unknown>> = [];
-      for (const line of lines.slice(0, lines.length > 1 ? -1 : 1)) {
-        if (!line.trim()) continue;
-        try {
-          const obj = JSON.parse(line) as unknown;
-          if (obj && typeof obj === "object" && !Array.isArray(obj)) objects.push(obj as Record<string, unknown>);
-        } catch {
-          // Not JSON: the reader reports it; the list looks at what parses.
-        }
-      }
-      const facts = scanner.head(objects, size);
+      const facts = scanner.head(headObjects(scanner, head.bytes), size);
       rec = { path, agent: scanner.formatId, ...facts, entryCount: 0, size, mtimeMs, scanned: 0, firstFound: facts.firstMessage !== "", lines: 0 };
+      // What was read of the file, its line count unknown (see SessionSummary.headsOnly).
+      if (headsOnly) return { ...rec, entryCount: -1, scanned: head.bytes.length, headsOnly: true };
     }
     await scanTail(scanner, fh, rec, size);
     return rec;
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The JSON objects of a head's whole lines (all of it when it holds no newline), in order,
+ * up to the one that settles the scanner's facts (SessionScanner.headDone): the lines after
+ * it are neither decoded nor parsed (most of a head's 256 KiB, for pi's sessions).
+ */
+function headObjects(scanner: SessionScanner, bytes: Buffer): Array<Record<string, unknown>> {
+  const objects: Array<Record<string, unknown>> = [];
+  const last = bytes.lastIndexOf(10);
+  for (let from = 0; from < bytes.length; ) {
+    const nl = bytes.indexOf(10, from);
+    const to = nl === -1 ? bytes.length : nl;
+    // A head with newlines ends at its last one (a line cut by the read is not looked at).
+    if (last !== -1 && from > last) break;
+    const line = bytes.toString("utf8", from, to);
+    from = to + 1;
+    if (!line.trim()) continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      // Not JSON: the reader reports it; the list looks at what parses.
+      continue;
+    }
+    if (!obj || typeof obj !== "object" || Array.isArray(obj)) continue;
+    objects.push(obj as Record<string, unknown>);
+    if (scanner.headDone?.(objects)) break;
+  }
+  return objects;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { EntryMeta, LineProblem } from "./entry-meta";
 import { EntryTable, type TablePart } from "./entry-table";
 import { isBlank, type RawLine } from "./line-scanner";
 import { jsonDeeperThan, MAX_JSON_DEPTH, TOO_DEEP } from "../util/json-depth";
-import { leadingMembers, skimmable } from "./line-skim";
+import { closesObject, leadingMembers, skimmable } from "./line-skim";
 
 /**
  * A file that is not a session of the format it was read as. Its message never quotes the file: the path may come
@@ -256,8 +256,10 @@ export class IndexBuilder {
     const lead = leadingMembers(raw.buf, raw.start, raw.end);
     const e = lead && skim.skim(lead, this.version, raw.buf.subarray(raw.start, raw.end));
     if (!e || this.hooks.header?.isRepeat(e)) return false;
-    // A torn, cut or too deep line is parsed whole, to be reported as a full read reports it.
-    if (!skimmable(raw.buf, raw.start, raw.end)) return false;
+    // A torn last line is parsed whole, to be reported as a full read reports it. The rest
+    // of a skimmed line is not checked as JSON (that cost as much as a listing's scan): see
+    // SkimHooks for what a line damaged after its lead then does.
+    if (!raw.terminated || !closesObject(raw.buf, raw.start, raw.end)) return false;
     this.addEntry(e, raw, true);
     return true;
   }

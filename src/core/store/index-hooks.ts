@@ -49,8 +49,15 @@ export interface HeaderHooks {
 /**
  * How a reader that needs only the lines that can hold a file operation or a user's prompt
  * (the per-file history) indexes every other line from its leading members alone, its
- * content unparsed (see line-skim.ts). The entries, their ids and their tree are the same
- * as a full read's; a skimmed entry only lacks what its content holds.
+ * content unparsed (see line-skim.ts). For every line that is JSON as JSON.parse reads it,
+ * and for a torn last line (parsed whole), the entries, their ids and their tree are a full
+ * read's; a skimmed entry only lacks what its content holds. The rest of a skimmed line is
+ * not checked as JSON (the check cost as much as a listing's scan of the bytes), so a line
+ * damaged after its lead (cut and followed by more lines, bad JSON past the lead, nested too
+ * deep, a lead member repeated after the content: no agent writes one, JSON keeps the last)
+ * is indexed as its lead says, where a full read reports it and leaves it out. It holds no
+ * file operation by its lead; what differs is below it: a full read starts a new path at its
+ * children, so a touch after it in the same turn has no prompt there, and here has the turn's.
  */
 export interface SkimHooks {
   /**

@@ -97,11 +97,20 @@ export function leadingMembers(buf: Buffer, start: number, end: number): Record<
   }
 }
 
+/** Whether the line's last byte other than JSON whitespace closes an object (a line cut short rarely does). */
+export function closesObject(buf: Buffer, start: number, end: number): boolean {
+  let p = end - 1;
+  while (p >= start && (buf[p] === 32 || buf[p] === 9 || buf[p] === 13)) p--;
+  return p >= start && buf[p] === 0x7d;
+}
+
 /**
- * Whether a line about to be skimmed is one a full read would take: JSON as JSON.parse has
- * it (every comma, literal, number and escape, not only its brackets), nested no deeper
- * than a full read allows (see json-depth.ts). A torn, cut or otherwise bad line fails
- * this and is parsed whole, to be reported the way a full read reports it.
+ * Whether a line about to be indexed from its first members (IndexHooks.fromLead: on every
+ * load, so it must be the entry a full parse gives) is one a full read would take: JSON as
+ * JSON.parse has it (every comma, literal, number and escape, not only its brackets), nested
+ * no deeper than a full read allows (see json-depth.ts), its own keys and its members' each
+ * once and unescaped. A torn, cut or otherwise bad line fails this and is parsed whole, to
+ * be reported the way a full read reports it. (A history's skim does without: SkimHooks.)
  */
 export function skimmable(buf: Buffer, start: number, end: number): boolean {
   return isValidJson(buf, start, end, MAX_JSON_DEPTH, { ownKeysOnce: true });

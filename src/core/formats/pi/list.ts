@@ -10,6 +10,13 @@ function textOf(content: unknown): string {
     .join(" ");
 }
 
+/** A user message's words as a listing shows them ("" for any other line). */
+function firstMessageOf(obj: Record<string, unknown>): string {
+  const m = obj.message as { role?: string; content?: unknown } | undefined;
+  if (obj.type !== "message" || m?.role !== "user") return "";
+  return textOf(m.content).replace(/\s+/g, " ").trim().slice(0, 200);
+}
+
 /** pi's store: <sessions dir>/<project>/<time>_<id>.jsonl, a header line first, session_info names. */
 export const piScanner: SessionScanner = {
   formatId: "pi",
@@ -17,17 +24,18 @@ export const piScanner: SessionScanner = {
   headerLines: 1,
   nameMarker: Buffer.from('"session_info"'),
   nameOf: (obj) => (obj.type === "session_info" && typeof obj.name === "string" && obj.name.trim() ? obj.name.trim() : undefined),
+  // A loaded session's name is its last session_info name too (SessionTree.name).
+  namesInLoad: true,
+  // The header, then the first user message with words: the facts need nothing after them.
+  headDone: (objects) => objects.length === 1 ? !isPiHeader(objects[0]) : firstMessageOf(objects[objects.length - 1]) !== "",
   head(objects, size) {
     const header = objects[0];
     if (!header) throw new Error(size === 0 ? "not a pi session: empty file" : "not a pi session: no JSON line in the first 256 KiB");
     if (!isPiHeader(header)) throw new Error(`not a pi session: first JSON line is not a header {"type":"session","id":...}`);
     let firstMessage = "";
     for (const obj of objects.slice(1)) {
-      const m = obj.message as { role?: string; content?: unknown } | undefined;
-      if (obj.type === "message" && m?.role === "user") {
-        firstMessage = textOf(m.content).replace(/\s+/g, " ").trim().slice(0, 200);
-        if (firstMessage) break;
-      }
+      firstMessage = firstMessageOf(obj);
+      if (firstMessage) break;
     }
     return {
       id: header.id,

@@ -1,0 +1,77 @@
+import { strict as assert } from "node:assert";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { openSession } from "../../src/core/formats/registry";
+import { withTexts } from "../../src/core/history/edit-texts";
+import { readSessionTouches } from "../../src/core/history/read-touches";
+import { sessionTouches } from "../../src/core/history/session-touches";
+import { formatFixtures } from "../helpers/format-fixtures";
+import { writeHostileSession } from "../helpers/hostile-session";
+import { assistant, bash, entry, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
+
+const ROOTS = [resolve("test", "fixtures"), resolve("..", "shared", "fixtures")].filter((d) => existsSync(d));
+
+const call = (id: string, name: string, args: Raw) => ({ id, name, arguments: args });
+
+/**
+ * The history's read of a session (skimmed, edits' texts as places, read back) against the
+ * touches of a full read: ids, operations, paths, times, prompts and edit texts, in order.
+ */
+async function sameTouches(path: string): Promise<number> {
+  const whole = await openSession(path);
+  const cwd = whole.format.info(whole).cwd;
+  const want = sessionTouches(whole, cwd).map((t) => ({ ...t, sessionPath: path }));
+  const got = withTexts((await readSessionTouches(path, cwd)).touches.map((t) => ({ ...t, sessionPath: path })));
+  assert.deepEqual(got, want, path);
+  return want.length;
+}
+
+describe("per-file history: its read gives the touches a full read gives", () => {
+  it("every pi fixture (shared and the project's own) and the hostile session", async function () {
+    this.timeout(600_000);
+    const files = [...ROOTS.flatMap((r) => formatFixtures(r, "pi")), writeHostileSession().file];
+    assert.ok(files.length >= 4, files.join(", "));
+    let touches = 0;
+    for (const f of files) touches += await sameTouches(f);
+    assert.ok(touches >= 100, `only ${touches} touches`);
+  });
+
+  it("hostile lines: file tool names inside other strings, escaped quotes and names, markers split by escapes, a torn last line", async () => {
+    const lines: Array<Raw | string> = [
+      header({ cwd: "/w" }),
+      user("u1", null, 'Prompt with "read" and "edit" in quotes \\u0065dit'),
+      // A result quoting calls of every file tool: no file operation.
+      toolResult("r0", "u1", "c0", "bash", '{"type":"toolCall","name":"write","arguments":{"path":"x","content":"y"}} "read" "edit"'),
+      // Text that names the tools in quotes, and a bash call whose command does: no file operation.
+      assistant("a1", "r0", 'I will "read" then "edit"', { toolCalls: [call("c1", "bash", { command: 'grep "write" -r .' })] }),
+      toolResult("r1", "a1", "c1", "bash", 'src/a.ts: "write"'),
+      // A tool name escaped, a path with escaped quotes and a backslash, texts with quotes and escapes.
+      '{"type":"message","id":"a2","parentId":"r1","timestamp":"2026-03-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c2","name":"\\u0065dit","arguments":{"path":"src/\\"q\\"\\\\b.ts","oldText":"say \\"hi\\"\\n","newText":"say \\u0022bye\\u0022\\n"}}]}}',
+      toolResult("r2", "a2", "c2", "edit", "ok"),
+      // The role escaped: an assistant all the same, with a write.
+      '{"type":"message","id":"a3","parentId":"r2","timestamp":"2026-03-01T00:00:01.000Z","message":{"role":"\\u0061ssistant","content":[{"type":"toolCall","id":"c3","name":"write","arguments":{"path":"w.ts","content":"\\u00e9t\\u00e9 \\ud83d\\ude00"}}]}}',
+      toolResult("r3", "a3", "c3", "write", "ok"),
+      bash("b1", "r3", 'cat "read"', "read\nedit"),
+      user("u2", "b1", "Next"),
+      assistant("a4", "u2", "", { toolCalls: [call("c4", "read", { path: "/abs/r.ts" }), call("c5", "edit", { path: "r.ts", edits: [{ oldText: "1", newText: "2" }] })] }),
+      toolResult("r4", "a4", "c4", "read", "text"),
+      entry("session_info", "n1", "r4", { name: "A name" }),
+      assistant("a5", "n1", "", { toolCalls: [call("c6", "write", { path: "late.ts", content: "z" })] }),
+      // A torn last line (no newline), a result an agent killed mid-write leaves.
+      '{"type":"message","id":"r5","parentId":"a5","message":{"role":"toolResult","content":[{"type":"text","text":"cu',
+    ];
+    const path = writeSession(lines, { trailingNewline: false });
+    assert.ok((await sameTouches(path)) >= 5);
+    const got = (await readSessionTouches(path, "/w")).touches;
+    assert.deepEqual(
+      got.map((t) => [t.entryId, t.operation, t.absolutePath]),
+      [
+        ["a2", "edit", '/w/src/"q"\\b.ts'],
+        ["a3", "write", "/w/w.ts"],
+        ["a4", "read", "/abs/r.ts"],
+        ["a4", "edit", "/w/r.ts"],
+        ["a5", "write", "/w/late.ts"],
+      ],
+    );
+  });
+});
