@@ -92,11 +92,13 @@ export async function compactInteractive(deps: CommandDeps, file: string, leafId
       detail: `${n(plan.tokensBefore)} -> about ${n(plan.tokensAfterEstimate)} tokens; summarizes ${plan.toSummarize.length} messages, keeps ${plan.keptMessages}${s.paid ? `; calls ${plan.model}` : ""}`,
       choice: { s, plan },
     })),
-    { title: `Compact ${title}${leafId ? ` at ${leafId}` : ""}: which way?`, matchOnDetail: true },
+    // Kept open when the focus moves: an explorer still loading a large session takes the focus
+    // as it settles, which closed the pick under a person's (and a CI run's) click.
+    { title: `Compact ${title}${leafId ? ` at ${leafId}` : ""}: which way?`, matchOnDetail: true, ignoreFocusOut: true },
   );
   if (!picked) return undefined;
   const { s, plan } = picked.choice;
-  const instructions = s.paid ? await vscode.window.showInputBox({ title: `Extra instructions for the summary of ${title} (optional)`, placeHolder: "e.g. focus on the database migration" }) : "";
+  const instructions = s.paid ? await vscode.window.showInputBox({ title: `Extra instructions for the summary of ${title} (optional)`, placeHolder: "e.g. focus on the database migration", ignoreFocusOut: true }) : "";
   if (instructions === undefined) return undefined;
   const go = s.paid ? `Compact (calls ${plan.model})` : "Compact";
   const show = "Show the Plan";
@@ -125,7 +127,7 @@ async function compactOtherInteractive(deps: CommandDeps, file: string, got: { s
     void vscode.window.showInformationMessage(`Nothing to compact: every message would be kept.\n${plan.lines.join("\n")}`);
     return undefined;
   }
-  const instructions = await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration" });
+  const instructions = await vscode.window.showInputBox({ title: "Extra instructions for the summary (optional)", placeHolder: "e.g. focus on the database migration", ignoreFocusOut: true });
   if (instructions === undefined) return undefined;
   const ok = await vscode.window.showInformationMessage(`Compact this ${got.agent} session?`, { modal: true, detail: visibleText(plan.lines.join("\n")) }, "Compact");
   if (ok !== "Compact") return undefined;
