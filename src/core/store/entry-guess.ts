@@ -33,9 +33,22 @@ export function guessEntries(path: string, from: number, to: number): number {
       read += n;
       lines += lineCount(buf, n);
     }
-    const perLine = read / Math.max(1, lines);
-    return Math.ceil(Math.min((bytes / perLine) * 1.5, bytes / MIN_ENTRY_BYTES));
+    return entriesAt(read / Math.max(1, lines), bytes);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Entries of `bytes` bytes of lines `perLine` bytes long on average, leaning high, and never more than MIN_ENTRY_BYTES allows. */
+function entriesAt(perLine: number, bytes: number): number {
+  return Math.ceil(Math.min((bytes / perLine) * 1.5, bytes / MIN_ENTRY_BYTES));
+}
+
+/**
+ * The same guess for bytes still to come (a .zst being decompressed): from the line lengths
+ * of the first chunk and the size the stream expects.
+ */
+export function guessEntriesFrom(first: Buffer, bytes: number): number {
+  if (bytes <= 0 || first.length === 0) return 0;
+  return entriesAt(first.length / Math.max(1, lineCount(first, first.length)), bytes);
 }

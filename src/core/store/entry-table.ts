@@ -90,9 +90,13 @@ export class EntryTable {
   private previews = new ByteStrings();
   readonly rare = new Map<number, RareFields>();
 
+  /** Times the columns doubled as entries came (tests: a load that set room aside never does). */
+  doublings = 0;
+
   /** Room for `extra` more entries: double, or exactly that many when `exact`. */
   private reserve(extra = 1, exact = false): void {
     if (this.count + extra <= this.cap) return;
+    if (!exact) this.doublings++;
     let c = this.cap * 2;
     while (c < this.count + extra) c *= 2;
     if (exact) c = this.count + extra;

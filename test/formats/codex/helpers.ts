@@ -44,13 +44,18 @@ export function recorded(): { main: string; compact: string; fork: string; dir: 
  * and frames fzstd reads like any other. Lets a test make a .zst of any size without a
  * compressor; `frameBytes` cuts the data into several frames (a .zst may hold many).
  */
-export function rawZst(data: Buffer, frameBytes = data.length): Buffer {
+export function rawZst(data: Buffer, frameBytes = data.length, opts: { declareSize?: boolean } = {}): Buffer {
   const BLOCK = 100_000;
   const parts: Buffer[] = [];
   for (let from = 0; from < data.length || from === 0; from += frameBytes) {
     const frame = data.subarray(from, Math.min(data.length, from + frameBytes));
-    // Magic, then a frame header: no content size, no checksum; a window of 2^(10+7) bytes.
-    parts.push(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3]));
+    // Magic, then a frame header: no checksum; a window of 2^(10+7) bytes; no content size,
+    // or (declareSize, as the zstd command writes) the frame's size in a 4-byte field.
+    if (opts.declareSize) {
+      const fcs = Buffer.alloc(4);
+      fcs.writeUInt32LE(frame.length);
+      parts.push(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x80, 7 << 3]), fcs);
+    } else parts.push(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 7 << 3]));
     for (let at = 0; at < frame.length; at += BLOCK) {
       const size = Math.min(BLOCK, frame.length - at);
       const last = at + size >= frame.length ? 1 : 0;

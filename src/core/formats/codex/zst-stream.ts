@@ -2,6 +2,7 @@ import { closeSync, openSync, rmSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
 import { releaseNow } from "../../store/release-memory";
 import { copyOut, type Decompressed, decompressRollout } from "./zst";
+import { frameContentSize } from "./zst-frame";
 import { IN_FLIGHT, STOP, type ZstWorkerData, type ZstWorkerMessage } from "./zst-protocol";
 
 /** Source text of zst-worker.ts, put into every bundle by esbuild.mjs; without it a .zst is decompressed on this thread first. */
@@ -37,6 +38,8 @@ export function zstThreads(): { started: number; running: number } {
 /** Decompressed blocks of a .zst as they come, and a guess at the whole size (from the share of the .zst read). */
 export interface ChunkStream extends AsyncIterable<Uint8Array> {
   total(): number;
+  /** The size the .zst's first frame declares (zst-frame.ts), when it does. */
+  sizeHint(): number | undefined;
 }
 
 /** A .zst being decompressed: its blocks to index, and its plain copy once whole. */
@@ -127,7 +130,9 @@ function onThread(source: string, path: string, plain: string, signal?: AbortSig
     return { plain, bytes: ended.bytes, ...(ended.error ? { error: ended.error } : {}) };
   });
   copy.catch(() => undefined);
+  const declared = frameContentSize(path);
   const chunks: ChunkStream = {
+    sizeHint: () => declared,
     total: () => (ended ? ended.bytes : read > 0 ? Math.max(taken, Math.round((taken * zsize) / read)) : taken),
     async *[Symbol.asyncIterator]() {
       try {
