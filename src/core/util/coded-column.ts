@@ -1,11 +1,3 @@
-/**
- * A string (or nothing) per position, for values that repeat across many positions (the
- * turn or the model response each entry of a rollout belongs to): each position holds a
- * 4-byte code into the list of distinct values. A JavaScript array of 10^5 strings costs 8
- * bytes a position, and each time it grows V8 copies it into a new array that the young
- * generation keeps and promotes: in a 100 MB Codex load that garbage, ~5 MB, is what made the
- * main thread's young generation double its size (docs/benchmarks.md, Codex peak RSS).
- */
 /** A CodedColumn's positions as they cross threads (see part). */
 export interface CodedColumnPart {
   codes: Int32Array;
@@ -18,6 +10,14 @@ export function partValue(p: CodedColumnPart, k: number): string | undefined {
   return c === 0 ? undefined : p.values[c];
 }
 
+/**
+ * A string (or nothing) per position, for values that repeat across many positions (the
+ * turn or the model response each entry of a rollout belongs to): each position holds a
+ * 4-byte code into the list of distinct values. A JavaScript array of 10^5 strings costs 8
+ * bytes a position, and each time it grows V8 copies it into a new array that the young
+ * generation keeps and promotes: in a 100 MB Codex load that garbage, ~5 MB, is what made the
+ * main thread's young generation double its size (docs/benchmarks.md, Codex peak RSS).
+ */
 export class CodedColumn {
   private codes = new Int32Array(256);
   /** Code 0 is "nothing"; code k > 0 is values[k]. */
