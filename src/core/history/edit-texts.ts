@@ -4,9 +4,9 @@
 // lookup hands it out, and a file changed under the index gives a note, never another text.
 
 import { createHash } from "node:crypto";
-import { closeSync, readSync } from "node:fs";
+import { closeSync } from "node:fs";
 import * as zlib from "node:zlib";
-import { readAt } from "../store/file-stamp";
+import { readAt, readInto } from "../store/file-stamp";
 import { openRegular } from "../util/safe-open";
 
 /**
@@ -65,13 +65,7 @@ export class SessionBytes {
   /** Fills `into` from `at` on: how many bytes it got (fewer at the file's end). */
   readInto(into: Buffer, at: number): number {
     this.fd ??= openRegular(this.path);
-    let got = 0;
-    while (got < into.length) {
-      const n = readSync(this.fd, into, got, into.length - got, at + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got;
+    return readInto(this.fd, into, at);
   }
 
   close(): void {

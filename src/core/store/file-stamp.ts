@@ -67,11 +67,17 @@ function digest(b: Buffer): string {
 /** Up to `length` bytes at `offset` (fewer when the file is shorter now). */
 export function readAt(fd: number, offset: number, length: number): Buffer {
   const buf = Buffer.allocUnsafe(length);
+  const got = readInto(fd, buf, offset);
+  return got === length ? buf : buf.subarray(0, got);
+}
+
+/** Fills `into` with the bytes at `offset` on: how many it got (fewer at the file's end). */
+export function readInto(fd: number, into: Buffer, offset: number): number {
   let got = 0;
-  while (got < length) {
-    const n = readSync(fd, buf, got, length - got, offset + got);
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, offset + got);
     if (n === 0) break;
     got += n;
   }
-  return got === length ? buf : buf.subarray(0, got);
+  return got;
 }
