@@ -160,8 +160,9 @@ try {
     runDir: path.join(runDir, 'code-server'),
     port,
     env: { PI_CODING_AGENT_DIR: agentDir, CLAWDCODE_DIR: clawdDir, CLAUDE_CONFIG_DIR: claudeDir, GEMINI_CLI_HOME: geminiHome, CODEX_HOME: codexDir },
-    // OpenCode's folder by its setting: XDG_DATA_HOME would move code-server's own data too.
-    settings: { 'agentSessions.opencodeHome': opencodeDir },
+    // OpenCode's folder by its setting: XDG_DATA_HOME would move code-server's own data too. The
+    // setting is machine-scoped, so it goes where a remote window reads those: the server's settings.
+    machineSettings: { 'agentSessions.opencodeHome': opencodeDir },
   });
   const url = workbenchUrl({ port: server.port, workspace, extensionDevelopmentPath: ROOT });
   say(`code-server listening on ${server.url} (log: ${server.logFile})`);

@@ -76,17 +76,23 @@ const tail = (file, n = 20) => {
  * @param {Record<string,string>} [o.env]  extra environment; it reaches the extension host
  * @param {number} [o.port]      default: a free port chosen by the OS
  * @param {object} [o.settings]  user settings merged over the quiet defaults
+ * @param {object} [o.machineSettings]  the server's own settings (Machine/settings.json): where a
+ *   remote window reads machine-scoped settings, such as the agents' folders. In User/settings.json
+ *   VS Code drops them once the extension has declared them machine-scoped, so whether the extension
+ *   host saw them there depended on timing.
  * @param {boolean} [o.workspaceTrust]  keep VS Code's workspace trust on: the folder opens in Restricted Mode
  * @param {number} [o.timeoutMs] how long to wait for "listening" (default 30 s)
  * @returns {Promise<{url: string, port: number, pid: number, dirs: object, logFile: string,
  *   extensionsDir: string, exited: Promise<{code, signal}>, stop: () => Promise<void>}>}
  */
-export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, timeoutMs: baseTimeout = 30_000, workspaceTrust = false }) {
+export async function startCodeServer({ workspace, runDir, env = {}, port = 0, settings = {}, machineSettings = {}, timeoutMs: baseTimeout = 30_000, workspaceTrust = false }) {
   const timeoutMs = budget(baseTimeout);
   const d = runLayout(path.resolve(runDir));
   // workspaceTrust: the folder opens in Restricted Mode (untrusted), without the startup prompt.
   const trust = workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {};
   fs.writeFileSync(path.join(d.userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...settings }, null, 2));
+  fs.mkdirSync(path.join(d.userData, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(d.userData, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
   fs.mkdirSync(workspace, { recursive: true });
 
   const args = [
