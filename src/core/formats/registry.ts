@@ -105,11 +105,14 @@ export function detectFormat(first: FirstLines): SessionFormat {
   return FORMATS.find((f) => f.detect(first)) ?? FALLBACK;
 }
 
+/** The format that reads a file: the one whose addresses it is (a database's sessions), else the first that claims its first lines. */
+export function formatOfFile(path: string): SessionFormat {
+  return FORMATS.find((f) => f.addresses?.(path)) ?? detectFormat(readFirstLines(path));
+}
+
 /** Loads a session file of any known format. */
 export async function openSession(path: string, opts?: FormatLoadOptions): Promise<SessionReader> {
-  const own = FORMATS.find((f) => f.addresses?.(path));
-  if (own) return own.load(path, opts);
-  return detectFormat(readFirstLines(path)).load(path, opts);
+  return formatOfFile(path).load(path, opts);
 }
 
 /** The files a session is stored in, which a live view watches: its file, or what its format's address names. */

@@ -155,15 +155,20 @@ export function placer(metas: ReadonlyArray<{ offset: number; length: number }>,
         line = undefined;
       }
     }
-    const out: ReturnType<TextPlacer> = {};
-    for (const [text, key, atKey] of [[t.oldText, "oldText", "oldAt"], [t.newText, "newText", "newAt"]] as const) {
-      if (text === undefined) continue;
-      const at = line && placeOf(text, line, meta.offset);
-      if (at) out[atKey] = at;
-      else out[key] = text;
-    }
-    return out;
+    return placeTexts(t, line, meta.offset);
   };
+}
+
+/** An entry's edit texts at their places in its line (read from `offset` of its file), each kept as it is where the line does not hold it so. */
+export function placeTexts(t: { oldText?: string; newText?: string }, line: Buffer | undefined, offset: number): ReturnType<TextPlacer> {
+  const out: ReturnType<TextPlacer> = {};
+  for (const [text, key, atKey] of [[t.oldText, "oldText", "oldAt"], [t.newText, "newText", "newAt"]] as const) {
+    if (text === undefined) continue;
+    const at = line && placeOf(text, line, offset);
+    if (at) out[atKey] = at;
+    else out[key] = text;
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
-import type { FileActivity } from "../session/session-format";
+import type { FileActivity, FileOpsEntry } from "../session/session-format";
+import { TurnPrompts } from "../session/turn-prompts";
 import type { SessionReader } from "../session/session-reader";
 import { toolEdits } from "../session/tool-summary";
 import type { FileOperation, FileTouch } from "./file-touch";
@@ -17,9 +18,6 @@ export type StoredTouch = Omit<FileTouch, "agent" | "sessionPath" | "sessionTitl
  * file for every session, and blame matches lines, which a megabyte write rarely leaves intact.
  */
 export const TEXT_CAP = 64 * 1024;
-
-/** A prompt is kept shortened: the view and the hover show one or two lines of it. */
-const PROMPT_CAP = 300;
 
 /** A file path as the session named it, made absolute against the session's cwd. */
 export function absoluteIn(path: string, cwd: string): string {
@@ -88,31 +86,37 @@ function callsOf(session: SessionReader, i: number): Array<{ name: unknown; inpu
   return out;
 }
 
-/** The prompt of the turn an entry belongs to: its nearest user ancestor's words (memoized per position). */
-class Prompts {
-  private readonly memo = new Map<number, string | undefined>();
-  constructor(private readonly session: SessionReader) {}
+/** The prompt of an entry's turn: its nearest user ancestor's words (TurnPrompts over the session's tree). */
+function promptsOf(session: SessionReader): TurnPrompts {
+  const prompt = (k: number): string | undefined => {
+    const meta = session.metas[k];
+    // An assistant's entry is never the prompt; describing it (a tool call's summary diffs its edit) costs.
+    if (meta.role === "assistant" || !meta.preview.trim()) return undefined;
+    return session.format.describe(session, k).kind === "user" ? meta.preview : undefined;
+  };
+  return new TurnPrompts((k) => session.tree.parent[k], prompt, () => session.metas.length);
+}
 
-  of(i: number): string | undefined {
-    const seen: number[] = [];
-    let found: string | undefined;
-    for (let k = i; k >= 0; k = this.session.tree.parent[k]) {
-      if (this.memo.has(k)) {
-        found = this.memo.get(k);
-        break;
-      }
-      seen.push(k);
-      const meta = this.session.metas[k];
-      // An assistant's entry is never the prompt; describing it (a tool call's summary diffs its edit) costs.
-      if (meta.role !== "assistant" && meta.preview.trim() && this.session.format.describe(this.session, k).kind === "user") {
-        found = meta.preview.trim().slice(0, PROMPT_CAP);
-        break;
-      }
-      // A cycle the tree should not have must not hang the index.
-      if (seen.length > this.session.metas.length) break;
+/** What one entry with file activity gives the history, however it was read. */
+export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls"> & { calls: () => FileOpsEntry["calls"] };
+
+/**
+ * The touches of one entry, appended to `out`: one per file and operation (an edit call
+ * that made several edits, one per edit), paths resolved against the session's cwd, the
+ * texts kept as `place` says.
+ */
+export function entryTouches(out: StoredTouch[], e: TouchingEntry, cwd: string, place: (t: Texts) => ReturnType<TextPlacer>): void {
+  let calls: FileOpsEntry["calls"] | undefined;
+  for (const a of e.activity) {
+    const abs = absoluteIn(a.path, cwd);
+    for (const op of operationsOf(a)) {
+      const base: StoredTouch = { entryId: e.id, operation: op, absolutePath: abs };
+      if (e.timestamp) base.timestamp = e.timestamp;
+      if (e.prompt) base.prompt = e.prompt;
+      const texts = op === "read" ? [] : textsOf((calls ??= e.calls()), abs, cwd, op);
+      if (!texts.length) out.push(base);
+      for (const t of texts) out.push({ ...base, ...place(t) });
     }
-    for (const k of seen) this.memo.set(k, found);
-    return found;
   }
 }
 
@@ -126,28 +130,14 @@ export function sessionTouches(session: SessionReader, cwd: string, place: TextP
   const f = session.format;
   if (!f.files) return [];
   const n = session.metas.length;
-  const prompts = new Prompts(session);
+  const prompts = promptsOf(session);
   const out: StoredTouch[] = [];
   for (let i = 0; i < n; i++) {
-    const acts = f.files(session, [i]);
-    if (!acts.length) continue;
+    const activity = f.files(session, [i]);
+    if (!activity.length) continue;
     // The entry's facts once, not per file and operation (its time is formatted on each ask).
     const meta = session.metas[i];
-    const entryId = meta.id;
-    const timestamp = meta.timestamp;
-    const prompt = prompts.of(i);
-    let calls: ReturnType<typeof callsOf> | undefined;
-    for (const a of acts) {
-      const abs = absoluteIn(a.path, cwd);
-      for (const op of operationsOf(a)) {
-        const base: StoredTouch = { entryId, operation: op, absolutePath: abs };
-        if (timestamp) base.timestamp = timestamp;
-        if (prompt) base.prompt = prompt;
-        const texts = op === "read" ? [] : textsOf((calls ??= callsOf(session, i)), abs, cwd, op);
-        if (!texts.length) out.push(base);
-        for (const t of texts) out.push({ ...base, ...place(i, t) });
-      }
-    }
+    entryTouches(out, { id: meta.id, timestamp: meta.timestamp, prompt: prompts.of(i), activity, calls: () => callsOf(session, i) }, cwd, (t) => place(i, t));
   }
   return out;
 }

@@ -122,6 +122,25 @@ export interface FormatContext {
   messages: ContextMessage[];
 }
 
+/**
+ * An entry that read, wrote or edited files, as a format's own quick read of a file hands it
+ * to the per-file history (SessionFormat.fileOps): what the history would otherwise take
+ * from a whole load (files, toolCalls, the entry's time and its turn's prompt).
+ */
+export interface FileOpsEntry {
+  id: string;
+  /** The entry's time as ISO text, as EntryMeta.timestamp gives it ("" for none). */
+  timestamp: string;
+  /** Its turn's prompt (TurnPrompts over the entry tree). */
+  prompt: string | undefined;
+  activity: FileActivity[];
+  /** The entry's tool calls (SessionFormat.toolCalls). */
+  calls: ReadonlyArray<{ name: unknown; input: unknown }>;
+  /** The entry's line, valid during the call only, and its offset in the file. */
+  line: Buffer;
+  offset: number;
+}
+
 /** One file and what the entries of a path or subtree did to it. */
 export interface FileActivity {
   path: string;
@@ -430,6 +449,14 @@ export interface SessionFormat extends CostHooks {
   readonly tokenReport?: FormatTokenReport;
   /** Files read, written and edited by the entries at these positions, in order first touched. */
   files?(session: SessionReader, positions: readonly number[]): FileActivity[];
+  /**
+   * The per-file history's quick read of a file: every entry with file activity handed to
+   * `onEntry` in file order, what a whole load gives through `files` and the rest, without
+   * building the session's index; the session's name returned. Undefined when the file is
+   * one this read does not take as it stands (then a whole load reads it: the answer must be
+   * the same either way, see test/core/history-read-same.test.ts).
+   */
+  fileOps?(path: string, onEntry: (e: FileOpsEntry) => void, opts?: { signal?: AbortSignal }): { name?: string } | undefined;
   /**
    * The context size at which the agent shrinks its context, for a model window (pi:
    * window minus its reserve; others their own rule). Left out: pi's rule.

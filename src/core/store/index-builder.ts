@@ -24,7 +24,7 @@ export class NotASessionError extends Error {
 }
 
 /** Valid JSON nested deeper than MAX_JSON_DEPTH takes at least this many bytes: an opening and a closing bracket per level. */
-const DEEP_LINE_BYTES = 2 * (MAX_JSON_DEPTH + 1);
+export const DEEP_LINE_BYTES = 2 * (MAX_JSON_DEPTH + 1);
 
 /** Bytes of lines a history read keeps parsed for its own second look (more are read again). */
 const KEEP_BYTES = 96 * 2 ** 20;

@@ -12,7 +12,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Bytes of a line's leading scalar members looked at, at most: past that the line is parsed whole. */
-const LEAD_CAP = 4096;
+export const LEAD_CAP = 4096;
 
 /** The position after the string whose opening quote is at p, or -1 when it does not close before `end`. */
 function skipString(buf: Buffer, p: number, end: number): number {

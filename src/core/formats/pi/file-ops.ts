@@ -19,15 +19,7 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
   for (const i of positions) {
     const meta = session.metas[i];
     if (meta.type === "message" && meta.role === "assistant" && meta.toolCalls) {
-      const entry = session.entryAt(i) as { message?: { content?: unknown } };
-      const blocks = Array.isArray(entry.message?.content) ? (entry.message?.content as Array<Record<string, unknown>>) : [];
-      for (const b of blocks) {
-        if (!b || b.type !== "toolCall") continue;
-        const kind = TOOL_KIND[String(b.name)];
-        const args = b.arguments as Record<string, unknown> | undefined;
-        if (!kind || !args || typeof args.path !== "string" || !args.path) continue;
-        tally.touch(args.path, meta.id)[kind]++;
-      }
+      tallyCalls(tally, session.entryAt(i), meta.id);
     } else if (meta.type === "compaction" || meta.type === "branch_summary") {
       const entry = session.entryAt(i) as { details?: unknown; fromHook?: boolean };
       const d = entry.details as { readFiles?: unknown; modifiedFiles?: unknown } | undefined;
@@ -41,6 +33,19 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
     }
   }
   return tally.list();
+}
+
+/** The read, write and edit tool calls of an assistant's message (its entry, parsed), counted into `tally`. */
+export function tallyCalls(tally: FileTally, entry: Record<string, unknown>, entryId: string): void {
+  const message = entry.message as { content?: unknown } | undefined;
+  const blocks = Array.isArray(message?.content) ? (message.content as Array<Record<string, unknown>>) : [];
+  for (const b of blocks) {
+    if (!b || b.type !== "toolCall") continue;
+    const kind = TOOL_KIND[String(b.name)];
+    const args = b.arguments as Record<string, unknown> | undefined;
+    if (!kind || !args || typeof args.path !== "string" || !args.path) continue;
+    tally.touch(args.path, entryId)[kind]++;
+  }
 }
 
 /** pi's compaction reads the neutral lists under their old name (h-compact's files, issue 26): the lead removes it at merge. */

@@ -2,6 +2,7 @@ import { buildContext, type ContextPart } from "./context/build-context";
 import { appendRecords } from "../../session/append-records";
 import { piDefaultLeaf } from "./default-leaf";
 import { fileActivity } from "./file-ops";
+import { readPiFileOps } from "./file-ops-read";
 import { resolveSessionsDir } from "./sessions-dir";
 import { piScanner } from "./list";
 import type { FormatContext, PartKind, SessionFormat } from "../../session/session-format";
@@ -54,6 +55,7 @@ export const piFormat: SessionFormat = {
   contextRequest: (session, leaf, as, opts) => piContextRequest(asPi(session), leaf, as, opts),
   preview: (session, leafId, as, opts) => piPreview(asPi(session), leafId, as, opts),
   files: (session, positions) => fileActivity(asPi(session), positions),
+  fileOps: readPiFileOps,
   discovery: {
     scanner: piScanner,
     root: (explicit, env) => resolveSessionsDir(explicit, env),

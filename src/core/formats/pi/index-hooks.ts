@@ -164,12 +164,15 @@ function mayCallFileTool(line: Buffer): boolean {
  * first); version 1 ids come from line numbers.
  */
 function skimPi(lead: Record<string, unknown>, version: number, line: Buffer): Record<string, unknown> | undefined {
-  if (lead.type !== "message") return undefined;
   const role = (lead.message as { role?: unknown } | undefined)?.role;
-  if (typeof role !== "string") return undefined;
-  if (role === "assistant" ? mayCallFileTool(line) : NEEDED_ROLES.has(role)) return undefined;
-  if (version >= 2 && (typeof lead.id !== "string" || !("parentId" in lead))) return undefined;
-  return lead;
+  return piSkims(lead.type, role, lead.id, "parentId" in lead, version, line) ? lead : undefined;
+}
+
+/** skimPi's rule on a lead's parts (the history's own read of pi files asks it too: file-ops-read.ts). */
+export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, line: Buffer): boolean {
+  if (type !== "message" || typeof role !== "string") return false;
+  if (role === "assistant" ? mayCallFileTool(line) : NEEDED_ROLES.has(role)) return false;
+  return version < 2 || (typeof id === "string" && hasParentId);
 }
 
 const EXPECTED = '{"type":"session","id":"..."}';

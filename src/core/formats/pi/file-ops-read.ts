@@ -1,0 +1,236 @@
+// The per-file history's own read of a pi file (SessionFormat.fileOps): the entries that
+// called read, write or edit, with their time and their turn's prompt, and the session's
+// name, in one pass over the file's bytes and without the session's index. It gives what
+// a whole load (skimmed the way the history loads, IndexHooks.skim) gives through `files`,
+// `toolCalls`, the tree and the metas; a file it does not take as it stands (see `Bail`)
+// is left to that load. test/core/history-read-same.test.ts holds the two to the same answer.
+
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { FileTally } from "../../session/file-tally";
+import type { FileOpsEntry } from "../../session/session-format";
+import { TurnPrompts } from "../../session/turn-prompts";
+import { ByteStrings } from "../../store/byte-strings";
+import { HEAD_CAP } from "../../store/head-lines";
+import { DEEP_LINE_BYTES } from "../../store/index-builder";
+import { isBlank } from "../../store/line-scanner";
+import { closesObject, leadingMembers } from "../../store/line-skim";
+import { parseIsoTime } from "../../util/iso-time";
+import { jsonDeeperThan } from "../../util/json-depth";
+import { openRegular } from "../../util/safe-open";
+import { tallyCalls } from "./file-ops";
+import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
+import { entryPreviewCodes } from "./model/preview";
+import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
+
+/** Bytes read at a time; a longer line grows the buffer to hold it. */
+const CHUNK = 4 * 2 ** 20;
+
+/** A line this read does not take as a whole load would (the load reports or refuses it): the file is left to that load. */
+class Bail extends Error {}
+
+/** Whether UTF-16 codes hold a lone surrogate (which the index's preview column stores as bytes that read back otherwise). */
+function hasLoneSurrogate(codes: Uint16Array): boolean {
+  for (let k = 0; k < codes.length; k++) {
+    const c = codes[k];
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && k + 1 < codes.length && codes[k + 1] >= 0xdc00 && codes[k + 1] <= 0xdfff) k++;
+    else return true;
+  }
+  return false;
+}
+
+/** A user entry's preview as the index's metas give it back (EntryTable keeps it as bytes in a ByteStrings column). */
+function storedPreview(e: Record<string, unknown>): string {
+  const codes = entryPreviewCodes(e);
+  if (!hasLoneSurrogate(codes)) return String.fromCharCode.apply(null, codes as unknown as number[]);
+  const column = new ByteStrings();
+  column.setCodes(0, codes);
+  return column.get(0);
+}
+
+/** One pass over a pi file's lines: the tree's parents, the prompts, and the entries with file operations handed on. */
+class PiFileOpsRead {
+  private version = 0;
+  private headerSeen = false;
+  private count = 0;
+  private parents = new Int32Array(4096);
+  private readonly byId = new Map<string, number>();
+  /** Parent ids not yet in the file where they were named: a later entry with one of them would make the tree differ (read whole instead). */
+  private readonly unknownParents: string[] = [];
+  private readonly userWords = new Map<number, string>();
+  private readonly prompts = new TurnPrompts(
+    (k) => this.parents[k],
+    (k) => this.userWords.get(k),
+    () => this.count,
+  );
+  private readonly lead: PlainLead = emptyLead();
+  name: string | undefined;
+
+  constructor(private readonly onEntry: (e: FileOpsEntry) => void) {}
+
+  /** One line, buf[start, end), at `offset` of the file. */
+  line(buf: Buffer, start: number, end: number, offset: number, lineNo: number, terminated: boolean): void {
+    if (isBlank(buf, start, end)) return;
+    if (!this.headerSeen) return this.header(buf, start, end);
+    const lead = this.lead;
+    if (!readPlainLead(buf, start, end, lead) && !this.slowLead(buf, start, end)) lead.type = undefined;
+    // The history's load skims the same lines (IndexHooks.skim, skimPi): their lead is all it reads of them.
+    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, buf.subarray(start, end)) && closesObject(buf, start, end)) {
+      this.add(lead.id, lead.parentId, lineNo);
+      return;
+    }
+    this.whole(buf, start, end, offset, lineNo);
+  }
+
+  /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */
+  private slowLead(buf: Buffer, start: number, end: number): boolean {
+    const got = leadingMembers(buf, start, end);
+    if (!got) return false;
+    const lead = this.lead;
+    const m = got.message;
+    lead.type = got.type as PlainLead["type"];
+    lead.role = (m && typeof m === "object" ? (m as { role?: unknown }).role : undefined) as PlainLead["role"];
+    lead.id = got.id as PlainLead["id"];
+    lead.hasParentId = "parentId" in got;
+    lead.parentId = got.parentId as PlainLead["parentId"];
+    return true;
+  }
+
+  private header(buf: Buffer, start: number, end: number): void {
+    // The load's head read refuses a first line past its cap; this read leaves such a file to it.
+    if (end - start >= HEAD_CAP / 16) throw new Bail();
+    let obj: unknown;
+    try {
+      obj = JSON.parse(buf.toString("utf8", start, end));
+    } catch {
+      throw new Bail();
+    }
+    if (!isPiHeader(obj)) throw new Bail();
+    this.version = typeof obj.version === "number" ? obj.version : 1;
+    this.headerSeen = true;
+  }
+
+  /** An entry; its position. `id` and `parentId` as identify() takes them from the line (version 1: from line numbers). */
+  private add(id: unknown, parentId: unknown, lineNo: number): number {
+    let own: string;
+    let parent = -1;
+    if (this.version < 2) {
+      own = v1EntryId(lineNo);
+      parent = this.count - 1;
+    } else {
+      // identify() skips an entry without an id; the tree keeps the last of two with one id (read whole instead).
+      if (typeof id !== "string" || !id) return -1;
+      if (this.byId.has(id)) throw new Bail();
+      own = id;
+      if (typeof parentId === "string" && parentId !== id) {
+        const p = this.byId.get(parentId);
+        if (p === undefined) this.unknownParents.push(parentId);
+        else parent = p;
+      }
+      this.byId.set(own, this.count);
+    }
+    if (this.count === this.parents.length) {
+      const grown = new Int32Array(this.parents.length * 2);
+      grown.set(this.parents);
+      this.parents = grown;
+    }
+    this.parents[this.count] = parent;
+    return this.count++;
+  }
+
+  /** A line the load parses whole: a prompt, a call of a file tool, a name, or any line not skimmed. */
+  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number): void {
+    if (end - start >= DEEP_LINE_BYTES && jsonDeeperThan(buf, start, end)) throw new Bail();
+    let obj: unknown;
+    try {
+      obj = JSON.parse(buf.toString("utf8", start, end));
+    } catch {
+      throw new Bail();
+    }
+    // Not an object, or the header again: the load reports or passes it, no entry.
+    if (!obj || typeof obj !== "object" || Array.isArray(obj)) return;
+    const e = obj as Record<string, unknown>;
+    if (e.type === "session") return;
+    const i = this.add(e.id, e.parentId, lineNo);
+    if (i < 0) return;
+    if (e.type === "session_info") {
+      if (typeof e.name === "string" && e.name.trim()) this.name = e.name.trim();
+      return;
+    }
+    if (e.type !== "message") return;
+    const m = e.message;
+    const role = m && typeof m === "object" ? (m as { role?: unknown }).role : undefined;
+    // Version 2's hookMessage (v3's custom) is neither a prompt nor a call.
+    if (role === "user") {
+      this.userWords.set(i, storedPreview(e));
+      return;
+    }
+    if (role !== "assistant") return;
+    const tally = new FileTally();
+    const id = this.version < 2 ? v1EntryId(lineNo) : (e.id as string);
+    tallyCalls(tally, e, id);
+    const activity = tally.list();
+    if (!activity.length) return;
+    const time = parseIsoTime(typeof e.timestamp === "string" ? e.timestamp : "");
+    const content = (m as { content?: unknown }).content;
+    const calls: Array<{ name: unknown; input: unknown }> = [];
+    if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
+    this.onEntry({ id, timestamp: Number.isNaN(time) ? "" : new Date(time).toISOString(), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset });
+  }
+
+  /** At the end of the file: a parent named before its entry makes a tree this read did not build. */
+  finish(): void {
+    if (!this.headerSeen) throw new Bail();
+    for (const id of this.unknownParents) if (this.byId.has(id)) throw new Bail();
+  }
+}
+
+/**
+ * pi's SessionFormat.fileOps: the file's entries with file operations handed to `onEntry`
+ * in file order (each line valid during its call only), and the session's name; undefined
+ * when the file is left to a whole load (see Bail).
+ */
+export function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, opts: { signal?: AbortSignal } = {}): { name?: string } | undefined {
+  const read = new PiFileOpsRead(onEntry);
+  const fd = openRegular(path);
+  try {
+    const size = fstatSync(fd).size;
+    let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
+    // buf[0, have) holds the file's bytes from `base` on; lines are cut from `from`.
+    let base = 0;
+    let have = 0;
+    let lineNo = 1;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      if (have === buf.length) {
+        // A line longer than the buffer: room for more of it.
+        const grown = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(grown, 0, 0, have);
+        buf = grown;
+      }
+      const got = readSync(fd, buf, have, buf.length - have, base + have);
+      have += got;
+      const view = buf.subarray(0, have);
+      let from = 0;
+      for (let nl = view.indexOf(10, from); nl >= 0; nl = view.indexOf(10, from)) {
+        read.line(buf, from, nl, base + from, lineNo++, true);
+        from = nl + 1;
+      }
+      if (got === 0) {
+        // The last line, without a newline.
+        if (from < have) read.line(buf, from, have, base + from, lineNo, false);
+        break;
+      }
+      buf.copy(buf, 0, from, have);
+      base += from;
+      have -= from;
+    }
+    read.finish();
+    return read.name === undefined ? {} : { name: read.name };
+  } catch (err) {
+    if (err instanceof Bail) return undefined;
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,134 @@
+// The byte-level twin of leadingMembers (store/line-skim.ts) for the lines pi writes: a
+// line's first members read straight from its bytes when they are plain (strings of
+// printable ASCII without escapes, and null), so the per-file history's read of a pi file
+// makes no string to parse per line. Anything else (an escape, a number, a space, a long
+// lead) is not read here: the caller falls back to leadingMembers, which reads it exactly.
+
+import { LEAD_CAP } from "../../store/line-skim";
+
+const QUOTE = 0x22;
+
+/** What the history's read takes from a line's lead: its type, id, parent and time, and its message's role. */
+export interface PlainLead {
+  type: string | null | undefined;
+  id: string | null | undefined;
+  /** Whether the lead has a parentId member (null included). */
+  hasParentId: boolean;
+  parentId: string | null | undefined;
+  timestamp: string | null | undefined;
+  role: string | null | undefined;
+}
+
+export function emptyLead(): PlainLead {
+  return { type: undefined, id: undefined, hasParentId: false, parentId: undefined, timestamp: undefined, role: undefined };
+}
+
+/** The position after the plain string whose opening quote is at p, or -1 (not plain, or not closed before `stop`). */
+function plainString(buf: Buffer, p: number, stop: number): number {
+  for (let i = p + 1; i < stop; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return i + 1;
+    // An escape, a control character (JSON has none raw) or a byte of a longer UTF-8 sequence.
+    if (c === 0x5c || c < 0x20 || c >= 0x80) return -1;
+  }
+  return -1;
+}
+
+/** Whether buf[from, to) spells `word`. */
+function spells(buf: Buffer, from: number, to: number, word: string): boolean {
+  if (to - from !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (buf[from + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** The first-level key a member sets, by its bytes (0: none kept). */
+function topKey(buf: Buffer, from: number, to: number): number {
+  switch (to - from) {
+    case 2:
+      return spells(buf, from, to, "id") ? 1 : 0;
+    case 4:
+      return spells(buf, from, to, "type") ? 2 : 0;
+    case 7:
+      return spells(buf, from, to, "message") ? 5 : 0;
+    case 8:
+      return spells(buf, from, to, "parentId") ? 3 : 0;
+    case 9:
+      return spells(buf, from, to, "timestamp") ? 4 : 0;
+    default:
+      return 0;
+  }
+}
+
+/** Interned names: a line's type and role are few, and need no new string each. */
+const NAMES = ["message", "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "branch_summary"];
+
+function nameAt(buf: Buffer, from: number, to: number): string {
+  for (const n of NAMES) if (spells(buf, from, to, n)) return n;
+  return buf.toString("latin1", from, to);
+}
+
+/**
+ * Reads the lead of the line buf[start, end) into `out`, as leadingMembers would give it
+ * (its type, id, parentId, timestamp and message.role): true when it could. False when the
+ * lead is not plain, or is not over within LEAD_CAP bytes; `out` then holds nothing to use.
+ */
+export function readPlainLead(buf: Buffer, start: number, end: number, out: PlainLead): boolean {
+  const stop = Math.min(end, start + LEAD_CAP);
+  out.type = out.id = out.parentId = out.timestamp = out.role = undefined;
+  out.hasParentId = false;
+  if (buf[start] !== 0x7b) return false;
+  let p = start + 1;
+  let depth = 1;
+  let inMessage = false;
+  let first = true;
+  // leadingMembers gives nothing when no member comes before the first array.
+  let any = false;
+  for (;;) {
+    // Every byte looked at lies before the cap: near it, leadingMembers decides.
+    if (p + 1 >= stop) return false;
+    if (!first) {
+      if (buf[p] !== 0x2c) return false;
+      p++;
+    }
+    if (buf[p] !== QUOTE) return false;
+    const k0 = p + 1;
+    p = plainString(buf, p, stop);
+    if (p < 0 || p + 1 >= stop || buf[p] !== 0x3a) return false;
+    const key: number = depth === 1 ? topKey(buf, k0, p - 1) : inMessage && depth === 2 && spells(buf, k0, p - 1, "role") ? 6 : 0;
+    p++;
+    if (p >= stop) return false;
+    const c = buf[p];
+    // The first array ends the lead.
+    if (c === 0x5b) return any;
+    if (c === 0x7b) {
+      p++;
+      // An empty object: leadingMembers has the line parsed whole.
+      if (buf[p] === 0x7d) return false;
+      inMessage = key === 5;
+      depth++;
+      any = true;
+      first = true;
+      continue;
+    }
+    let value: string | null;
+    if (c === QUOTE) {
+      const v0 = p + 1;
+      p = plainString(buf, p, stop);
+      if (p < 0) return false;
+      value = key === 2 || key === 6 ? nameAt(buf, v0, p - 1) : key ? buf.toString("latin1", v0, p - 1) : "";
+    } else if (c === 0x6e && p + 4 <= stop && buf[p + 1] === 0x75 && buf[p + 2] === 0x6c && buf[p + 3] === 0x6c) {
+      value = null;
+      p += 4;
+    } else return false;
+    // A key met again: JSON keeps its last value, and so does this.
+    if (key === 1) out.id = value;
+    else if (key === 2) out.type = value;
+    else if (key === 3) {
+      out.parentId = value;
+      out.hasParentId = true;
+    } else if (key === 4) out.timestamp = value;
+    else if (key === 6) out.role = value;
+    any = true;
+    first = false;
+  }
+}

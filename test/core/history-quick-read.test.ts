@@ -1,0 +1,152 @@
+import { strict as assert } from "node:assert";
+import { writeFileSync } from "node:fs";
+import { openSession } from "../../src/core/formats/registry";
+import { piFormat } from "../../src/core/formats/pi/format";
+import { withTexts } from "../../src/core/history/edit-texts";
+import { readSessionTouches } from "../../src/core/history/read-touches";
+import { sessionTouches } from "../../src/core/history/session-touches";
+import { writeHostileSession } from "../helpers/hostile-session";
+import { assistant, entry, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
+
+const call = (id: string, name: string, args: Raw) => ({ id, name, arguments: args });
+
+/** Whether pi's own quick read (SessionFormat.fileOps) takes the file, rather than leave it to a whole load. */
+function quickReadTakes(path: string): boolean {
+  return piFormat.fileOps?.(path, () => undefined) !== undefined;
+}
+
+/** The history's read of a session against a full read: touches (texts read back) and the session's name. */
+async function sameAsFullRead(path: string): Promise<number> {
+  const whole = await openSession(path);
+  const cwd = whole.format.info(whole).cwd;
+  const want = sessionTouches(whole, cwd).map((t) => ({ ...t, sessionPath: path }));
+  const read = await readSessionTouches(path, cwd);
+  const got = withTexts(read.touches.map((t) => ({ ...t, sessionPath: path })));
+  assert.deepEqual(got, want, path);
+  assert.equal(read.name, whole.format.info(whole).name, `${path}: the session's name`);
+  return want.length;
+}
+
+/** A turn: a prompt, an assistant's edit and write, their results. */
+function turn(k: number, parent: string | null): Raw[] {
+  return [
+    user(`u${k}`, parent, `Prompt ${k}: change the file`),
+    assistant(`a${k}`, `u${k}`, "", { toolCalls: [call(`c${k}`, "edit", { path: `src/f${k}.ts`, oldText: `old ${k}\n`, newText: `new "${k}"\n` }), call(`w${k}`, "write", { path: "out.txt", content: `line ${k}` })] }),
+    toolResult(`r${k}`, `a${k}`, `c${k}`, "edit", "ok"),
+  ];
+}
+
+describe("per-file history: pi's own quick read of a file", () => {
+  it("takes pi's usual files (versions 1 to 3, blank lines, CRLF, a header again, a name) and answers as a full read", async () => {
+    // Version 3, CRLF line ends, blank lines, the header again, a name set twice (the last wins) and a blank one.
+    const v3 = [header({ cwd: "/w" }), ...turn(1, null), "", entry("session_info", "n1", "r1", { name: "  First  " }), ...turn(2, "n1"), header({ cwd: "/w" }), entry("session_info", "n2", "r2", { name: "Second" }), entry("session_info", "n3", "n2", { name: "   " }), ...turn(3, "n3")];
+    const crlf = writeSession(v3.map((l) => (typeof l === "string" ? l : JSON.stringify(l)) + "\r"));
+    // Version 1: no ids, each entry's parent the one before; ids are line numbers.
+    const v1 = [
+      { type: "session", id: "s1", timestamp: "2025-11-20T23:33:00.000Z", cwd: "/w" },
+      { type: "message", timestamp: "2025-11-20T23:33:01.550Z", message: { role: "user", content: [{ type: "text", text: "Fix it" }] } },
+      "",
+      { type: "message", timestamp: "2025-11-20T23:33:02.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "read", arguments: { path: "a.ts" } }, { type: "toolCall", id: "c2", name: "edit", arguments: { path: "a.ts", oldText: "x", newText: "y" } }] } },
+      { type: "thinking_level_change", timestamp: "2025-11-20T23:33:03.000Z", thinkingLevel: "high" },
+      { type: "message", timestamp: "2025-11-20T23:33:04.000Z", message: { role: "toolResult", toolCallId: "c1", toolName: "read", content: [{ type: "text", text: "x" }] } },
+      { type: "message", timestamp: "2025-11-20T23:33:05.000Z", message: { role: "assistant", content: [{ type: "toolCall", id: "c3", name: "write", arguments: { path: "b.ts", content: "z" } }] } },
+    ];
+    // Version 2: a hookMessage (v3's custom) between the prompt and the call.
+    const v2 = [header({ version: 2, cwd: "/w" }), user("u1", null, "Go"), { type: "message", id: "h1", parentId: "u1", timestamp: "2026-01-01T00:00:00.000Z", message: { role: "hookMessage", customType: "x", content: "hook" } }, assistant("a1", "h1", "", { toolCalls: [call("c1", "write", { path: "c.ts", content: "c" })] })];
+    for (const path of [crlf, writeSession(v1), writeSession(v2)]) {
+      assert.ok(quickReadTakes(path), `${path} left to a whole load`);
+      assert.ok((await sameAsFullRead(path)) >= 1, path);
+    }
+    assert.equal((await readSessionTouches(crlf, "/w")).name, "Second");
+  });
+
+  it("leads it does not read by bytes (spaces, escapes, numbers, a lead past 4 KB, a message that is no object) are read as the load reads them", async () => {
+    const long = "x".repeat(5000);
+    const lines: Array<Raw | string> = [
+      header({ cwd: "/w" }),
+      user("u1", null, "Start"),
+      // Spaces in the lead, an escaped key, a number before the content: the lead read exactly, and skimmed.
+      '{ "type" : "message", "id" : "r0", "parentId" : "u1", "message" : { "role" : "toolResult", "content" : [] } }',
+      '{"type":"message","\\u0069d":"r1","parentId":"r0","message":{"role":"toolResult","content":[]}}',
+      '{"type":"message","id":"r2","parentId":"r1","n":1,"message":{"role":"toolResult","content":[]}}',
+      // A lead longer than the skim looks at: parsed whole.
+      `{"type":"message","id":"r3","parentId":"r2","note":"${long}","message":{"role":"toolResult","content":[]}}`,
+      // A message that is a string, one without a role, a line that is an array, an entry without an id.
+      '{"type":"message","id":"m1","parentId":"r3","message":"text"}',
+      '{"type":"message","id":"m2","parentId":"m1","message":{"content":[]}}',
+      "[1,2,3]",
+      '{"type":"message","id":"","parentId":"m2","message":{"role":"user","content":"lost"}}',
+      assistant("a1", "m2", "", { toolCalls: [call("c1", "edit", { path: "e.ts", oldText: "1", newText: "2" })] }),
+      // A prompt whose 100-character preview cuts a surrogate pair in two.
+      user("u2", "a1", `${"p".repeat(99)}\u{1F600} and more`),
+      assistant("a2", "u2", "", { toolCalls: [call("c2", "write", { path: "s.ts", content: "s" })] }),
+      // A self parent and an unknown parent: roots, prompts found on no path.
+      assistant("a3", "a3", "", { toolCalls: [call("c3", "read", { path: "r.ts" })] }),
+      assistant("a4", "gone", "", { toolCalls: [call("c4", "read", { path: "r.ts" })] }),
+    ];
+    const path = writeSession(lines);
+    assert.ok(quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 4);
+    const got = (await readSessionTouches(path, "/w")).touches;
+    assert.equal(got.find((t) => t.entryId === "a1")?.prompt, "Start");
+    assert.equal(got.find((t) => t.entryId === "a3")?.prompt, undefined);
+  });
+
+  it("leaves to a whole load what the load reports or reads otherwise, with the same answer: duplicate ids, a parent named before its entry, bad JSON, too deep, no header", async () => {
+    const deep = `{"type":"message","id":"d1","parentId":"u1","message":{"role":"assistant","content":[{"type":"toolCall","name":"edit","arguments":{"path":"d.ts","x":${"[".repeat(600)}${"]".repeat(600)}}}]}}`;
+    const cases: Record<string, Array<Raw | string>> = {
+      "duplicate id": [header({ cwd: "/w" }), ...turn(1, null), user("u1", "r1", "Again"), assistant("a9", "u1", "", { toolCalls: [call("c9", "write", { path: "d.ts", content: "d" })] })],
+      "parent named before its entry": [header({ cwd: "/w" }), assistant("a0", "u5", "", { toolCalls: [call("c0", "read", { path: "f.ts" })] }), user("u5", null, "Later prompt")],
+      "bad JSON in a line parsed whole": [header({ cwd: "/w" }), ...turn(1, null), '{"type":"message","id":"u2","parentId":"r1","message":{"role":"user","content":[oops]}}', ...turn(3, "r1")],
+      "too deep": [header({ cwd: "/w" }), user("u1", null, "Deep"), deep, ...turn(2, "u1")],
+      "no header first": [user("u0", null, "No header"), header({ cwd: "/w" }), ...turn(1, "u0")],
+    };
+    for (const [what, lines] of Object.entries(cases)) {
+      const path = writeSession(lines);
+      assert.equal(quickReadTakes(path), false, `${what}: taken by the quick read`);
+      if (what === "no header first") await assert.rejects(readSessionTouches(path, "/w"), /not a pi session file|first line is not a session header/);
+      else await sameAsFullRead(path);
+    }
+  });
+
+  it("a line skimmed by its lead and damaged after it: read as the history's load reads it (the lead is all either looks at)", async () => {
+    const path = writeSession([
+      header({ cwd: "/w" }),
+      user("u1", null, "Start"),
+      '{"type":"message","id":"r1","parentId":"u1","message":{"role":"toolResult","content":[oops]}}',
+      assistant("a1", "r1", "", { toolCalls: [call("c1", "edit", { path: "e.ts", oldText: "1", newText: "2" })] }),
+    ]);
+    assert.ok(quickReadTakes(path));
+    const load = await openSession(path, { skim: true });
+    const want = sessionTouches(load, "/w").map((t) => ({ ...t, sessionPath: path }));
+    const got = withTexts((await readSessionTouches(path, "/w")).touches.map((t) => ({ ...t, sessionPath: path })));
+    assert.deepEqual(got, want);
+    assert.equal(got[0].prompt, "Start");
+  });
+
+  it("a last line without a newline: taken when it parses, left to the load when torn", async () => {
+    const whole = [header({ cwd: "/w" }), ...turn(1, null), JSON.stringify(assistant("a2", "r1", "", { toolCalls: [call("c2", "write", { path: "t.ts", content: "t" })] }))];
+    const ok = writeSession(whole, { trailingNewline: false });
+    assert.ok(quickReadTakes(ok));
+    assert.ok((await sameAsFullRead(ok)) >= 3);
+    const torn = writeSession([...whole.slice(0, -1), '{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"toolCall","name":"write","arguments":{"path":"t.ts"'], { trailingNewline: false });
+    assert.equal(quickReadTakes(torn), false);
+    await sameAsFullRead(torn);
+  });
+
+  it("the hostile session and a line longer than the read's buffer", async () => {
+    const hostile = writeHostileSession().file;
+    await sameAsFullRead(hostile);
+    const big = "y".repeat(9 * 2 ** 20);
+    const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Big"), assistant("a1", "u1", big, { toolCalls: [call("c1", "write", { path: "big.ts", content: big })] }), ...turn(2, "a1")]);
+    assert.ok(quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 3);
+  });
+
+  it("a file that is not pi's is never taken", () => {
+    const path = writeSession([{ type: "user", uuid: "x", parentUuid: null, message: { role: "user", content: "hi" } }]);
+    assert.equal(quickReadTakes(path), false);
+    writeFileSync(path, "");
+    assert.equal(quickReadTakes(path), false);
+  });
+});
