@@ -11,8 +11,8 @@ import { assistant, entry, header, toolResult, user, writeSession, type Raw } fr
 const call = (id: string, name: string, args: Raw) => ({ id, name, arguments: args });
 
 /** Whether pi's own quick read (SessionFormat.fileOps) takes the file, rather than leave it to a whole load. */
-function quickReadTakes(path: string): boolean {
-  return piFormat.fileOps?.(path, () => undefined) !== undefined;
+async function quickReadTakes(path: string): Promise<boolean> {
+  return (await piFormat.fileOps?.(path, () => undefined)) !== undefined;
 }
 
 /** The history's read of a session against a full read: touches (texts read back) and the session's name. */
@@ -54,7 +54,7 @@ describe("per-file history: pi's own quick read of a file", () => {
     // Version 2: a hookMessage (v3's custom) between the prompt and the call.
     const v2 = [header({ version: 2, cwd: "/w" }), user("u1", null, "Go"), { type: "message", id: "h1", parentId: "u1", timestamp: "2026-01-01T00:00:00.000Z", message: { role: "hookMessage", customType: "x", content: "hook" } }, assistant("a1", "h1", "", { toolCalls: [call("c1", "write", { path: "c.ts", content: "c" })] })];
     for (const path of [crlf, writeSession(v1), writeSession(v2)]) {
-      assert.ok(quickReadTakes(path), `${path} left to a whole load`);
+      assert.ok(await quickReadTakes(path), `${path} left to a whole load`);
       assert.ok((await sameAsFullRead(path)) >= 1, path);
     }
     assert.equal((await readSessionTouches(crlf, "/w")).name, "Second");
@@ -85,7 +85,7 @@ describe("per-file history: pi's own quick read of a file", () => {
       assistant("a4", "gone", "", { toolCalls: [call("c4", "read", { path: "r.ts" })] }),
     ];
     const path = writeSession(lines);
-    assert.ok(quickReadTakes(path));
+    assert.ok(await quickReadTakes(path));
     assert.ok((await sameAsFullRead(path)) >= 4);
     const got = (await readSessionTouches(path, "/w")).touches;
     assert.equal(got.find((t) => t.entryId === "a1")?.prompt, "Start");
@@ -103,7 +103,7 @@ describe("per-file history: pi's own quick read of a file", () => {
     };
     for (const [what, lines] of Object.entries(cases)) {
       const path = writeSession(lines);
-      assert.equal(quickReadTakes(path), false, `${what}: taken by the quick read`);
+      assert.equal(await quickReadTakes(path), false, `${what}: taken by the quick read`);
       if (what === "no header first") await assert.rejects(readSessionTouches(path, "/w"), /not a pi session file|first line is not a session header/);
       else await sameAsFullRead(path);
     }
@@ -116,7 +116,7 @@ describe("per-file history: pi's own quick read of a file", () => {
       '{"type":"message","id":"r1","parentId":"u1","message":{"role":"toolResult","content":[oops]}}',
       assistant("a1", "r1", "", { toolCalls: [call("c1", "edit", { path: "e.ts", oldText: "1", newText: "2" })] }),
     ]);
-    assert.ok(quickReadTakes(path));
+    assert.ok(await quickReadTakes(path));
     const load = await openSession(path, { skim: true });
     const want = sessionTouches(load, "/w").map((t) => ({ ...t, sessionPath: path }));
     const got = withTexts((await readSessionTouches(path, "/w")).touches.map((t) => ({ ...t, sessionPath: path })));
@@ -127,10 +127,10 @@ describe("per-file history: pi's own quick read of a file", () => {
   it("a last line without a newline: taken when it parses, left to the load when torn", async () => {
     const whole = [header({ cwd: "/w" }), ...turn(1, null), JSON.stringify(assistant("a2", "r1", "", { toolCalls: [call("c2", "write", { path: "t.ts", content: "t" })] }))];
     const ok = writeSession(whole, { trailingNewline: false });
-    assert.ok(quickReadTakes(ok));
+    assert.ok(await quickReadTakes(ok));
     assert.ok((await sameAsFullRead(ok)) >= 3);
     const torn = writeSession([...whole.slice(0, -1), '{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"toolCall","name":"write","arguments":{"path":"t.ts"'], { trailingNewline: false });
-    assert.equal(quickReadTakes(torn), false);
+    assert.equal(await quickReadTakes(torn), false);
     await sameAsFullRead(torn);
   });
 
@@ -139,14 +139,14 @@ describe("per-file history: pi's own quick read of a file", () => {
     await sameAsFullRead(hostile);
     const big = "y".repeat(9 * 2 ** 20);
     const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Big"), assistant("a1", "u1", big, { toolCalls: [call("c1", "write", { path: "big.ts", content: big })] }), ...turn(2, "a1")]);
-    assert.ok(quickReadTakes(path));
+    assert.ok(await quickReadTakes(path));
     assert.ok((await sameAsFullRead(path)) >= 3);
   });
 
-  it("a file that is not pi's is never taken", () => {
+  it("a file that is not pi's is never taken", async () => {
     const path = writeSession([{ type: "user", uuid: "x", parentUuid: null, message: { role: "user", content: "hi" } }]);
-    assert.equal(quickReadTakes(path), false);
+    assert.equal(await quickReadTakes(path), false);
     writeFileSync(path, "");
-    assert.equal(quickReadTakes(path), false);
+    assert.equal(await quickReadTakes(path), false);
   });
 });

@@ -26,7 +26,7 @@ export async function readSessionTouches(path: string, cwd: string, opts: { sign
   const format = formatOfFile(path);
   if (format.fileOps) {
     const touches: StoredTouch[] = [];
-    const got = format.fileOps(path, (e) => entryTouches(touches, { ...e, calls: () => e.calls }, cwd, (t) => placeTexts(t, e.line, e.offset)), { signal: opts.signal });
+    const got = await format.fileOps(path, (e) => entryTouches(touches, { ...e, calls: () => e.calls }, cwd, (t) => placeTexts(t, e.line, e.offset)), { signal: opts.signal });
     if (got) return sessionRead(touches, got.name);
   }
   const session = await format.load(path, { signal: opts.signal, secondThread: opts.secondThread, skim: true });

@@ -456,7 +456,7 @@ export interface SessionFormat extends CostHooks {
    * one this read does not take as it stands (then a whole load reads it: the answer must be
    * the same either way, see test/core/history-read-same.test.ts).
    */
-  fileOps?(path: string, onEntry: (e: FileOpsEntry) => void, opts?: { signal?: AbortSignal }): { name?: string } | undefined;
+  fileOps?(path: string, onEntry: (e: FileOpsEntry) => void, opts?: { signal?: AbortSignal }): Promise<{ name?: string } | undefined>;
   /**
    * The context size at which the agent shrinks its context, for a model window (pi:
    * window minus its reserve; others their own rule). Left out: pi's rule.

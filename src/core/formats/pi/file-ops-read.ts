@@ -5,7 +5,6 @@
 // `toolCalls`, the tree and the metas; a file it does not take as it stands (see `Bail`)
 // is left to that load. test/core/history-read-same.test.ts holds the two to the same answer.
 
-import { closeSync, fstatSync, readSync } from "node:fs";
 import { FileTally } from "../../session/file-tally";
 import type { FileOpsEntry } from "../../session/session-format";
 import { TurnPrompts } from "../../session/turn-prompts";
@@ -16,14 +15,18 @@ import { isBlank } from "../../store/line-scanner";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { parseIsoTime } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
-import { openRegular } from "../../util/safe-open";
+import { openRegularAsync } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
 import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
 
-/** Bytes read at a time; a longer line grows the buffer to hold it. */
-const CHUNK = 4 * 2 ** 20;
+/**
+ * Bytes read at a time; a longer line grows the buffer to hold it. Each read is awaited: a
+ * few milliseconds of lines apart, the thread's other work (the history's second thread's
+ * answers to hand on) is not held up by a large file.
+ */
+const CHUNK = 2 ** 20;
 
 /** A line this read does not take as a whole load would (the load reports or refuses it): the file is left to that load. */
 class Bail extends Error {}
@@ -55,6 +58,8 @@ class PiFileOpsRead {
   private count = 0;
   private parents = new Int32Array(4096);
   private readonly byId = new Map<string, number>();
+  /** The id of the last entry (version 2 on). */
+  private lastId: string | undefined;
   /** Parent ids not yet in the file where they were named: a later entry with one of them would make the tree differ (read whole instead). */
   private readonly unknownParents: string[] = [];
   private readonly userWords = new Map<number, string>();
@@ -120,14 +125,17 @@ class PiFileOpsRead {
     } else {
       // identify() skips an entry without an id; the tree keeps the last of two with one id (read whole instead).
       if (typeof id !== "string" || !id) return -1;
-      if (this.byId.has(id)) throw new Bail();
       own = id;
       if (typeof parentId === "string" && parentId !== id) {
-        const p = this.byId.get(parentId);
+        // Most entries follow the one before.
+        const p = parentId === this.lastId ? this.count - 1 : this.byId.get(parentId);
         if (p === undefined) this.unknownParents.push(parentId);
         else parent = p;
       }
+      const known = this.byId.size;
       this.byId.set(own, this.count);
+      if (this.byId.size === known) throw new Bail();
+      this.lastId = own;
     }
     if (this.count === this.parents.length) {
       const grown = new Int32Array(this.parents.length * 2);
@@ -190,13 +198,13 @@ class PiFileOpsRead {
  * in file order (each line valid during its call only), and the session's name; undefined
  * when the file is left to a whole load (see Bail).
  */
-export function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, opts: { signal?: AbortSignal } = {}): { name?: string } | undefined {
+export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, opts: { signal?: AbortSignal } = {}): Promise<{ name?: string } | undefined> {
   const read = new PiFileOpsRead(onEntry);
-  const fd = openRegular(path);
+  const file = await openRegularAsync(path);
   try {
-    const size = fstatSync(fd).size;
+    const size = (await file.stat()).size;
     let buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(size, 1)));
-    // buf[0, have) holds the file's bytes from `base` on; lines are cut from `from`.
+    // buf[0, have) holds the file's bytes from `base` on.
     let base = 0;
     let have = 0;
     let lineNo = 1;
@@ -208,7 +216,7 @@ export function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, 
         buf.copy(grown, 0, 0, have);
         buf = grown;
       }
-      const got = readSync(fd, buf, have, buf.length - have, base + have);
+      const { bytesRead: got } = await file.read(buf, have, buf.length - have, base + have);
       have += got;
       const view = buf.subarray(0, have);
       let from = 0;
@@ -231,6 +239,6 @@ export function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, 
     if (err instanceof Bail) return undefined;
     throw err;
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }
