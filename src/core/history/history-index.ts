@@ -62,8 +62,14 @@ function sourcesOf(s: SessionSummary): Source[] {
  */
 export class HistoryIndex {
   private records = new Map<string, SessionRecord>();
-  /** Each file's touches, whole and newest first: a lookup copies a list, it builds nothing. */
-  private byFile = new Map<string, IndexedTouch[]>();
+  /**
+   * Where each file's touches are: pairs of (session's place in `sessions`, touch's place in
+   * its record), numbers only. A file's whole touches are made at its first lookup (a one-off
+   * `ase history` asks one file of thousands), then kept newest first in `whole`.
+   */
+  private byFile = new Map<string, number[]>();
+  private sessions: Array<[string, SessionRecord]> = [];
+  private whole = new Map<string, IndexedTouch[]>();
   private repoMemo = new Map<string, RepoOf | null>();
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
@@ -161,15 +167,31 @@ export class HistoryIndex {
 
   private rebuild(): void {
     this.byFile = new Map();
-    for (const [session, rec] of this.records) {
-      for (const touch of rec.touches) {
-        const whole: IndexedTouch = { agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch };
+    this.whole = new Map();
+    this.sessions = [...this.records];
+    this.sessions.forEach(([, rec], k) => {
+      rec.touches.forEach((touch, j) => {
         const list = this.byFile.get(touch.absolutePath);
-        if (list) list.push(whole);
-        else this.byFile.set(touch.absolutePath, [whole]);
-      }
+        if (list) list.push(k, j);
+        else this.byFile.set(touch.absolutePath, [k, j]);
+      });
+    });
+  }
+
+  /** A file's touches, whole and newest first: the index's own objects (their texts read back once, at a lookup). */
+  private touchesOf(path: string): IndexedTouch[] {
+    let list = this.whole.get(path);
+    if (list) return list;
+    const at = this.byFile.get(path);
+    if (!at) return [];
+    list = [];
+    for (let p = 0; p < at.length; p += 2) {
+      const [session, rec] = this.sessions[at[p]];
+      list.push({ agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...rec.touches[at[p + 1]] });
     }
-    for (const [path, list] of this.byFile) this.byFile.set(path, newestFirst(list));
+    list = newestFirst(list);
+    this.whole.set(path, list);
+    return list;
   }
 
   /**
@@ -179,13 +201,13 @@ export class HistoryIndex {
    */
   lookup(absolutePath: string): FileTouch[] {
     const file = resolve(absolutePath);
-    const own = this.byFile.get(file) ?? [];
+    const own = this.touchesOf(file);
     withTexts(own);
     const repo = repoOf(dirname(file), this.repoMemo);
     const others: FileTouch[] = [];
     if (repo) {
       const rel = relative(repo.root, file);
-      for (const root of this.checkoutsOf(repo)) for (const t of withTexts(this.byFile.get(join(root, rel)) ?? [])) others.push({ ...t, otherCheckout: root });
+      for (const root of this.checkoutsOf(repo)) for (const t of withTexts(this.touchesOf(join(root, rel)))) others.push({ ...t, otherCheckout: root });
     }
     return others.length ? newestFirst([...own, ...others]) : own.slice();
   }
@@ -229,7 +251,7 @@ function isInside(outer: string, inner: string): boolean {
 }
 
 /** Newest first; entries without a time last, in the order found (each time parsed once, not per comparison). */
-function newestFirst(touches: FileTouch[]): FileTouch[] {
+function newestFirst<T extends FileTouch>(touches: T[]): T[] {
   const timed = touches.map((t, k) => ({ t, k, ms: t.timestamp ? Date.parse(t.timestamp) : Number.NaN }));
   timed.sort((a, b) => {
     const na = Number.isNaN(a.ms);
