@@ -9,7 +9,7 @@ import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
 import { buildHistoryWorld } from "../helpers/history-world";
-import { assistant, tempDir } from "../helpers/session-builder";
+import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
 const ROOTS = [resolve("test", "fixtures"), resolve("..", "shared", "fixtures")].filter((d) => existsSync(d));
 const LARGE = resolve("..", "shared", "fixtures", "pi", "large-session.jsonl");
@@ -153,17 +153,27 @@ describe("per-file history: edits' texts kept as places in their session files",
     mkdirSync(piDir, { recursive: true });
     for (const f of formatFixtures(resolve("..", "shared", "fixtures"), "pi")) linkSync(f, join(piDir, `2026-01-0${readdirSync(piDir).length}T00-00-00-000Z_${readdirSync(piDir).length}.jsonl`));
     writeFileSync(join(piDir, "2026-01-09T00-00-00-000Z_bad.jsonl"), '{"type":"session","id":"s","version":3}\n' + "x".repeat(100) + "\n");
-    const picture = async (threads: 1 | 2) => {
+    // Enough sessions that every reader thread of three is handed some.
+    for (let k = 0; k < 8; k++) {
+      const call = { id: `c${k}`, name: "edit", arguments: { path: `small-${k}.ts`, oldText: `a${k}`, newText: `b${k}` } };
+      writeSession([header({ cwd: w.main }), user(`u${k}`, null, `Small ${k}`), assistant(`a${k}`, `u${k}`, "", { toolCalls: [call] })], { dir: piDir, name: `2026-02-0${k}T00-00-00-000Z_small.jsonl` });
+    }
+    const picture = async (threads: number) => {
       const index = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads, maxSessionBytes: 2_000_000 });
       await index.refresh();
       return { index, picture: { reads: index.sessionReads, problems: index.problems, files: index.touchedFiles().map((f) => [f, index.lookup(f)]) } };
     };
     const { index: single, picture: one } = await picture(1);
     const { index: pair, picture: two } = await picture(2);
+    // Three reader threads beside this one (as on a machine of four cores or more).
+    const { index: four, picture: many } = await picture(4);
     assert.equal(single.threadReads, 0);
     assert.ok(pair.threadReads > 0, "the second thread read sessions");
+    assert.equal(four.readsByThread.length, 3);
+    assert.ok(four.readsByThread.every((n) => n > 0), `reads by thread: ${four.readsByThread.join(", ")}`);
     assert.ok(one.files.length > 10, `only ${one.files.length} files touched`);
     assert.ok(one.problems.length >= 1);
     assert.deepEqual(two, one);
+    assert.deepEqual(many, one);
   });
 });

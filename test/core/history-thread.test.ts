@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { HistoryIndex } from "../../src/core/history/history-index";
 import { HistoryThreadLookups } from "../../src/core/history/history-thread";
 import { lookupFileHistory } from "../../src/core/history/lookup";
+import { MAX_READER_THREADS, readerThreads, THREAD_MIN_BYTES } from "../../src/core/history/touch-thread";
+import { availableParallelism } from "node:os";
 import { buildHistoryWorld } from "../helpers/history-world";
 import { assistant } from "../helpers/session-builder";
 
@@ -15,6 +17,16 @@ async function indexedWorld() {
   await here.refresh();
   return { w, opts, here };
 }
+
+describe("per-file history: how many threads read a cold index", () => {
+  it("as asked; else one per core past this one's, up to MAX_READER_THREADS, and none for a small refresh", () => {
+    assert.equal(readerThreads(10 * THREAD_MIN_BYTES, 1), 0);
+    assert.equal(readerThreads(0, 2), 1, "asked for: whatever the size");
+    assert.equal(readerThreads(0, 4), 3);
+    assert.equal(readerThreads(THREAD_MIN_BYTES - 1), 0, "a small refresh stays on this thread");
+    assert.equal(readerThreads(THREAD_MIN_BYTES), Math.min(MAX_READER_THREADS, availableParallelism() - 1));
+  });
+});
 
 describe("per-file history on a thread of its own (the editor's lookups)", () => {
   it("answers every file as the index in this thread does, keeps its index between lookups, and starts again after it was ended", async function () {

@@ -8,7 +8,7 @@ import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./hi
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches, type SessionRead } from "./read-touches";
-import { TouchThread, wantsTouchThread } from "./touch-thread";
+import { readerThreads, TouchThread } from "./touch-thread";
 
 export { historyCacheFile } from "./history-cache";
 export type { HistoryOptions, HistoryProgress } from "./history-options";
@@ -74,8 +74,10 @@ export class HistoryIndex {
   private loadedCache = false;
   /** Sessions read in full since this index was made (the tests count them). */
   sessionReads = 0;
-  /** Of those, the ones read on the second thread. */
+  /** Of those, the ones read on reader threads. */
   threadReads = 0;
+  /** How many each reader thread of the last refresh read (the tests see that every one did). */
+  readsByThread: number[] = [];
   /** Sessions that could not be read on the last refresh, with why (never fatal). */
   problems: Array<{ path: string; reason: string }> = [];
 
@@ -123,18 +125,23 @@ export class HistoryIndex {
         this.opts.onProgress?.(++done, stale.length);
       }
     };
-    const thread = wantsTouchThread(stale.reduce((n, s) => n + Math.min(s.size, cap), 0), this.opts.threads) ? TouchThread.start() : undefined;
+    const threads: TouchThread[] = [];
+    for (let n = readerThreads(stale.reduce((b, s) => b + Math.min(s.size, cap), 0), this.opts.threads); n > 0; n--) {
+      const t = TouchThread.start();
+      if (t) threads.push(t);
+    }
     try {
-      // With the second thread, this one reads one session at a time: holding four (both of the
+      // With reader threads, this one reads one session at a time: holding four (both of the
       // largest among them) left it the last to finish while the thread idled (17% of its time
       // at 200 sessions), and four sessions' heaps at once cost GC and memory.
-      const loops = Array.from({ length: thread ? 1 : PARALLEL }, () => take((s) => this.read(s, thread ? false : undefined)));
-      // Two requests in flight on the thread: it starts the next the moment it ends one,
+      const loops = Array.from({ length: threads.length ? 1 : PARALLEL }, () => take((s) => this.read(s, threads.length ? false : undefined)));
+      // Two requests in flight on each thread: it starts the next the moment it ends one,
       // rather than idle until this thread, often busy with a large session, hands it one.
-      if (thread) loops.push(take((s) => this.readOn(thread, s)), take((s) => this.readOn(thread, s)));
+      this.readsByThread = threads.map(() => 0);
+      threads.forEach((t, k) => loops.push(take((s) => this.readOn(t, s, k)), take((s) => this.readOn(t, s, k))));
       await Promise.all(loops.map((loop) => loop()));
     } finally {
-      thread?.close();
+      for (const t of threads) t.close();
     }
     const problems: HistoryIndex["problems"] = [];
     stale.forEach((s, k) => {
@@ -158,10 +165,11 @@ export class HistoryIndex {
     return recordOf(s, await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }));
   }
 
-  /** The same read, on the second thread. */
-  private async readOn(thread: TouchThread, s: Source): Promise<SessionRecord> {
+  /** The same read, on a reader thread. */
+  private async readOn(thread: TouchThread, s: Source, k: number): Promise<SessionRecord> {
     this.sessionReads++;
     this.threadReads++;
+    this.readsByThread[k]++;
     return recordOf(s, await thread.read(s.path, s.cwd));
   }
 

@@ -7,8 +7,12 @@ import type { ListAllOptions } from "../formats/list-all";
 export type HistoryOptions = Pick<ListAllOptions, "dirs" | "only" | "cacheDir" | "env" | "signal"> & {
   /** Sessions larger than this are not read (see MAX_SESSION_BYTES); tests lower it. */
   maxSessionBytes?: number;
-  /** 1: one thread; 2: a second thread whatever the size; left out: two for a large cold index (wantsTouchThread). */
-  threads?: 1 | 2;
+  /**
+   * Threads that read sessions, this one included: 1, this one only; more, that many whatever
+   * the size; left out, one per core (up to 1 + MAX_READER_THREADS) for a large cold index
+   * (readerThreads).
+   */
+  threads?: number;
   /** Told how many of the sessions a refresh reads are read so far (a cold index of many sessions takes a while). */
   onProgress?: HistoryProgress;
 };

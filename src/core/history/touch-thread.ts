@@ -6,15 +6,26 @@ import type { SessionRead } from "./read-touches";
 import type { StoredTouch } from "./session-touches";
 
 /**
- * Stale sessions of at least this many bytes in all are read on two threads: below it,
- * starting the thread (and V8 warming our code up a second time) costs what it saves.
+ * Stale sessions of at least this many bytes in all are read on more threads than this
+ * one: below it, starting a thread (and V8 warming our code up again) costs what it saves.
  */
 export const THREAD_MIN_BYTES = 64 * 2 ** 20;
 
-/** Whether a refresh with this many bytes to read should start the second thread (`threads` 1 never does). */
-export function wantsTouchThread(staleBytes: number, threads?: number): boolean {
-  if (threads === 1 || availableParallelism() < 2) return false;
-  return threads === 2 || staleBytes >= THREAD_MIN_BYTES;
+/**
+ * Reader threads started beside this one at most: each holds a heap of its own, and a cold
+ * index is read from the disk too (four readers keep a fast disk busy).
+ */
+export const MAX_READER_THREADS = 3;
+
+/**
+ * How many threads beside this one a refresh with this many bytes to read should start:
+ * `threads` - 1 when asked (1: none), else one per core past this one's (up to
+ * MAX_READER_THREADS) for a large one, none for a small one.
+ */
+export function readerThreads(staleBytes: number, threads?: number): number {
+  if (threads !== undefined) return Math.max(0, Math.floor(threads) - 1);
+  if (staleBytes < THREAD_MIN_BYTES) return 0;
+  return Math.min(MAX_READER_THREADS, availableParallelism() - 1);
 }
 
 /**
