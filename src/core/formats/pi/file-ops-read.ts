@@ -3,7 +3,8 @@
 // name, in one pass over the file's bytes and without the session's index. It gives what
 // a whole load (skimmed the way the history loads, IndexHooks.skim) gives through `files`,
 // `toolCalls`, the tree and the metas; a file it does not take as it stands (see `Bail`)
-// is left to that load. test/core/history-read-same.test.ts holds the two to the same answer.
+// is left to that load. test/core/history-quick-read.test.ts and history-read-same.test.ts
+// hold the two to the same answer.
 
 import { FileTally } from "../../session/file-tally";
 import type { FileOpsEntry } from "../../session/session-format";
@@ -23,8 +24,8 @@ import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
 
 /**
  * Bytes read at a time; a longer line grows the buffer to hold it. Each read is awaited: a
- * few milliseconds of lines apart, the thread's other work (the history's second thread's
- * answers to hand on) is not held up by a large file.
+ * few milliseconds of lines apart, the thread's other work (the reader threads' answers to
+ * hand on) is not held up by a large file.
  */
 const CHUNK = 2 ** 20;
 
@@ -58,7 +59,7 @@ class PiFileOpsRead {
   private count = 0;
   private parents = new Int32Array(4096);
   private readonly byId = new Map<string, number>();
-  /** The id of the last entry (version 2 on). */
+  /** The id of the last entry. */
   private lastId: string | undefined;
   /** Parent ids not yet in the file where they were named: a later entry with one of them would make the tree differ (read whole instead). */
   private readonly unknownParents: string[] = [];
@@ -135,8 +136,8 @@ class PiFileOpsRead {
       const known = this.byId.size;
       this.byId.set(own, this.count);
       if (this.byId.size === known) throw new Bail();
-      this.lastId = own;
     }
+    this.lastId = own;
     if (this.count === this.parents.length) {
       const grown = new Int32Array(this.parents.length * 2);
       grown.set(this.parents);
@@ -175,7 +176,8 @@ class PiFileOpsRead {
     }
     if (role !== "assistant") return;
     const tally = new FileTally();
-    const id = this.version < 2 ? v1EntryId(lineNo) : (e.id as string);
+    // The id add() gave the entry.
+    const id = this.lastId as string;
     tallyCalls(tally, e, id);
     const activity = tally.list();
     if (!activity.length) return;

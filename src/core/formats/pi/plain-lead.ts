@@ -8,19 +8,18 @@ import { LEAD_CAP } from "../../store/line-skim";
 
 const QUOTE = 0x22;
 
-/** What the history's read takes from a line's lead: its type, id, parent and time, and its message's role. */
+/** What the history's read takes from a line's lead: its type, id and parent, and its message's role (a skimmed line's time is not needed). */
 export interface PlainLead {
   type: string | null | undefined;
   id: string | null | undefined;
   /** Whether the lead has a parentId member (null included). */
   hasParentId: boolean;
   parentId: string | null | undefined;
-  timestamp: string | null | undefined;
   role: string | null | undefined;
 }
 
 export function emptyLead(): PlainLead {
-  return { type: undefined, id: undefined, hasParentId: false, parentId: undefined, timestamp: undefined, role: undefined };
+  return { type: undefined, id: undefined, hasParentId: false, parentId: undefined, role: undefined };
 }
 
 /** The position after the plain string whose opening quote is at p, or -1 (not plain, or not closed before `stop`). */
@@ -52,8 +51,6 @@ function topKey(buf: Buffer, from: number, to: number): number {
       return spells(buf, from, to, "message") ? 5 : 0;
     case 8:
       return spells(buf, from, to, "parentId") ? 3 : 0;
-    case 9:
-      return spells(buf, from, to, "timestamp") ? 4 : 0;
     default:
       return 0;
   }
@@ -69,12 +66,12 @@ function nameAt(buf: Buffer, from: number, to: number): string {
 
 /**
  * Reads the lead of the line buf[start, end) into `out`, as leadingMembers would give it
- * (its type, id, parentId, timestamp and message.role): true when it could. False when the
+ * (its type, id, parentId and message.role): true when it could. False when the
  * lead is not plain, or is not over within LEAD_CAP bytes; `out` then holds nothing to use.
  */
 export function readPlainLead(buf: Buffer, start: number, end: number, out: PlainLead): boolean {
   const stop = Math.min(end, start + LEAD_CAP);
-  out.type = out.id = out.parentId = out.timestamp = out.role = undefined;
+  out.type = out.id = out.parentId = out.role = undefined;
   out.hasParentId = false;
   if (buf[start] !== 0x7b) return false;
   let p = start + 1;
@@ -126,8 +123,7 @@ export function readPlainLead(buf: Buffer, start: number, end: number, out: Plai
     else if (key === 3) {
       out.parentId = value;
       out.hasParentId = true;
-    } else if (key === 4) out.timestamp = value;
-    else if (key === 6) out.role = value;
+    } else if (key === 6) out.role = value;
     any = true;
     first = false;
   }
