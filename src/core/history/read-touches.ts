@@ -19,8 +19,8 @@ function sessionRead(touches: StoredTouch[], name: string | undefined): SessionR
  * One session's touches, as the history index keeps them, edits' texts as their places in
  * the file. Its format's own quick read when it has one and takes the file
  * (SessionFormat.fileOps), else a load that parses only the lines holding a file operation
- * or a prompt (IndexHooks.skim). The same on the main thread and on the history's second
- * thread (with which a large session is not split across threads again: both cores are busy already).
+ * or a prompt (IndexHooks.skim). The same on the main thread and on the history's reader
+ * threads (with which a large session is not split across threads again: the cores are busy already).
  */
 export async function readSessionTouches(path: string, cwd: string, opts: { signal?: AbortSignal; secondThread?: boolean } = {}): Promise<SessionRead> {
   const format = formatOfFile(path);
