@@ -4,7 +4,7 @@ import { openSession } from "../../src/core/formats/registry";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { withTexts } from "../../src/core/history/edit-texts";
 import { readSessionTouches } from "../../src/core/history/read-touches";
-import { sessionTouches } from "../../src/core/history/session-touches";
+import { sessionTouches, TEXT_CAP } from "../../src/core/history/session-touches";
 import { writeHostileSession } from "../helpers/hostile-session";
 import { assistant, entry, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
 
@@ -141,6 +141,39 @@ describe("per-file history: pi's own quick read of a file", () => {
     const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Big"), assistant("a1", "u1", big, { toolCalls: [call("c1", "write", { path: "big.ts", content: big })] }), ...turn(2, "a1")]);
     assert.ok(await quickReadTakes(path));
     assert.ok((await sameAsFullRead(path)) >= 3);
+  });
+
+  it("long texts are taken from their place in the line, not parsed: the cap counts their characters, not their bytes", async () => {
+    const cap = TEXT_CAP;
+    const texts = {
+      // Over the cap: left out.
+      over: "o".repeat(cap + 1),
+      // At the cap in characters, twice that in bytes (two-byte characters, one-character escapes): kept.
+      accents: "\u00e9".repeat(cap),
+      escapes: "\n".repeat(cap),
+      // A character past the BMP is two of JavaScript's: 2 x (cap / 2) characters, 4 x (cap / 2) bytes.
+      astral: "\u{1f600}".repeat(cap / 2),
+      // Long enough to be cut, with quotes and backslashes.
+      quoted: 'say "hi" \\ '.repeat(50),
+    };
+    const calls = Object.entries(texts).map(([k, t]) => call(`c${k}`, "write", { path: `${k}.txt`, content: t }));
+    const edit = call("ce", "edit", { path: "e.ts", edits: [{ oldText: texts.quoted, newText: texts.accents }, { oldText: "x", newText: texts.over }] });
+    const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Texts"), assistant("a1", "u1", texts.quoted, { thinking: texts.escapes, toolCalls: [...calls, edit] })]);
+    assert.ok(await quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 6);
+    const touches = (await readSessionTouches(path, "/w")).touches;
+    const byFile = new Map(touches.map((t) => [t.absolutePath, t]));
+    assert.equal(byFile.get("/w/over.txt")?.newAt, undefined);
+    assert.equal(byFile.get("/w/over.txt")?.newText, undefined);
+    for (const k of ["accents", "escapes", "astral", "quoted"]) assert.ok(byFile.get(`/w/${k}.txt`)?.newAt, `${k}: placed`);
+    const edits = touches.filter((t) => t.absolutePath === "/w/e.ts");
+    assert.deepEqual(
+      withTexts(edits.map((t) => ({ ...t, sessionPath: path }))).map((t) => [t.oldText, t.newText]),
+      [
+        [texts.quoted, texts.accents],
+        ["x", undefined],
+      ],
+    );
   });
 
   it("a file that is not pi's is never taken", async () => {

@@ -50,6 +50,17 @@ export function placeOf(text: string, line: Buffer, lineOffset: number): TextAt 
   return { at: lineOffset + k, bytes: literal.length, digest: bytesDigest(literal) };
 }
 
+/**
+ * The length of a text a read left in its line (at cut[0], cut[1] of `line`) as far as a
+ * `cap` on it asks: up to the cap, a bound (its JSON string's bytes less the quotes: a
+ * character takes a byte or more there); past it, the text is decoded and counted.
+ */
+export function cutLength(line: Buffer, cut: [number, number], cap: number): number {
+  const bytes = cut[1] - cut[0] - 2;
+  if (bytes <= cap) return bytes;
+  return (JSON.parse(line.toString("utf8", cut[0], cut[1])) as string).length;
+}
+
 /** Reads byte ranges of one session file, the file opened once and closed by `close`. */
 export class SessionBytes {
   private fd: number | undefined;
@@ -159,11 +170,24 @@ export function placer(metas: ReadonlyArray<{ offset: number; length: number }>,
   };
 }
 
-/** An entry's edit texts at their places in its line (read from `offset` of its file), each kept as it is where the line does not hold it so. */
-export function placeTexts(t: { oldText?: string; newText?: string }, line: Buffer | undefined, offset: number): ReturnType<TextPlacer> {
+/** Where a read left a text unparsed in its line (FileOpsEntry.cutAt). */
+type CutAt = (text: string) => [number, number] | undefined;
+
+/**
+ * An entry's edit texts at their places in its line (read from `offset` of its file), each
+ * kept as it is where the line does not hold it so. A stand-in for a text left in the line
+ * (`cutAt`) is placed where it was left.
+ */
+export function placeTexts(t: { oldText?: string; newText?: string }, line: Buffer | undefined, offset: number, cutAt?: CutAt): ReturnType<TextPlacer> {
   const out: ReturnType<TextPlacer> = {};
   for (const [text, key, atKey] of [[t.oldText, "oldText", "oldAt"], [t.newText, "newText", "newAt"]] as const) {
     if (text === undefined) continue;
+    const cut = line && cutAt?.(text);
+    if (cut) {
+      const literal = line.subarray(cut[0], cut[1]);
+      out[atKey] = { at: offset + cut[0], bytes: literal.length, digest: bytesDigest(literal) };
+      continue;
+    }
     const at = line && placeOf(text, line, offset);
     if (at) out[atKey] = at;
     else out[key] = text;

@@ -1,13 +1,24 @@
 import { formatOfFile } from "../formats/registry";
-import { placer, placeTexts, SessionBytes } from "./edit-texts";
+import type { FileOpsEntry } from "../session/session-format";
+import { cutLength, placer, placeTexts, SessionBytes } from "./edit-texts";
 import { touchRows } from "./history-cache";
-import { entryTouches, sessionTouches, type StoredTouch } from "./session-touches";
+import { entryTouches, sessionTouches, TEXT_CAP, type StoredTouch } from "./session-touches";
 
 /** What the history takes from one read of a session: its touches (and their cache rows), and the name it gives itself (its listing may not have read it). */
 export interface SessionRead {
   touches: StoredTouch[];
   rows: string;
   name?: string;
+}
+
+/** A text's length, where it may stand for one left in the entry's line (FileOpsEntry.cutAt). */
+function lengthIn(e: FileOpsEntry): ((text: string) => number) | undefined {
+  const { cutAt, line } = e;
+  if (!cutAt) return undefined;
+  return (text) => {
+    const cut = cutAt(text);
+    return cut ? cutLength(line, cut, TEXT_CAP) : text.length;
+  };
 }
 
 function sessionRead(touches: StoredTouch[], name: string | undefined): SessionRead {
@@ -26,7 +37,7 @@ export async function readSessionTouches(path: string, cwd: string, opts: { sign
   const format = formatOfFile(path);
   if (format.fileOps) {
     const touches: StoredTouch[] = [];
-    const got = await format.fileOps(path, (e) => entryTouches(touches, { ...e, calls: () => e.calls }, cwd, (t) => placeTexts(t, e.line, e.offset)), { signal: opts.signal });
+    const got = await format.fileOps(path, (e) => entryTouches(touches, { ...e, calls: () => e.calls, lengthOf: lengthIn(e) }, cwd, (t) => placeTexts(t, e.line, e.offset, e.cutAt)), { signal: opts.signal });
     if (got) return sessionRead(touches, got.name);
   }
   const session = await format.load(path, { signal: opts.signal, secondThread: opts.secondThread, skim: true });

@@ -36,13 +36,15 @@ function operationsOf(a: FileActivity): FileOperation[] {
 
 type Texts = { oldText?: string; newText?: string };
 
-/** A text kept only under the cap. */
-function capped(t: Texts): Texts {
+/** A text kept only under the cap (`lengthOf` a text: its own length but for a stand-in, FileOpsEntry.cutAt). */
+function capped(t: Texts, lengthOf: (text: string) => number): Texts {
   const out: Texts = {};
-  if (t.oldText !== undefined && t.oldText.length <= TEXT_CAP) out.oldText = t.oldText;
-  if (t.newText !== undefined && t.newText.length <= TEXT_CAP) out.newText = t.newText;
+  if (t.oldText !== undefined && lengthOf(t.oldText) <= TEXT_CAP) out.oldText = t.oldText;
+  if (t.newText !== undefined && lengthOf(t.newText) <= TEXT_CAP) out.newText = t.newText;
   return out;
 }
+
+const ownLength = (text: string) => text.length;
 
 const WRITE_KEYS = ["content", "file_text", "text", "contents"];
 
@@ -63,14 +65,14 @@ function textsOf(calls: ReadonlyArray<{ name: unknown; input: unknown }>, abs: s
   for (const { name, input } of calls) {
     const edits = toolEdits(name, input) ?? patchEdits(name, input);
     if (edits) {
-      for (const e of edits) if (e.path !== undefined && absoluteIn(e.path, cwd) === abs) out.push(capped(e));
+      for (const e of edits) if (e.path !== undefined && absoluteIn(e.path, cwd) === abs) out.push(e);
       continue;
     }
     if (op !== "write" || !input || typeof input !== "object") continue;
     const o = input as Record<string, unknown>;
     const p = typeof o.file_path === "string" ? o.file_path : typeof o.path === "string" ? o.path : undefined;
     const text = writtenText(input);
-    if (p !== undefined && text !== undefined && absoluteIn(p, cwd) === abs) out.push(capped({ newText: text }));
+    if (p !== undefined && text !== undefined && absoluteIn(p, cwd) === abs) out.push({ newText: text });
   }
   return out;
 }
@@ -97,8 +99,11 @@ function promptsOf(session: SessionReader): TurnPrompts {
   return new TurnPrompts((k) => session.tree.parent[k], prompt, () => session.metas.length);
 }
 
-/** What one entry with file activity gives the history, however it was read. */
-export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls"> & { calls: () => FileOpsEntry["calls"] };
+/**
+ * What one entry with file activity gives the history, however it was read; `lengthOf` a
+ * text of its calls where one may be a stand-in (FileOpsEntry.cutAt).
+ */
+export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls" | "cutAt"> & { calls: () => FileOpsEntry["calls"]; lengthOf?: (text: string) => number };
 
 /**
  * The touches of one entry, appended to `out`: one per file and operation (an edit call
@@ -115,7 +120,7 @@ export function entryTouches(out: StoredTouch[], e: TouchingEntry, cwd: string, 
       if (e.prompt) base.prompt = e.prompt;
       const texts = op === "read" ? [] : textsOf((calls ??= e.calls()), abs, cwd, op);
       if (!texts.length) out.push(base);
-      for (const t of texts) out.push({ ...base, ...place(t) });
+      for (const t of texts) out.push({ ...base, ...place(capped(t, e.lengthOf ?? ownLength)) });
     }
   }
 }

@@ -139,6 +139,12 @@ export interface FileOpsEntry {
   /** The entry's line, valid during the call only, and its offset in the file. */
   line: Buffer;
   offset: number;
+  /**
+   * Where a text of `calls` that the read left unparsed in the line stands (the calls then
+   * hold a stand-in for it, never to be shown): its JSON string, quotes included, is
+   * line[start, end). Undefined for every other text, and where the read cut none.
+   */
+  cutAt?(text: string): [start: number, end: number] | undefined;
 }
 
 /** One file and what the entries of a path or subtree did to it. */

@@ -13,6 +13,7 @@ import { ByteStrings } from "../../store/byte-strings";
 import { HEAD_CAP } from "../../store/head-lines";
 import { DEEP_LINE_BYTES } from "../../store/index-builder";
 import { isBlank } from "../../store/line-scanner";
+import { cutNumber, LineCutter } from "../../store/cut-parse";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { parseIsoTime } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
@@ -52,6 +53,29 @@ function storedPreview(e: Record<string, unknown>): string {
   return column.get(0);
 }
 
+/**
+ * What an assistant's line holds as text the history never reads as such: thinking, its
+ * answer, and the texts of pi's edit and write calls (their places are what it keeps).
+ */
+const CUT_KEYS = ["thinking", "thinkingSignature", "text", "oldText", "newText", "content"];
+
+/** Texts shorter than this (quotes included) are parsed: cutting them saves nothing. */
+const CUT_BYTES = 64;
+
+/** This thread's cutter: its buffer is reused line after line. */
+const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
+
+/** The place in its line (from `start` of the buffer) of a text cut out of it, or undefined. */
+function cutPlace(text: string, cuts: readonly number[], start: number): [number, number] | undefined {
+  const k = cutNumber(text, cuts.length / 2);
+  return k < 0 ? undefined : [cuts[2 * k] - start, cuts[2 * k + 1] - start];
+}
+
+function isAssistantMessage(v: unknown): boolean {
+  const e = v as { type?: unknown; message?: { role?: unknown } } | null;
+  return !!e && typeof e === "object" && e.type === "message" && !!e.message && typeof e.message === "object" && e.message.role === "assistant";
+}
+
 /** One pass over a pi file's lines: the tree's parents, the prompts, and the entries with file operations handed on. */
 class PiFileOpsRead {
   private version = 0;
@@ -85,7 +109,7 @@ class PiFileOpsRead {
       this.add(lead.id, lead.parentId, lineNo);
       return;
     }
-    this.whole(buf, start, end, offset, lineNo);
+    this.whole(buf, start, end, offset, lineNo, lead.type === "message" && lead.role === "assistant");
   }
 
   /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */
@@ -147,14 +171,31 @@ class PiFileOpsRead {
     return this.count++;
   }
 
-  /** A line the load parses whole: a prompt, a call of a file tool, a name, or any line not skimmed. */
-  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number): void {
-    if (end - start >= DEEP_LINE_BYTES && jsonDeeperThan(buf, start, end)) throw new Bail();
+  /**
+   * A line the load parses whole: a prompt, a call of a file tool, a name, or any line not
+   * skimmed. An assistant's (by its lead) is parsed with its texts cut out (CUT_KEYS).
+   */
+  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, assistant: boolean): void {
+    const deep = end - start >= DEEP_LINE_BYTES;
     let obj: unknown;
+    let cuts: number[] = [];
     try {
-      obj = JSON.parse(buf.toString("utf8", start, end));
-    } catch {
-      throw new Bail();
+      if (assistant) {
+        const got = cutter.parse(buf, start, end, deep);
+        if (!got) throw new Bail();
+        ({ value: obj, cuts } = got);
+        // Not an assistant's message as parsed (a member repeated after the lead): its texts are read after all.
+        if (cuts.length && !isAssistantMessage(obj)) {
+          obj = JSON.parse(buf.toString("utf8", start, end));
+          cuts = [];
+        }
+      } else {
+        if (deep && jsonDeeperThan(buf, start, end)) throw new Bail();
+        obj = JSON.parse(buf.toString("utf8", start, end));
+      }
+    } catch (err) {
+      if (err instanceof SyntaxError) throw new Bail();
+      throw err;
     }
     // Not an object, or the header again: the load reports or passes it, no entry.
     if (!obj || typeof obj !== "object" || Array.isArray(obj)) return;
@@ -185,7 +226,8 @@ class PiFileOpsRead {
     const content = (m as { content?: unknown }).content;
     const calls: Array<{ name: unknown; input: unknown }> = [];
     if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
-    this.onEntry({ id, timestamp: Number.isNaN(time) ? "" : new Date(time).toISOString(), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset });
+    const cutAt = cuts.length ? (text: string) => cutPlace(text, cuts, start) : undefined;
+    this.onEntry({ id, timestamp: Number.isNaN(time) ? "" : new Date(time).toISOString(), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
   }
 
   /** At the end of the file: a parent named before its entry makes a tree this read did not build. */

@@ -1,0 +1,139 @@
+// A line parsed with its long texts left in its bytes. The history parses every assistant
+// line that calls a file tool, and most of such a line is text it never reads as a string
+// (thinking, the answer) or only needs the place of (an edit's old and new text, a written
+// file's content: edit-texts.ts keeps places, not texts). Those values are cut out before
+// JSON.parse, each replaced by a short mark, and their places handed back: the parse
+// costs what the line's structure costs, and no text is made only to be thrown away or
+// encoded again to find where it stood.
+//
+// Why the answer is JSON.parse's own: a match of `"key":"` whose first quote has an even
+// run of backslashes before it is, in any JSON text, a key and the start of its string
+// value (an unescaped quote followed by a letter cannot close a string). Each cut string is
+// checked as JSON.parse checks a string (stringEnd) and replaced by another valid string,
+// so the cut line parses exactly when the line does, to the same value but for the marks.
+
+import { jsonDeeperThan } from "../util/json-depth";
+import { stringScan } from "./json-string-scan";
+import { stringEnd } from "./json-valid";
+
+/** A cut text is given in the parsed value as this character followed by its number. */
+const MARK = 0;
+
+/**
+ * A line holding this escape is parsed whole: one of its own strings could then begin with
+ * MARK and be taken for a mark.
+ */
+const MARK_ESCAPE = "\\u0000";
+
+/** A parsed line and the strings cut out of it. */
+export interface CutLine {
+  value: unknown;
+  /** The cut strings' JSON literals, quotes included: the k-th is buf[cuts[2k], cuts[2k+1]). */
+  cuts: number[];
+}
+
+/** Whether the quote at q is escaped: an odd run of backslashes right before it (from start on). */
+function escapedAt(buf: Buffer, q: number, start: number): boolean {
+  let k = q - 1;
+  while (k >= start && buf[k] === 0x5c) k--;
+  return (q - 1 - k) % 2 === 1;
+}
+
+/**
+ * The number of the cut a parsed string stands for (the value of a key LineCutter cut), or
+ * -1 for a string of the line's own. `count` is how many cuts the line has.
+ */
+export function cutNumber(text: string, count: number): number {
+  if (count === 0 || text.length < 2 || text.charCodeAt(0) !== MARK) return -1;
+  const k = Number(text.slice(1));
+  return Number.isInteger(k) && k >= 0 && k < count && String(k) === text.slice(1) ? k : -1;
+}
+
+/** A cut line's buffer grown past this is let go after its line: one long line must not hold its size. */
+const KEPT_BYTES = 4 * 2 ** 20;
+
+/** Parses lines with the string values of some keys cut out when they are long (see the head of this file). */
+export class LineCutter {
+  private readonly keys: RegExp;
+  /** The cut line's bytes, made again for each line. */
+  private cut = Buffer.allocUnsafe(1 << 16);
+
+  /** `keys`: names of plain letters whose string values of at least `minBytes` bytes (quotes included) are cut. */
+  constructor(keys: readonly string[], private readonly minBytes: number) {
+    for (const k of keys) if (!/^[A-Za-z_]+$/.test(k)) throw new Error(`LineCutter: "${k}" is not a key of plain letters`);
+    this.keys = new RegExp(`"(?:${keys.join("|")})":"`, "g");
+  }
+
+  /**
+   * JSON.parse of buf[start, end) with the long values of the keys cut out; undefined when
+   * `checkDepth` and the line nests deeper than jsonDeeperThan allows. Throws as JSON.parse
+   * does for text that is not JSON.
+   */
+  parse(buf: Buffer, start: number, end: number, checkDepth: boolean): CutLine | undefined {
+    const cuts = end - start >= this.minBytes ? this.cutsOf(buf, start, end) : [];
+    if (!cuts.length) {
+      if (checkDepth && jsonDeeperThan(buf, start, end)) return undefined;
+      return { value: JSON.parse(buf.toString("utf8", start, end)), cuts };
+    }
+    let len = 0;
+    let from = start;
+    for (let k = 0; k < cuts.length; k += 2) {
+      len = this.put(len, buf, from, cuts[k]);
+      len = this.putMark(len, k / 2);
+      from = cuts[k + 1];
+    }
+    len = this.put(len, buf, from, end);
+    const cut = this.cut;
+    if (cut.length > KEPT_BYTES) this.cut = Buffer.allocUnsafe(1 << 16);
+    if (checkDepth && jsonDeeperThan(cut, 0, len)) return undefined;
+    return { value: JSON.parse(cut.toString("utf8", 0, len)), cuts };
+  }
+
+  /** The literals to cut, as start/end pairs; none when a value found is not a JSON string (JSON.parse then says so). */
+  private cutsOf(buf: Buffer, start: number, end: number): number[] {
+    const cuts: number[] = [];
+    const scan = stringScan();
+    if (!scan) return cuts;
+    const text = buf.toString("latin1", start, end);
+    if (text.includes(MARK_ESCAPE)) return cuts;
+    let loaded = false;
+    const keys = this.keys;
+    keys.lastIndex = 0;
+    for (let m = keys.exec(text); m; m = keys.exec(text)) {
+      const q = start + m.index;
+      // Inside a string (the line is then not JSON, or this is not a key): looked at no further.
+      if (escapedAt(buf, q, start)) continue;
+      const v = q + m[0].length - 1;
+      if (!loaded) {
+        scan.load(buf, start, end);
+        loaded = true;
+      }
+      const r = stringEnd(buf, v, end, scan);
+      if (r < 0) return [];
+      keys.lastIndex = r - start;
+      if (r - v >= this.minBytes) cuts.push(v, r);
+    }
+    return cuts;
+  }
+
+  /** Appends buf[from, to) to the cut line at len: the new length. */
+  private put(len: number, buf: Buffer, from: number, to: number): number {
+    this.room(len + to - from);
+    buf.copy(this.cut, len, from, to);
+    return len + to - from;
+  }
+
+  /** Appends the k-th mark as a JSON string ("\u0000k"): the new length. */
+  private putMark(len: number, k: number): number {
+    const mark = `"${MARK_ESCAPE}${k}"`;
+    this.room(len + mark.length);
+    return len + this.cut.write(mark, len, "latin1");
+  }
+
+  private room(bytes: number): void {
+    if (bytes <= this.cut.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(bytes, this.cut.length * 2));
+    this.cut.copy(grown);
+    this.cut = grown;
+  }
+}
