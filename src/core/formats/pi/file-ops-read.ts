@@ -6,6 +6,7 @@
 // is left to that load. test/core/history-quick-read.test.ts and history-read-same.test.ts
 // hold the two to the same answer.
 
+import { statSync } from "node:fs";
 import { FileTally } from "../../session/file-tally";
 import type { FileOpsEntry } from "../../session/session-format";
 import { TurnPrompts } from "../../session/turn-prompts";
@@ -17,7 +18,7 @@ import { cutNumber, LineCutter } from "../../store/cut-parse";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { parseIsoTime } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
-import { openRegularAsync } from "../../util/safe-open";
+import { openRegularAsync, readBytesFile } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
@@ -238,13 +239,29 @@ class PiFileOpsRead {
   }
 }
 
-/**
- * pi's SessionFormat.fileOps: the file's entries with file operations handed to `onEntry`
- * in file order (each line valid during its call only), and the session's name; undefined
- * when the file is left to a whole load (see Bail).
- */
-export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, opts: { signal?: AbortSignal } = {}): Promise<{ name?: string } | undefined> {
-  const read = new PiFileOpsRead(onEntry);
+/** Feeds the whole lines of buf[0, have) (the file's bytes from `base` on) to `read`: where the first line not whole starts, and the next line's number. */
+function feedLines(read: PiFileOpsRead, buf: Buffer, have: number, base: number, lineNo: number): { from: number; lineNo: number } {
+  const view = buf.subarray(0, have);
+  let from = 0;
+  for (let nl = view.indexOf(10, from); nl >= 0; nl = view.indexOf(10, from)) {
+    read.line(buf, from, nl, base + from, lineNo++, true);
+    from = nl + 1;
+  }
+  return { from, lineNo };
+}
+
+/** A file of at most this many bytes is read in one synchronous read: awaiting each of its steps left the thread idle a seventh of the time. */
+const SMALL_FILE = 4 * 2 ** 20;
+
+/** A small file's lines, read at once. */
+function readSmall(read: PiFileOpsRead, path: string): void {
+  const buf = readBytesFile(path);
+  const { from, lineNo } = feedLines(read, buf, buf.length, 0, 1);
+  if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
+}
+
+/** A file's lines, a chunk at a time, the next chunk read while one's lines are read. */
+async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined): Promise<void> {
   const file = await openRegularAsync(path);
   // The read of the next chunk, made while this one's lines are read (awaited before the file is closed).
   let next: Promise<{ bytesRead: number }> | undefined;
@@ -258,21 +275,17 @@ export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => 
     let have = (await file.read(buf, 0, chunk, 0)).bytesRead;
     let lineNo = 1;
     for (;;) {
-      opts.signal?.throwIfAborted();
-      // The thread reads the next chunk from the disk while this one's lines are read.
+      signal?.throwIfAborted();
       next = have > 0 ? file.read(ahead, 0, chunk, base + have) : undefined;
-      const view = buf.subarray(0, have);
-      let from = 0;
-      for (let nl = view.indexOf(10, from); nl >= 0; nl = view.indexOf(10, from)) {
-        read.line(buf, from, nl, base + from, lineNo++, true);
-        from = nl + 1;
-      }
+      const fed = feedLines(read, buf, have, base, lineNo);
+      const from = fed.from;
+      lineNo = fed.lineNo;
       const got = next ? (await next).bytesRead : 0;
       next = undefined;
       if (got === 0) {
         // The last line, without a newline.
         if (from < have) read.line(buf, from, have, base + from, lineNo, false);
-        break;
+        return;
       }
       // What is left of the last line, then the chunk read ahead (a line longer than the buffer grows it).
       const left = have - from;
@@ -285,13 +298,31 @@ export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => 
       base += from;
       have = left + got;
     }
+  } finally {
+    await next?.catch(() => undefined);
+    await file.close();
+  }
+}
+
+/**
+ * pi's SessionFormat.fileOps: the file's entries with file operations handed to `onEntry`
+ * in file order (each line valid during its call only), and the session's name; undefined
+ * when the file is left to a whole load (see Bail).
+ */
+export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => void, opts: { signal?: AbortSignal } = {}): Promise<{ name?: string } | undefined> {
+  const read = new PiFileOpsRead(onEntry);
+  try {
+    opts.signal?.throwIfAborted();
+    if (statSync(path).size <= SMALL_FILE) {
+      readSmall(read, path);
+      // A turn of the event loop: a thread reading small files one after another must still
+      // hear its reader threads (their answers, and their asks for more, are messages).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } else await readChunked(read, path, opts.signal);
     read.finish();
     return read.name === undefined ? {} : { name: read.name };
   } catch (err) {
     if (err instanceof Bail) return undefined;
     throw err;
-  } finally {
-    await next?.catch(() => undefined);
-    await file.close();
   }
 }
