@@ -109,6 +109,37 @@ describe("per-file history: pi's own quick read of a file", () => {
     }
   });
 
+  it("pi's own ids (8 hex digits, kept as numbers): the tree, a duplicate and a parent named early as with any id; ids that differ in case are two", async () => {
+    const hexTurn = (u: string, a: string, r: string, parent: string | null, file: string): Raw[] => [
+      user(u, parent, `Prompt for ${file}`),
+      assistant(a, u, "", { toolCalls: [call(`c${a}`, "edit", { path: file, oldText: "o", newText: "n" })] }),
+      toolResult(r, a, `c${a}`, "edit", "ok"),
+    ];
+    // A branch back to the first prompt's result, ids at both ends of the range, and "ABCDEF12" beside "abcdef12".
+    const tree = [
+      header({ cwd: "/w" }),
+      ...hexTurn("00000000", "0000000a", "ffffffff", null, "one.ts"),
+      ...hexTurn("abcdef12", "12345678", "9abcdef0", "ffffffff", "two.ts"),
+      ...hexTurn("ABCDEF12", "0badcafe", "deadbeef", "ffffffff", "three.ts"),
+      assistant("c0ffee00", "ABCDEF12", "", { toolCalls: [call("cx", "write", { path: "four.ts", content: "x" })] }),
+    ];
+    const path = writeSession(tree);
+    assert.ok(await quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 4);
+    const prompts = new Map((await readSessionTouches(path, "/w")).touches.map((t) => [t.absolutePath, t.prompt]));
+    assert.equal(prompts.get("/w/four.ts"), "Prompt for three.ts");
+    assert.equal(prompts.get("/w/two.ts"), "Prompt for two.ts");
+    const cases: Record<string, Array<Raw | string>> = {
+      "duplicate hex id": [...tree, user("abcdef12", "c0ffee00", "Again")],
+      "hex parent named before its entry": [header({ cwd: "/w" }), assistant("0000000a", "0000000b", "", { toolCalls: [call("c0", "read", { path: "f.ts" })] }), user("0000000b", null, "Later")],
+    };
+    for (const [what, lines] of Object.entries(cases)) {
+      const p = writeSession(lines);
+      assert.equal(await quickReadTakes(p), false, `${what}: taken by the quick read`);
+      await sameAsFullRead(p);
+    }
+  });
+
   it("a line skimmed by its lead and damaged after it: read as the history's load reads it (the lead is all either looks at)", async () => {
     const path = writeSession([
       header({ cwd: "/w" }),

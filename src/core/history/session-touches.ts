@@ -19,10 +19,28 @@ export type StoredTouch = Omit<FileTouch, "agent" | "sessionPath" | "sessionTitl
  */
 export const TEXT_CAP = 64 * 1024;
 
+/** Paths made absolute lately, by the cwd they were made against: a session names the same files again and again. */
+const resolved = new Map<string, Map<string, string>>();
+let resolvedCount = 0;
+/** Paths kept in `resolved` at most (it is emptied past this). */
+const RESOLVED_CAP = 65_536;
+
 /** A file path as the session named it, made absolute against the session's cwd. */
 export function absoluteIn(path: string, cwd: string): string {
-  if (isAbsolute(path) || !cwd) return resolve(path);
-  return resolve(cwd, path);
+  // Without a cwd, a relative path is resolved against the process's, which may change: not kept.
+  if (!cwd) return resolve(path);
+  let paths = resolved.get(cwd);
+  const known = paths?.get(path);
+  if (known !== undefined) return known;
+  const abs = isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+  if (++resolvedCount > RESOLVED_CAP) {
+    resolved.clear();
+    resolvedCount = 1;
+    paths = undefined;
+  }
+  if (!paths) resolved.set(cwd, (paths = new Map()));
+  paths.set(path, abs);
+  return abs;
 }
 
 /** The operations one entry did to one file, strongest first (an entry that read and edited a file did both). */

@@ -20,6 +20,7 @@ import { parseIsoTime } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
 import { openRegularAsync, readBytesFile } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
+import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
 import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
@@ -64,6 +65,8 @@ const CUT_KEYS = ["thinking", "thinkingSignature", "text", "oldText", "newText",
 /** Texts shorter than this (quotes included) are parsed: cutting them saves nothing. */
 const CUT_BYTES = 64;
 
+const NO_BYTES = Buffer.alloc(0);
+
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
 
@@ -84,11 +87,11 @@ class PiFileOpsRead {
   private headerSeen = false;
   private count = 0;
   private parents = new Int32Array(4096);
-  private readonly byId = new Map<string, number>();
+  private readonly byId = new EntryIds();
   /** The id of the last entry. */
-  private lastId: string | undefined;
+  private lastId: IdKey | undefined;
   /** Parent ids not yet in the file where they were named: a later entry with one of them would make the tree differ (read whole instead). */
-  private readonly unknownParents: string[] = [];
+  private readonly unknownParents: IdKey[] = [];
   private readonly userWords = new Map<number, string>();
   private readonly prompts = new TurnPrompts(
     (k) => this.parents[k],
@@ -107,8 +110,10 @@ class PiFileOpsRead {
     const lead = this.lead;
     if (!readPlainLead(buf, start, end, lead) && !this.slowLead(buf, start, end)) lead.type = undefined;
     // The history's load skims the same lines (IndexHooks.skim, skimPi): their lead is all it reads of them.
-    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, buf.subarray(start, end)) && closesObject(buf, start, end)) {
-      this.add(lead.id, lead.parentId, lineNo);
+    // The rule reads the line of an assistant's message only: no view of the bytes made for the others.
+    const line = lead.role === "assistant" ? buf.subarray(start, end) : NO_BYTES;
+    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, line) && closesObject(buf, start, end)) {
+      this.add(lead.idKey >= 0 ? lead.idKey : lead.id, lead.parentKey >= 0 ? lead.parentKey : lead.parentId);
       return;
     }
     this.whole(buf, start, end, offset, lineNo, lead.type === "message" && lead.role === "assistant");
@@ -125,6 +130,7 @@ class PiFileOpsRead {
     lead.id = got.id as PlainLead["id"];
     lead.hasParentId = "parentId" in got;
     lead.parentId = got.parentId as PlainLead["parentId"];
+    lead.idKey = lead.parentKey = -1;
     return true;
   }
 
@@ -142,28 +148,28 @@ class PiFileOpsRead {
     this.headerSeen = true;
   }
 
-  /** An entry; its position. `id` and `parentId` as identify() takes them from the line (version 1: from line numbers). */
-  private add(id: unknown, parentId: unknown, lineNo: number): number {
-    let own: string;
+  /**
+   * An entry; its position. `id` and `parentId` as identify() takes them from the line
+   * (a string id as its key, see entry-ids.ts; version 1: ids from line numbers, each
+   * entry's parent the one before).
+   */
+  private add(id: unknown, parentId: unknown): number {
     let parent = -1;
-    if (this.version < 2) {
-      own = v1EntryId(lineNo);
-      parent = this.count - 1;
-    } else {
+    if (this.version < 2) parent = this.count - 1;
+    else {
       // identify() skips an entry without an id; the tree keeps the last of two with one id (read whole instead).
-      if (typeof id !== "string" || !id) return -1;
-      own = id;
-      if (typeof parentId === "string" && parentId !== id) {
+      const own = typeof id === "number" ? id : typeof id === "string" && id ? keyOf(id) : undefined;
+      if (own === undefined) return -1;
+      const up = typeof parentId === "number" ? parentId : typeof parentId === "string" ? keyOf(parentId) : undefined;
+      if (up !== undefined && up !== own) {
         // Most entries follow the one before.
-        const p = parentId === this.lastId ? this.count - 1 : this.byId.get(parentId);
-        if (p === undefined) this.unknownParents.push(parentId);
+        const p = up === this.lastId ? this.count - 1 : this.byId.get(up);
+        if (p === undefined) this.unknownParents.push(up);
         else parent = p;
       }
-      const known = this.byId.size;
-      this.byId.set(own, this.count);
-      if (this.byId.size === known) throw new Bail();
+      if (!this.byId.add(own, this.count)) throw new Bail();
+      this.lastId = own;
     }
-    this.lastId = own;
     if (this.count === this.parents.length) {
       const grown = new Int32Array(this.parents.length * 2);
       grown.set(this.parents);
@@ -203,7 +209,7 @@ class PiFileOpsRead {
     if (!obj || typeof obj !== "object" || Array.isArray(obj)) return;
     const e = obj as Record<string, unknown>;
     if (e.type === "session") return;
-    const i = this.add(e.id, e.parentId, lineNo);
+    const i = this.add(e.id, e.parentId);
     if (i < 0) return;
     if (e.type === "session_info") {
       if (typeof e.name === "string" && e.name.trim()) this.name = e.name.trim();
@@ -219,8 +225,8 @@ class PiFileOpsRead {
     }
     if (role !== "assistant") return;
     const tally = new FileTally();
-    // The id add() gave the entry.
-    const id = this.lastId as string;
+    // The id the load gives the entry (add() took it: a string, but in version 1).
+    const id = this.version < 2 ? v1EntryId(lineNo) : (e.id as string);
     tallyCalls(tally, e, id);
     const activity = tally.list();
     if (!activity.length) return;
@@ -235,7 +241,7 @@ class PiFileOpsRead {
   /** At the end of the file: a parent named before its entry makes a tree this read did not build. */
   finish(): void {
     if (!this.headerSeen) throw new Bail();
-    for (const id of this.unknownParents) if (this.byId.has(id)) throw new Bail();
+    for (const id of this.unknownParents) if (this.byId.get(id) !== undefined) throw new Bail();
   }
 }
 

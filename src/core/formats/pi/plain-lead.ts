@@ -5,21 +5,32 @@
 // lead) is not read here: the caller falls back to leadingMembers, which reads it exactly.
 
 import { LEAD_CAP } from "../../store/line-skim";
+import { hexIdAt } from "./entry-ids";
 
 const QUOTE = 0x22;
 
-/** What the history's read takes from a line's lead: its type, id and parent, and its message's role (a skimmed line's time is not needed). */
+/**
+ * What the history's read takes from a line's lead: its type, id and parent, and its
+ * message's role (a skimmed line's time is not needed). An id or parent of 8 lowercase hex
+ * digits (pi's own) is given as its number (idKey, parentKey; entry-ids.ts) and as HEX_ID in
+ * place of the string, which is not made; else the key is -1.
+ */
 export interface PlainLead {
   type: string | null | undefined;
   id: string | null | undefined;
+  idKey: number;
   /** Whether the lead has a parentId member (null included). */
   hasParentId: boolean;
   parentId: string | null | undefined;
+  parentKey: number;
   role: string | null | undefined;
 }
 
+/** What a lead holds as the id or parent whose number it gives instead (a string, as the id is one). */
+export const HEX_ID = "(8 hex digits)";
+
 export function emptyLead(): PlainLead {
-  return { type: undefined, id: undefined, hasParentId: false, parentId: undefined, role: undefined };
+  return { type: undefined, id: undefined, idKey: -1, hasParentId: false, parentId: undefined, parentKey: -1, role: undefined };
 }
 
 /** The position after the plain string whose opening quote is at p, or -1 (not plain, or not closed before `stop`). */
@@ -72,6 +83,7 @@ function nameAt(buf: Buffer, from: number, to: number): string {
 export function readPlainLead(buf: Buffer, start: number, end: number, out: PlainLead): boolean {
   const stop = Math.min(end, start + LEAD_CAP);
   out.type = out.id = out.parentId = out.role = undefined;
+  out.idKey = out.parentKey = -1;
   out.hasParentId = false;
   if (buf[start] !== 0x7b) return false;
   let p = start + 1;
@@ -108,20 +120,25 @@ export function readPlainLead(buf: Buffer, start: number, end: number, out: Plai
       continue;
     }
     let value: string | null;
+    let hex = -1;
     if (c === QUOTE) {
       const v0 = p + 1;
       p = plainString(buf, p, stop);
       if (p < 0) return false;
-      value = key === 2 || key === 6 ? nameAt(buf, v0, p - 1) : key ? buf.toString("latin1", v0, p - 1) : "";
+      if (key === 1 || key === 3) hex = hexIdAt(buf, v0, p - 1);
+      value = key === 2 || key === 6 ? nameAt(buf, v0, p - 1) : hex >= 0 ? HEX_ID : key ? buf.toString("latin1", v0, p - 1) : "";
     } else if (c === 0x6e && p + 4 <= stop && buf[p + 1] === 0x75 && buf[p + 2] === 0x6c && buf[p + 3] === 0x6c) {
       value = null;
       p += 4;
     } else return false;
     // A key met again: JSON keeps its last value, and so does this.
-    if (key === 1) out.id = value;
-    else if (key === 2) out.type = value;
+    if (key === 1) {
+      out.id = value;
+      out.idKey = hex;
+    } else if (key === 2) out.type = value;
     else if (key === 3) {
       out.parentId = value;
+      out.parentKey = hex;
       out.hasParentId = true;
     } else if (key === 6) out.role = value;
     any = true;
