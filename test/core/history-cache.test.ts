@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileS
 import { join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
-import { cacheBytes } from "../../src/core/history/history-cache";
+import { cacheBytes, readCache, recordTouches, type SessionRecord } from "../../src/core/history/history-cache";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches } from "../../src/core/history/session-touches";
@@ -44,20 +44,36 @@ describe("per-file history: edits' texts kept as places in their session files",
     assert.ok(placed >= 50, `only ${placed} touches had their texts placed`);
   });
 
-  it("the cache rows a read makes (on either thread) write the bytes the touches alone make", async () => {
+  it("a record's rows, as a read makes them or as the cache file gives them back, write the same bytes and make the read's touches", async () => {
     const w = buildHistoryWorld();
-    const records = new Map();
+    const records = new Map<string, SessionRecord>();
+    const touches = new Map<string, unknown>();
     for (const [path, cwd] of [[w.piFile, w.main], [LARGE, "/w"]]) {
       if (!existsSync(path)) continue;
       const read = await readSessionTouches(path, cwd);
       assert.ok(read.rows.length > 10);
-      records.set(path, { agent: "pi", size: 1, mtimeMs: 2, cwd, title: 'a "title"', touches: read.touches, rows: read.rows });
+      assert.deepEqual(read.paths, [...new Set(read.touches.map((t) => t.absolutePath))]);
+      records.set(path, { agent: "pi", size: 1, mtimeMs: 2, cwd, title: 'a "title"', paths: read.paths, rows: read.rows });
+      touches.set(path, read.touches);
     }
-    const withRows = cacheBytes(records);
-    const without = cacheBytes(new Map([...records].map(([p, { rows: _r, ...r }]) => [p, r])));
-    assert.ok(withRows && without);
-    assert.equal(withRows.toString(), without.toString());
-    JSON.parse(withRows.toString());
+    const written = cacheBytes(records);
+    assert.ok(written);
+    const file = join(buildHistoryWorld().base, "history-cache.json");
+    writeFileSync(file, written);
+    const back = readCache(file);
+    assert.equal(back.size, records.size);
+    for (const [path, rec] of back) {
+      assert.equal(typeof rec.rows, "object");
+      assert.deepEqual(recordTouches(rec), touches.get(path), path);
+      assert.deepEqual(recordTouches(records.get(path) as SessionRecord), touches.get(path), path);
+    }
+    assert.equal(cacheBytes(back)?.toString(), written.toString());
+    // A row not as written drops the whole cache (every session read again), not one lookup later.
+    const bad = JSON.parse(written.toString());
+    const first = Object.values(bad.records)[0] as { entries: unknown[][] };
+    first.entries[0][3] = [[7, 0, 0, 0]];
+    writeFileSync(file, JSON.stringify(bad));
+    assert.equal(readCache(file).size, 0);
   });
 
   it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text", async () => {

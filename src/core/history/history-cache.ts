@@ -12,20 +12,25 @@ import type { TextAt } from "./edit-texts";
 import type { FileOperation } from "./file-touch";
 import type { StoredTouch } from "./session-touches";
 
-/** One session's part of the index, remembered by its file's stamp. */
+/**
+ * One session's part of the index, remembered by its file's stamp. Its touches are kept as
+ * the cache file writes them (compact: one string, or the arrays the cache file parses to)
+ * and made into objects at the first lookup that needs them (recordTouches): a cold index
+ * of 1,000 sessions held 600,000 touch objects the collector went over again and again, and
+ * a one-off `ase history` from the cache made every one of them to answer one file.
+ */
 export interface SessionRecord {
   agent: string;
   size: number;
   mtimeMs: number;
   cwd: string;
   title: string;
-  touches: StoredTouch[];
-  /**
-   * The touches as the cache file writes them (touchRows), made where the session was read:
-   * on the history's second thread for its half, rather than all at the end on this one (a
-   * cold index of 1,000 sessions spent 2.3 s there). Dropped once written.
-   */
-  rows?: string;
+  /** The files its touches name, each once (the index finds a file's sessions by these). */
+  paths: string[];
+  /** Its touches as a cache row holds them: the JSON text of touchTables (made where the session was read), or that text parsed. */
+  rows: string | RowTables;
+  /** The touches, once made (recordTouches). */
+  touches?: StoredTouch[];
 }
 
 /** 2: compact rows, edits' texts as places in their session files; 3: the places' digests of the bytes (bytesDigest). */
@@ -40,15 +45,19 @@ type TouchRow = [number, number, TextCell, TextCell];
 /** One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none), its operations]. */
 type EntryRow = [string, string, number, TouchRow[]];
 
-interface RecordRow {
+/** A session's touches in a cache row: its paths and prompts once each, its touches by entry. */
+export interface RowTables {
+  paths: string[];
+  prompts: string[];
+  entries: EntryRow[];
+}
+
+interface RecordRow extends RowTables {
   agent: string;
   size: number;
   mtimeMs: number;
   cwd: string;
   title: string;
-  paths: string[];
-  prompts: string[];
-  entries: EntryRow[];
 }
 
 interface CacheFile {
@@ -77,8 +86,8 @@ function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
   return text ?? 0;
 }
 
-/** A session's touches in a cache row: its paths and prompts once each, its touches by entry. */
-function tables(touches: readonly StoredTouch[]): Pick<RecordRow, "paths" | "prompts" | "entries"> {
+/** A session's touches in a cache row's tables. */
+export function touchTables(touches: readonly StoredTouch[]): RowTables {
   const paths = new Table();
   const prompts = new Table();
   const entries: EntryRow[] = [];
@@ -92,33 +101,42 @@ function tables(touches: readonly StoredTouch[]): Pick<RecordRow, "paths" | "pro
   return { paths: paths.list, prompts: prompts.list, entries };
 }
 
-/** The JSON of a session's touches as its cache row holds them (SessionRecord.rows). */
-export function touchRows(touches: readonly StoredTouch[]): string {
-  return JSON.stringify(tables(touches));
-}
-
-/** A record's row as JSON text: the session's facts, then its touches (made now, or as the reader made them). */
+/** A record's row as JSON text: the session's facts, then its touches' tables. */
 function rowText(rec: SessionRecord): string {
   const facts = { agent: rec.agent, size: rec.size, mtimeMs: rec.mtimeMs, cwd: rec.cwd, title: rec.title };
-  return `${JSON.stringify(facts).slice(0, -1)},${(rec.rows ?? touchRows(rec.touches)).slice(1)}`;
+  const rows = typeof rec.rows === "string" ? rec.rows : JSON.stringify({ paths: rec.rows.paths, prompts: rec.rows.prompts, entries: rec.rows.entries });
+  return `${JSON.stringify(facts).slice(0, -1)},${rows.slice(1)}`;
 }
 
-/** A cell read back; anything not as written throws (the whole cache is then dropped). */
+/** A text cell as written: its place, the text, or 0. */
+function isTextCell(cell: unknown): cell is TextCell {
+  return cell === 0 || typeof cell === "string" || (Array.isArray(cell) && cell.length === 3 && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "string");
+}
+
 function putText(t: StoredTouch, cell: TextCell, text: "oldText" | "newText", place: "oldAt" | "newAt"): void {
   if (cell === 0) return;
   if (typeof cell === "string") t[text] = cell;
-  else if (Array.isArray(cell) && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "string") t[place] = { at: cell[0], bytes: cell[1], digest: cell[2] };
-  else throw new Error("bad text cell");
+  else t[place] = { at: cell[0], bytes: cell[1], digest: cell[2] };
 }
 
-function decode(row: RecordRow): SessionRecord {
+/** Whether a row read back holds tables as written (its touches are made later: a bad row drops the whole cache now, not a lookup then). */
+function isTables(row: RowTables): boolean {
+  const { paths, prompts, entries } = row;
+  if (!Array.isArray(paths) || !Array.isArray(prompts) || !Array.isArray(entries)) return false;
+  if (!paths.every((p) => typeof p === "string") || !prompts.every((p) => typeof p === "string")) return false;
+  for (const e of entries) {
+    if (!Array.isArray(e) || typeof e[0] !== "string" || typeof e[1] !== "string" || !Number.isInteger(e[2]) || e[2] >= prompts.length || !Array.isArray(e[3])) return false;
+    for (const op of e[3]) if (!Array.isArray(op) || !OPERATIONS[op[0]] || typeof paths[op[1]] !== "string" || !isTextCell(op[2]) || !isTextCell(op[3])) return false;
+  }
+  return true;
+}
+
+/** The touches of a row's tables. */
+function decode(row: RowTables): StoredTouch[] {
   const touches: StoredTouch[] = [];
   for (const [entryId, time, prompt, ops] of row.entries) {
     for (const [op, path, oldCell, newCell] of ops) {
-      const operation = OPERATIONS[op];
-      const absolutePath = row.paths[path];
-      if (!operation || typeof absolutePath !== "string" || typeof entryId !== "string") throw new Error("bad touch row");
-      const t: StoredTouch = { entryId, operation, absolutePath };
+      const t: StoredTouch = { entryId, operation: OPERATIONS[op], absolutePath: row.paths[path] };
       if (time) t.timestamp = time;
       if (prompt >= 0) t.prompt = row.prompts[prompt];
       putText(t, oldCell, "oldText", "oldAt");
@@ -126,7 +144,13 @@ function decode(row: RecordRow): SessionRecord {
       touches.push(t);
     }
   }
-  return { agent: row.agent, size: row.size, mtimeMs: row.mtimeMs, cwd: row.cwd, title: row.title, touches };
+  return touches;
+}
+
+/** A session's touches, made from its rows at the first ask and kept. */
+export function recordTouches(rec: SessionRecord): StoredTouch[] {
+  rec.touches ??= decode(typeof rec.rows === "string" ? (JSON.parse(rec.rows) as RowTables) : rec.rows);
+  return rec.touches;
 }
 
 /** The records of the cache file; none when it is missing, of another version or not as written. */
@@ -134,7 +158,12 @@ export function readCache(file: string): Map<string, SessionRecord> {
   try {
     const parsed = JSON.parse(readTextFile(file)) as CacheFile;
     if (parsed.version !== CACHE_VERSION || !parsed.records || typeof parsed.records !== "object") return new Map();
-    return new Map(Object.entries(parsed.records).map(([path, row]) => [path, decode(row)]));
+    const records = new Map<string, SessionRecord>();
+    for (const [path, row] of Object.entries(parsed.records)) {
+      if (!row || typeof row !== "object" || !isTables(row)) return new Map();
+      records.set(path, { agent: row.agent, size: row.size, mtimeMs: row.mtimeMs, cwd: row.cwd, title: row.title, paths: row.paths, rows: { paths: row.paths, prompts: row.prompts, entries: row.entries } });
+    }
+    return records;
   } catch {
     // Missing or unreadable cache: every session is read again.
     return new Map();

@@ -4,7 +4,7 @@ import type { SessionSummary } from "../store/discover";
 import { sessionTitle } from "../util/session-title";
 import { withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
-import { historyCacheFile, readCache, saveCache, type SessionRecord } from "./history-cache";
+import { historyCacheFile, readCache, recordTouches, saveCache, type SessionRecord } from "./history-cache";
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches, type SessionRead } from "./read-touches";
@@ -63,9 +63,9 @@ function sourcesOf(s: SessionSummary): Source[] {
 export class HistoryIndex {
   private records = new Map<string, SessionRecord>();
   /**
-   * Where each file's touches are: pairs of (session's place in `sessions`, touch's place in
-   * its record), numbers only. A file's whole touches are made at its first lookup (a one-off
-   * `ase history` asks one file of thousands), then kept newest first in `whole`.
+   * Which sessions touched each file: their places in `sessions`. A file's whole touches are
+   * made at its first lookup, from those sessions' touches (made then from their rows: a
+   * one-off `ase history` asks one file of thousands), then kept newest first in `whole`.
    */
   private byFile = new Map<string, number[]>();
   private sessions: Array<[string, SessionRecord]> = [];
@@ -156,8 +156,6 @@ export class HistoryIndex {
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
     if (changed && cacheFile) saveCache(cacheFile, this.records);
-    // Kept only to be written: the touches hold all of it.
-    for (const r of this.records.values()) delete r.rows;
   }
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
@@ -178,11 +176,11 @@ export class HistoryIndex {
     this.whole = new Map();
     this.sessions = [...this.records];
     this.sessions.forEach(([, rec], k) => {
-      rec.touches.forEach((touch, j) => {
-        const list = this.byFile.get(touch.absolutePath);
-        if (list) list.push(k, j);
-        else this.byFile.set(touch.absolutePath, [k, j]);
-      });
+      for (const path of rec.paths) {
+        const list = this.byFile.get(path);
+        if (list) list.push(k);
+        else this.byFile.set(path, [k]);
+      }
     });
   }
 
@@ -193,9 +191,9 @@ export class HistoryIndex {
     const at = this.byFile.get(path);
     if (!at) return [];
     list = [];
-    for (let p = 0; p < at.length; p += 2) {
-      const [session, rec] = this.sessions[at[p]];
-      list.push({ agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...rec.touches[at[p + 1]] });
+    for (const k of at) {
+      const [session, rec] = this.sessions[k];
+      for (const touch of recordTouches(rec)) if (touch.absolutePath === path) list.push({ agent: rec.agent, sessionPath: session, sessionTitle: rec.title, ...touch });
     }
     list = newestFirst(list);
     this.whole.set(path, list);
@@ -224,7 +222,7 @@ export class HistoryIndex {
   private checkoutsOf(repo: RepoOf): string[] {
     const roots = new Set<string>();
     const cwds = new Set<string>();
-    for (const rec of this.records.values()) if (rec.cwd && rec.touches.length) cwds.add(rec.cwd);
+    for (const rec of this.records.values()) if (rec.cwd && rec.paths.length) cwds.add(rec.cwd);
     for (const cwd of cwds) {
       const r = repoOf(cwd, this.repoMemo);
       if (r && r.key === repo.key && r.root !== repo.root && !isInside(repo.root, r.root)) roots.add(r.root);
@@ -232,7 +230,7 @@ export class HistoryIndex {
     return [...roots];
   }
 
-  /** Every file some session touched, most touched first. */
+  /** Every file some session touched, those touched by the most sessions first. */
   touchedFiles(): string[] {
     return [...this.byFile.entries()].sort((a, b) => b[1].length - a[1].length).map(([path]) => path);
   }
@@ -244,9 +242,10 @@ export class HistoryIndex {
 }
 
 /** A session's record from its read (its title made with the name the read found, when its listing read the head only). */
-function recordOf(s: Source, read: SessionRead): SessionRecord {
+function recordOf(s: Source, read: Omit<SessionRead, "touches">): SessionRecord {
   const title = s.titleWith ? s.titleWith(read.name) : s.title;
-  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, touches: read.touches, rows: read.rows || undefined };
+  // The touches themselves are not kept: their rows hold them (recordTouches).
+  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, paths: read.paths, rows: read.rows || { paths: [], prompts: [], entries: [] } };
 }
 
 function gib(bytes: number): string {

@@ -17,7 +17,8 @@ if (!isMainThread && port) {
         ? lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined })
         : readSessionTouches(req.path, req.cwd, { secondThread: false });
     work.then(
-      (got) => port.postMessage(Array.isArray(got) ? { id: req.id, touches: got } : { id: req.id, touches: got.touches, rows: got.rows, name: got.name }),
+      // A read's touches stay here: the index keeps their rows (one string) until a lookup needs them.
+      (got) => port.postMessage(Array.isArray(got) ? { id: req.id, touches: got } : { id: req.id, rows: got.rows, paths: got.paths, name: got.name }),
       (err: unknown) => port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
     );
   });

@@ -1,13 +1,18 @@
 import { formatOfFile } from "../formats/registry";
 import type { FileOpsEntry } from "../session/session-format";
 import { cutLength, placer, placeTexts, SessionBytes } from "./edit-texts";
-import { touchRows } from "./history-cache";
+import { touchTables } from "./history-cache";
 import { entryTouches, sessionTouches, TEXT_CAP, type StoredTouch } from "./session-touches";
 
-/** What the history takes from one read of a session: its touches (and their cache rows), and the name it gives itself (its listing may not have read it). */
+/**
+ * What the history takes from one read of a session: its touches as the cache file writes
+ * them (SessionRecord.rows) and the files they name, the touches themselves where they are
+ * wanted, and the name the session gives itself (its listing may not have read it).
+ */
 export interface SessionRead {
   touches: StoredTouch[];
   rows: string;
+  paths: string[];
   name?: string;
 }
 
@@ -22,8 +27,10 @@ function lengthIn(e: FileOpsEntry): ((text: string) => number) | undefined {
 }
 
 function sessionRead(touches: StoredTouch[], name: string | undefined): SessionRead {
-  const rows = touchRows(touches);
-  return name ? { touches, rows, name } : { touches, rows };
+  const tables = touchTables(touches);
+  const read: SessionRead = { touches, rows: JSON.stringify(tables), paths: tables.paths };
+  if (name) read.name = name;
+  return read;
 }
 
 /**

@@ -48,7 +48,7 @@ export type ThreadRequest = { id: number; path: string; cwd: string } | { id: nu
 export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
 
 /** The thread's answer (with a read session's own name), or (`progress`: sessions read, of how many) news of a lookup still running. */
-export type ThreadReply = { id: number; touches?: StoredTouch[] | FileTouch[]; rows?: string; name?: string; error?: string; progress?: [number, number] };
+export type ThreadReply = { id: number; touches?: FileTouch[]; rows?: string; paths?: string[]; name?: string; error?: string; progress?: [number, number] };
 
 /**
  * The history's own thread (dist/history-worker.js): reads one session at a time and hands
@@ -78,7 +78,7 @@ export class TouchThread {
       if (!p) return;
       if (m.progress) return p.onProgress?.(m.progress[0], m.progress[1]);
       this.pending.delete(m.id);
-      if (m.touches) p.resolve(m);
+      if (m.touches || m.rows !== undefined) p.resolve(m);
       else p.reject(new Error(m.error ?? "the history thread gave no answer"));
     });
     const fail = (err: Error) => {
@@ -104,12 +104,11 @@ export class TouchThread {
     });
   }
 
-  /** The touches of one session, read on the thread. */
-  async read(path: string, cwd: string): Promise<SessionRead> {
+  /** The touches of one session, read on the thread: their rows and paths (the touches themselves are not sent). */
+  async read(path: string, cwd: string): Promise<Omit<SessionRead, "touches">> {
     const reply = await this.ask({ path, cwd });
-    const touches = reply.touches as StoredTouch[];
-    const rows = reply.rows ?? "";
-    return reply.name === undefined ? { touches, rows } : { touches, rows, name: reply.name };
+    const got = { rows: reply.rows ?? "", paths: reply.paths ?? [] };
+    return reply.name === undefined ? got : { ...got, name: reply.name };
   }
 
   /** A file's history from the thread's own index over these stores (lookupFileHistory there), its refresh's progress told to `onProgress`. */
