@@ -123,6 +123,16 @@ function promptsOf(session: SessionReader): TurnPrompts {
  */
 export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls" | "cutAt"> & { calls: () => FileOpsEntry["calls"]; lengthOf?: (text: string) => number };
 
+const NO_TEXTS: Texts[] = [];
+
+/** One touch of an entry, without texts. */
+function touchOf(e: TouchingEntry, operation: FileOperation, absolutePath: string): StoredTouch {
+  const touch: StoredTouch = { entryId: e.id, operation, absolutePath };
+  if (e.timestamp) touch.timestamp = e.timestamp;
+  if (e.prompt) touch.prompt = e.prompt;
+  return touch;
+}
+
 /**
  * The touches of one entry, appended to `out`: one per file and operation (an edit call
  * that made several edits, one per edit), paths resolved against the session's cwd, the
@@ -133,12 +143,18 @@ export function entryTouches(out: StoredTouch[], e: TouchingEntry, cwd: string, 
   for (const a of e.activity) {
     const abs = absoluteIn(a.path, cwd);
     for (const op of operationsOf(a)) {
-      const base: StoredTouch = { entryId: e.id, operation: op, absolutePath: abs };
-      if (e.timestamp) base.timestamp = e.timestamp;
-      if (e.prompt) base.prompt = e.prompt;
-      const texts = op === "read" ? [] : textsOf((calls ??= e.calls()), abs, cwd, op);
-      if (!texts.length) out.push(base);
-      for (const t of texts) out.push({ ...base, ...place(capped(t, e.lengthOf ?? ownLength)) });
+      const texts = op === "read" ? NO_TEXTS : textsOf((calls ??= e.calls()), abs, cwd, op);
+      if (!texts.length) out.push(touchOf(e, op, abs));
+      for (const t of texts) {
+        // Built field by field: spreading the texts into a copy of the touch cost more than the rest of it.
+        const touch = touchOf(e, op, abs);
+        const kept = place(capped(t, e.lengthOf ?? ownLength));
+        if (kept.oldText !== undefined) touch.oldText = kept.oldText;
+        if (kept.oldAt) touch.oldAt = kept.oldAt;
+        if (kept.newText !== undefined) touch.newText = kept.newText;
+        if (kept.newAt) touch.newAt = kept.newAt;
+        out.push(touch);
+      }
     }
   }
 }

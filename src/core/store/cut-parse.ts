@@ -67,10 +67,11 @@ export class LineCutter {
   /**
    * JSON.parse of buf[start, end) with the long values of the keys cut out; undefined when
    * `checkDepth` and the line nests deeper than jsonDeeperThan allows. Throws as JSON.parse
-   * does for text that is not JSON.
+   * does for text that is not JSON. `latin1`: the line's bytes as latin1 text, when the
+   * caller has made it already.
    */
-  parse(buf: Buffer, start: number, end: number, checkDepth: boolean): CutLine | undefined {
-    const cuts = end - start >= this.minBytes ? this.cutsOf(buf, start, end) : [];
+  parse(buf: Buffer, start: number, end: number, checkDepth: boolean, latin1?: string): CutLine | undefined {
+    const cuts = end - start >= this.minBytes ? this.cutsOf(buf, start, end, latin1) : [];
     if (!cuts.length) {
       if (checkDepth && jsonDeeperThan(buf, start, end)) return undefined;
       return { value: JSON.parse(buf.toString("utf8", start, end)), cuts };
@@ -90,11 +91,11 @@ export class LineCutter {
   }
 
   /** The literals to cut, as start/end pairs; none when a value found is not a JSON string (JSON.parse then says so). */
-  private cutsOf(buf: Buffer, start: number, end: number): number[] {
+  private cutsOf(buf: Buffer, start: number, end: number, latin1: string | undefined): number[] {
     const cuts: number[] = [];
     const scan = stringScan();
     if (!scan) return cuts;
-    const text = buf.toString("latin1", start, end);
+    const text = latin1 ?? buf.toString("latin1", start, end);
     if (text.includes(MARK_ESCAPE)) return cuts;
     let loaded = false;
     const keys = this.keys;

@@ -110,13 +110,16 @@ class PiFileOpsRead {
     const lead = this.lead;
     if (!readPlainLead(buf, start, end, lead) && !this.slowLead(buf, start, end)) lead.type = undefined;
     // The history's load skims the same lines (IndexHooks.skim, skimPi): their lead is all it reads of them.
-    // The rule reads the line of an assistant's message only: no view of the bytes made for the others.
-    const line = lead.role === "assistant" ? buf.subarray(start, end) : NO_BYTES;
-    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, line) && closesObject(buf, start, end)) {
+    // The rule reads the line of an assistant's message only: no view of the bytes made for the
+    // others. Its text (latin1: a byte a character) serves the rule and the cut parse alike.
+    const assistant = lead.type === "message" && lead.role === "assistant";
+    const line = assistant ? buf.subarray(start, end) : NO_BYTES;
+    const text = assistant ? buf.toString("latin1", start, end) : undefined;
+    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, line, text) && closesObject(buf, start, end)) {
       this.add(lead.idKey >= 0 ? lead.idKey : lead.id, lead.parentKey >= 0 ? lead.parentKey : lead.parentId);
       return;
     }
-    this.whole(buf, start, end, offset, lineNo, lead.type === "message" && lead.role === "assistant");
+    this.whole(buf, start, end, offset, lineNo, text);
   }
 
   /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */
@@ -181,15 +184,16 @@ class PiFileOpsRead {
 
   /**
    * A line the load parses whole: a prompt, a call of a file tool, a name, or any line not
-   * skimmed. An assistant's (by its lead) is parsed with its texts cut out (CUT_KEYS).
+   * skimmed. An assistant's (by its lead: `text`, its bytes as latin1) is parsed with its
+   * texts cut out (CUT_KEYS).
    */
-  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, assistant: boolean): void {
+  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string | undefined): void {
     const deep = end - start >= DEEP_LINE_BYTES;
     let obj: unknown;
     let cuts: number[] = [];
     try {
-      if (assistant) {
-        const got = cutter.parse(buf, start, end, deep);
+      if (text !== undefined) {
+        const got = cutter.parse(buf, start, end, deep, text);
         if (!got) throw new Bail();
         ({ value: obj, cuts } = got);
         // Not an assistant's message as parsed (a member repeated after the lead): its texts are read after all.

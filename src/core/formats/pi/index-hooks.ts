@@ -157,8 +157,8 @@ const FILE_CALL_MARKERS = /"(?:read|write|edit)"|\\u/;
  * text (a byte a character: the markers are ASCII, so a match is a match of their bytes),
  * one pass of the regular expression: four searches of the bytes cost 1.7x as much.
  */
-function mayCallFileTool(line: Buffer): boolean {
-  return FILE_CALL_MARKERS.test(line.toString("latin1"));
+function mayCallFileTool(line: Buffer, text = line.toString("latin1")): boolean {
+  return FILE_CALL_MARKERS.test(text);
 }
 
 /**
@@ -173,10 +173,13 @@ function skimPi(lead: Record<string, unknown>, version: number, line: Buffer): R
   return piSkims(lead.type, role, lead.id, "parentId" in lead, version, line) ? lead : undefined;
 }
 
-/** skimPi's rule on a lead's parts (the history's own read of pi files asks it too: file-ops-read.ts). */
-export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, line: Buffer): boolean {
+/**
+ * skimPi's rule on a lead's parts (the history's own read of pi files asks it too:
+ * file-ops-read.ts, with the line as latin1 text when it has made it already).
+ */
+export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, line: Buffer, text?: string): boolean {
   if (type !== "message" || typeof role !== "string") return false;
-  if (role === "assistant" ? mayCallFileTool(line) : NEEDED_ROLES.has(role)) return false;
+  if (role === "assistant" ? mayCallFileTool(line, text) : NEEDED_ROLES.has(role)) return false;
   return version < 2 || (typeof id === "string" && hasParentId);
 }
 
