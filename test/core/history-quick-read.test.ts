@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { writeFileSync } from "node:fs";
+import { statSync, writeFileSync } from "node:fs";
 import { openSession } from "../../src/core/formats/registry";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { withTexts } from "../../src/core/history/edit-texts";
@@ -205,6 +205,24 @@ describe("per-file history: pi's own quick read of a file", () => {
         ["x", undefined],
       ],
     );
+  });
+
+  it("a file read a chunk at a time: lines of every length across the chunks' ends, longer than the room kept for them, one longer than a chunk", async () => {
+    const lines: Raw[] = [header({ cwd: "/w" })];
+    let parent: string | null = null;
+    // Results from a few bytes to 300 KB (the room before a chunk is 64 KB, a chunk 1 MB), one of 2.5 MB.
+    const sizes = [10, 70_000, 300_000, 5, 65_530, 1_000, 2_500_000, 200_000, 64_000, 130_000];
+    for (let k = 0; lines.length < 400; k++) {
+      const turnLines = turn(k, parent);
+      const size = sizes[k % sizes.length];
+      turnLines[2] = toolResult(`r${k}`, `a${k}`, `c${k}`, "edit", `${k} `.padEnd(size, "x"));
+      lines.push(...turnLines);
+      parent = `r${k}`;
+    }
+    const path = writeSession(lines);
+    assert.ok(statSync(path).size > 8 * 2 ** 20, "larger than one synchronous read");
+    assert.ok(await quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 250);
   });
 
   it("a file that is not pi's is never taken", async () => {

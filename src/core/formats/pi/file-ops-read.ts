@@ -249,12 +249,12 @@ class PiFileOpsRead {
   }
 }
 
-/** Feeds the whole lines of buf[0, have) (the file's bytes from `base` on) to `read`: where the first line not whole starts, and the next line's number. */
-function feedLines(read: PiFileOpsRead, buf: Buffer, have: number, base: number, lineNo: number): { from: number; lineNo: number } {
-  const view = buf.subarray(0, have);
-  let from = 0;
+/** Feeds the whole lines of buf[lo, hi) (the file's bytes from `base` on) to `read`: where the first line not whole starts, and the next line's number. */
+function feedLines(read: PiFileOpsRead, buf: Buffer, lo: number, hi: number, base: number, lineNo: number): { from: number; lineNo: number } {
+  const view = buf.subarray(0, hi);
+  let from = lo;
   for (let nl = view.indexOf(10, from); nl >= 0; nl = view.indexOf(10, from)) {
-    read.line(buf, from, nl, base + from, lineNo++, true);
+    read.line(buf, from, nl, base + from - lo, lineNo++, true);
     from = nl + 1;
   }
   return { from, lineNo };
@@ -266,11 +266,19 @@ const SMALL_FILE = 4 * 2 ** 20;
 /** A small file's lines, read at once. */
 function readSmall(read: PiFileOpsRead, path: string): void {
   const buf = readBytesFile(path);
-  const { from, lineNo } = feedLines(read, buf, buf.length, 0, 1);
+  const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1);
   if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
 }
 
-/** A file's lines, a chunk at a time, the next chunk read while one's lines are read. */
+/**
+ * Room before a chunk in its buffer for what is left of the chunk before's last line: the
+ * chunk is read into its buffer after this room and the rest of that line copied in front
+ * of it, rather than the whole chunk copied behind the line (a megabyte each time). A
+ * longer rest gets a buffer of its own.
+ */
+const ROOM = 64 * 1024;
+
+/** A file's lines, a chunk at a time, the next chunk read (into the other of two buffers) while one's lines are read. */
 async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined): Promise<void> {
   const file = await openRegularAsync(path);
   // The read of the next chunk, made while this one's lines are read (awaited before the file is closed).
@@ -278,35 +286,50 @@ async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSigna
   try {
     const size = (await file.stat()).size;
     const chunk = Math.min(CHUNK, Math.max(size, 1));
-    let buf = Buffer.allocUnsafe(chunk);
-    const ahead = Buffer.allocUnsafe(chunk);
-    // buf[0, have) holds the file's bytes from `base` on.
+    const pair = [Buffer.allocUnsafe(ROOM + chunk), Buffer.allocUnsafe(ROOM + chunk)];
+    // cur[lo, hi) holds the file's bytes from `base` on; `pos` is where the next chunk starts.
+    let cur = pair[0];
+    let lo = ROOM;
+    let hi = ROOM + (await file.read(cur, ROOM, chunk, 0)).bytesRead;
     let base = 0;
-    let have = (await file.read(buf, 0, chunk, 0)).bytesRead;
+    let pos = hi - ROOM;
     let lineNo = 1;
     for (;;) {
       signal?.throwIfAborted();
-      next = have > 0 ? file.read(ahead, 0, chunk, base + have) : undefined;
-      const fed = feedLines(read, buf, have, base, lineNo);
+      const into = cur === pair[0] ? pair[1] : pair[0];
+      next = hi > lo ? file.read(into, ROOM, chunk, pos) : undefined;
+      const fed = feedLines(read, cur, lo, hi, base, lineNo);
       const from = fed.from;
       lineNo = fed.lineNo;
       const got = next ? (await next).bytesRead : 0;
       next = undefined;
       if (got === 0) {
         // The last line, without a newline.
-        if (from < have) read.line(buf, from, have, base + from, lineNo, false);
+        if (from < hi) read.line(cur, from, hi, base + from - lo, lineNo, false);
         return;
       }
-      // What is left of the last line, then the chunk read ahead (a line longer than the buffer grows it).
-      const left = have - from;
-      if (left + got > buf.length) {
-        const grown = Buffer.allocUnsafe(Math.max(left + got, buf.length * 2));
-        buf.copy(grown, 0, from, have);
-        buf = grown;
-      } else buf.copy(buf, 0, from, have);
-      ahead.copy(buf, left, 0, got);
-      base += from;
-      have = left + got;
+      pos += got;
+      base += from - lo;
+      const left = hi - from;
+      if (left <= ROOM) {
+        cur.copy(into, ROOM - left, from, hi);
+        cur = into;
+        lo = ROOM - left;
+        hi = ROOM + got;
+      } else {
+        // A line longer than the room: a buffer of its own holds it and the new chunk, grown
+        // twice at a time while the line goes on (a line of many chunks is copied a few times, not once a chunk).
+        let own = cur === pair[0] || cur === pair[1] ? undefined : cur;
+        if (!own || own.length < left + got) {
+          const grown = Buffer.allocUnsafe(Math.max(left + got, 2 * (own?.length ?? ROOM + chunk)));
+          cur.copy(grown, 0, from, hi);
+          own = grown;
+        } else if (from > 0) own.copy(own, 0, from, hi);
+        into.copy(own, left, ROOM, ROOM + got);
+        cur = own;
+        lo = 0;
+        hi = left + got;
+      }
     }
   } finally {
     await next?.catch(() => undefined);
