@@ -63,16 +63,29 @@ describe("per-file history: edits' texts kept as places in their session files",
     const back = readCache(file);
     assert.equal(back.size, records.size);
     for (const [path, rec] of back) {
-      assert.equal(typeof rec.rows, "object");
+      // Read back as text: made into touches at the first ask only.
+      assert.equal(rec.touches, undefined);
       assert.deepEqual(recordTouches(rec), touches.get(path), path);
       assert.deepEqual(recordTouches(records.get(path) as SessionRecord), touches.get(path), path);
     }
     assert.equal(cacheBytes(back)?.toString(), written.toString());
-    // A row not as written drops the whole cache (every session read again), not one lookup later.
-    const bad = JSON.parse(written.toString());
-    const first = Object.values(bad.records)[0] as { entries: unknown[][] };
-    first.entries[0][3] = [[7, 0, 0, 0]];
-    writeFileSync(file, JSON.stringify(bad));
+    // Rows not as written: that session has no touches and its stamp no longer matches (read again at the next refresh).
+    const lines = written.toString().split("\n");
+    const rows = JSON.parse(lines[2]);
+    rows.entries[0][3] = [[7, 0, 0, 0]];
+    lines[2] = JSON.stringify(rows);
+    if (records.size > 1) lines[4] = "{not json";
+    writeFileSync(file, lines.join("\n"));
+    const damaged = readCache(file);
+    assert.equal(damaged.size, records.size);
+    for (const rec of damaged.values()) {
+      assert.deepEqual(recordTouches(rec), []);
+      assert.equal(rec.size, -1);
+    }
+    // Facts not as written, or a file cut short: the whole cache is dropped (every session read again).
+    writeFileSync(file, written.toString().replace('"agent":"pi"', '"agent":7'));
+    assert.equal(readCache(file).size, 0);
+    writeFileSync(file, written.subarray(0, written.length - 10));
     assert.equal(readCache(file).size, 0);
   });
 

@@ -14,10 +14,10 @@ import type { StoredTouch } from "./session-touches";
 
 /**
  * One session's part of the index, remembered by its file's stamp. Its touches are kept as
- * the cache file writes them (compact: one string, or the arrays the cache file parses to)
- * and made into objects at the first lookup that needs them (recordTouches): a cold index
- * of 1,000 sessions held 600,000 touch objects the collector went over again and again, and
- * a one-off `ase history` from the cache made every one of them to answer one file.
+ * the cache file writes them (one JSON text) and made into objects at the first lookup that
+ * needs them (recordTouches): a cold index of 1,000 sessions held 600,000 touch objects the
+ * collector went over again and again, and a one-off `ase history` from the cache parsed
+ * and made every one of them to answer one file.
  */
 export interface SessionRecord {
   agent: string;
@@ -27,14 +27,17 @@ export interface SessionRecord {
   title: string;
   /** The files its touches name, each once (the index finds a file's sessions by these). */
   paths: string[];
-  /** Its touches as a cache row holds them: the JSON text of touchTables (made where the session was read), or that text parsed. */
-  rows: string | RowTables;
+  /** Its touches as the JSON text of their tables (touchTables), made where the session was read. */
+  rows: string;
   /** The touches, once made (recordTouches). */
   touches?: StoredTouch[];
 }
 
-/** 2: compact rows, edits' texts as places in their session files; 3: the places' digests of the bytes (bytesDigest). */
-const CACHE_VERSION = 3;
+/**
+ * 2: compact rows, edits' texts as places in their session files; 3: the places' digests of
+ * the bytes (bytesDigest); 4: lines, two a session (its facts, then its rows as they are).
+ */
+const CACHE_VERSION = 4;
 
 const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
 
@@ -52,17 +55,15 @@ export interface RowTables {
   entries: EntryRow[];
 }
 
-interface RecordRow extends RowTables {
+/** A session's first line in the cache file: its facts and the files it touched (its rows are the next line). */
+interface RecordFacts {
+  path: string;
   agent: string;
   size: number;
   mtimeMs: number;
   cwd: string;
   title: string;
-}
-
-interface CacheFile {
-  version: typeof CACHE_VERSION;
-  records: Record<string, RecordRow>;
+  paths: string[];
 }
 
 /** The index's cache file in the product's cache folder. */
@@ -101,11 +102,10 @@ export function touchTables(touches: readonly StoredTouch[]): RowTables {
   return { paths: paths.list, prompts: prompts.list, entries };
 }
 
-/** A record's row as JSON text: the session's facts, then its touches' tables. */
-function rowText(rec: SessionRecord): string {
-  const facts = { agent: rec.agent, size: rec.size, mtimeMs: rec.mtimeMs, cwd: rec.cwd, title: rec.title };
-  const rows = typeof rec.rows === "string" ? rec.rows : JSON.stringify({ paths: rec.rows.paths, prompts: rec.rows.prompts, entries: rec.rows.entries });
-  return `${JSON.stringify(facts).slice(0, -1)},${rows.slice(1)}`;
+/** A record's two lines in the cache file: its facts, then its rows (JSON text holds no line break). */
+function recordLines(path: string, rec: SessionRecord): string {
+  const facts: RecordFacts = { path, agent: rec.agent, size: rec.size, mtimeMs: rec.mtimeMs, cwd: rec.cwd, title: rec.title, paths: rec.paths };
+  return `${JSON.stringify(facts)}\n${rec.rows}\n`;
 }
 
 /** A text cell as written: its place, the text, or 0. */
@@ -119,7 +119,7 @@ function putText(t: StoredTouch, cell: TextCell, text: "oldText" | "newText", pl
   else t[place] = { at: cell[0], bytes: cell[1], digest: cell[2] };
 }
 
-/** Whether a row read back holds tables as written (its touches are made later: a bad row drops the whole cache now, not a lookup then). */
+/** Whether rows read back hold tables as written. */
 function isTables(row: RowTables): boolean {
   const { paths, prompts, entries } = row;
   if (!Array.isArray(paths) || !Array.isArray(prompts) || !Array.isArray(entries)) return false;
@@ -147,21 +147,51 @@ function decode(row: RowTables): StoredTouch[] {
   return touches;
 }
 
-/** A session's touches, made from its rows at the first ask and kept. */
+/**
+ * A session's touches, made from its rows at the first ask and kept. Rows not as written
+ * (a damaged cache file) give none, and the record's stamp is spoilt so that the next
+ * refresh reads the session again.
+ */
 export function recordTouches(rec: SessionRecord): StoredTouch[] {
-  rec.touches ??= decode(typeof rec.rows === "string" ? (JSON.parse(rec.rows) as RowTables) : rec.rows);
+  if (rec.touches) return rec.touches;
+  let tables: RowTables | undefined;
+  try {
+    tables = JSON.parse(rec.rows) as RowTables;
+  } catch {
+    tables = undefined;
+  }
+  if (!tables || typeof tables !== "object" || !isTables(tables)) {
+    rec.size = -1;
+    rec.touches = [];
+  } else rec.touches = decode(tables);
   return rec.touches;
 }
 
-/** The records of the cache file; none when it is missing, of another version or not as written. */
+/** Whether a facts line read back is as written. */
+function isFacts(f: RecordFacts): boolean {
+  return (
+    !!f && typeof f === "object" && typeof f.path === "string" && typeof f.agent === "string" && typeof f.size === "number" && typeof f.mtimeMs === "number" &&
+    typeof f.cwd === "string" && typeof f.title === "string" && Array.isArray(f.paths) && f.paths.every((p) => typeof p === "string")
+  );
+}
+
+/**
+ * The records of the cache file; none when it is missing, of another version or its facts
+ * are not as written. Each session's rows are kept as their line's text, parsed at the
+ * first lookup that needs them (recordTouches).
+ */
 export function readCache(file: string): Map<string, SessionRecord> {
   try {
-    const parsed = JSON.parse(readTextFile(file)) as CacheFile;
-    if (parsed.version !== CACHE_VERSION || !parsed.records || typeof parsed.records !== "object") return new Map();
+    const lines = readTextFile(file).split("\n");
+    const head = JSON.parse(lines[0]) as { version?: unknown };
+    if (head?.version !== CACHE_VERSION) return new Map();
     const records = new Map<string, SessionRecord>();
-    for (const [path, row] of Object.entries(parsed.records)) {
-      if (!row || typeof row !== "object" || !isTables(row)) return new Map();
-      records.set(path, { agent: row.agent, size: row.size, mtimeMs: row.mtimeMs, cwd: row.cwd, title: row.title, paths: row.paths, rows: { paths: row.paths, prompts: row.prompts, entries: row.entries } });
+    // A whole file ends with a line break: its last part is empty, every record has its two lines.
+    if (lines.length % 2 !== 0 || lines[lines.length - 1] !== "") return new Map();
+    for (let k = 1; k + 1 < lines.length; k += 2) {
+      const f = JSON.parse(lines[k]) as RecordFacts;
+      if (!isFacts(f)) return new Map();
+      records.set(f.path, { agent: f.agent, size: f.size, mtimeMs: f.mtimeMs, cwd: f.cwd, title: f.title, paths: f.paths, rows: lines[k + 1] });
     }
     return records;
   } catch {
@@ -171,22 +201,18 @@ export function readCache(file: string): Map<string, SessionRecord> {
 }
 
 /**
- * The cache file's bytes, a record at a time (one JSON text of every record cost more to
- * make than the records' own texts joined); undefined past the longest string readCache
- * could parse back.
+ * The cache file's bytes, a record at a time; undefined past the longest string readCache
+ * could read back.
  */
 export function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
-  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION},"records":{`)];
+  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION}}\n`)];
   let bytes = parts[0].length;
-  let first = true;
   for (const [path, rec] of records) {
-    const part = Buffer.from(`${first ? "" : ","}${JSON.stringify(path)}:${rowText(rec)}`);
+    const part = Buffer.from(recordLines(path, rec));
     bytes += part.length;
     if (bytes > constants.MAX_STRING_LENGTH) return undefined;
     parts.push(part);
-    first = false;
   }
-  parts.push(Buffer.from("}}"));
   return Buffer.concat(parts);
 }
 

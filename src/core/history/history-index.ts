@@ -241,11 +241,13 @@ export class HistoryIndex {
   }
 }
 
+const NO_ROWS = JSON.stringify({ paths: [], prompts: [], entries: [] });
+
 /** A session's record from its read (its title made with the name the read found, when its listing read the head only). */
 function recordOf(s: Source, read: Omit<SessionRead, "touches">): SessionRecord {
   const title = s.titleWith ? s.titleWith(read.name) : s.title;
   // The touches themselves are not kept: their rows hold them (recordTouches).
-  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, paths: read.paths, rows: read.rows || { paths: [], prompts: [], entries: [] } };
+  return { agent: s.agent, size: s.size, mtimeMs: s.mtimeMs, cwd: s.cwd, title, paths: read.paths, rows: read.rows || NO_ROWS };
 }
 
 function gib(bytes: number): string {
