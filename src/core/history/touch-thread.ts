@@ -3,7 +3,6 @@ import type { Worker } from "node:worker_threads";
 import type { FileTouch } from "./file-touch";
 import type { HistoryOptions, HistoryProgress } from "./history-options";
 import type { SessionRead } from "./read-touches";
-import type { StoredTouch } from "./session-touches";
 
 /**
  * Stale sessions of at least this many bytes in all are read on more threads than this

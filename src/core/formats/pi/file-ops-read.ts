@@ -26,10 +26,11 @@ import { entryPreviewCodes } from "./model/preview";
 import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
 
 /**
- * Bytes read at a time; a longer line grows the buffer to hold it. Each read is awaited: a
- * few milliseconds of lines apart, the thread's other work (the reader threads' answers to
- * hand on) is not held up by a large file. The next chunk is read while a chunk's lines are
- * (the thread waited on each read: 7% of its time).
+ * Bytes read at a time from a file larger than SMALL_FILE; a line longer than a chunk's room
+ * gets a buffer of its own (readChunked). Each read is awaited: a few milliseconds of lines
+ * apart, the thread's other work (the reader threads' answers to hand on) is not held up by
+ * a large file. The next chunk is read while a chunk's lines are (the thread waited on each
+ * read: 7% of its time).
  */
 const CHUNK = 2 ** 20;
 
@@ -238,7 +239,7 @@ class PiFileOpsRead {
     const content = (m as { content?: unknown }).content;
     const calls: Array<{ name: unknown; input: unknown }> = [];
     if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
-    const cutAt = cuts.length ? (text: string) => cutPlace(text, cuts, start) : undefined;
+    const cutAt = cuts.length ? (cut: string) => cutPlace(cut, cuts, start) : undefined;
     this.onEntry({ id, timestamp: Number.isNaN(time) ? "" : new Date(time).toISOString(), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
   }
 
