@@ -92,6 +92,36 @@ describe("per-file history: pi's own quick read of a file", () => {
     assert.equal(got.find((t) => t.entryId === "a3")?.prompt, undefined);
   });
 
+  it("pi's exact lead layout, read by comparing bytes, then read on as any lead: a role said twice, a time not plain, a parent of another shape", async () => {
+    const at = (id: string, parent: string, rest: string) => `{"type":"message","id":"${id}","parentId":"${parent}","timestamp":"2026-03-01T00:00:00.000Z","message":{"role":${rest}}}`;
+    const edit = (id: string) => `"content":[{"type":"toolCall","id":"${id}","name":"edit","arguments":{"path":"${id}.ts","oldText":"a","newText":"b"}}]`;
+    const lines: Array<Raw | string> = [
+      header({ cwd: "/w" }),
+      at("0000000a", "0000000a", `"user","content":"First"`),
+      // The role said again before the content: the last one counts (an assistant here, parsed, not skimmed).
+      at("0000000b", "0000000a", `"toolResult","role":"assistant",${edit("0000000b")}`),
+      at("0000000c", "0000000b", `"assistant","role":"toolResult","content":[]`),
+      // Skimmed results in the plain layout between a prompt and a call: the call's prompt is found through them.
+      at("00000012", "0000000c", `"toolResult","content":[]`),
+      at("00000013", "00000012", `"assistant",${edit("00000013")}`),
+      // A time with an escape or a character past ASCII: not pi's plain layout, read as any lead.
+      `{"type":"message","id":"0000000d","parentId":"00000013","timestamp":"2026-03-01T00:00:00\u002e000Z","message":{"role":"user","content":"Second"}}`,
+      `{"type":"message","id":"0000000e","parentId":"0000000d","timestamp":"2026-03-01T00:00:00.000Zé","message":{"role":"assistant",${edit("0000000e")}}}`,
+      // A parent of another shape, and a parent in capitals.
+      at("0000000f", "u-1", `"assistant",${edit("0000000f")}`),
+      at("00000010", "0000000E", `"assistant",${edit("00000010")}`),
+      at("00000011", "0000000e", `"toolResult","content":[]`),
+    ];
+    const path = writeSession(lines);
+    assert.ok(await quickReadTakes(path));
+    assert.ok((await sameAsFullRead(path)) >= 4);
+    const prompts = new Map((await readSessionTouches(path, "/w")).touches.map((t) => [t.entryId, t.prompt]));
+    assert.equal(prompts.get("0000000b"), "First");
+    assert.equal(prompts.get("00000013"), "First");
+    assert.equal(prompts.get("0000000e"), "Second");
+    assert.equal(prompts.get("0000000f"), undefined);
+  });
+
   it("leaves to a whole load what the load reports or reads otherwise, with the same answer: duplicate ids, a parent named before its entry, bad JSON, too deep, no header", async () => {
     const deep = `{"type":"message","id":"d1","parentId":"u1","message":{"role":"assistant","content":[{"type":"toolCall","name":"edit","arguments":{"path":"d.ts","x":${"[".repeat(600)}${"]".repeat(600)}}}]}}`;
     const cases: Record<string, Array<Raw | string>> = {

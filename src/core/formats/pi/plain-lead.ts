@@ -75,6 +75,56 @@ function nameAt(buf: Buffer, from: number, to: number): string {
   return buf.toString("latin1", from, to);
 }
 
+/** Whether buf holds `lit` at p (the caller knows p + lit.length is within the line). */
+function bytesAt(buf: Buffer, p: number, lit: Uint8Array): boolean {
+  for (let k = 0; k < lit.length; k++) if (buf[p + k] !== lit[k]) return false;
+  return true;
+}
+
+/** The leads pi writes, piece by piece: version 2 and 3 (an id and a parent of 8 hex digits), and version 1. */
+const TYPE_ID = Buffer.from('{"type":"message","id":"');
+const PARENT = Buffer.from('","parentId":"');
+const TIME = Buffer.from('","timestamp":"');
+const TYPE_TIME = Buffer.from('{"type":"message","timestamp":"');
+const ROLE = Buffer.from('","message":{"role":"');
+
+/**
+ * The lead of a message line in the exact layout pi writes, read by comparing its bytes
+ * with that layout: the position after its role's closing quote (`out` then holds what the
+ * members up to there give, as the general read would), or -1 for any other line (nothing
+ * kept). The general read goes on from there to the first array.
+ */
+function piLayout(buf: Buffer, start: number, stop: number, out: PlainLead): number {
+  let p = start;
+  let id = -1;
+  let parent = -1;
+  if (p + TYPE_ID.length + 8 + PARENT.length + 8 + TIME.length < stop && bytesAt(buf, p, TYPE_ID)) {
+    p += TYPE_ID.length;
+    id = hexIdAt(buf, p, p + 8);
+    if (id < 0 || !bytesAt(buf, p + 8, PARENT)) return -1;
+    p += 8 + PARENT.length;
+    parent = hexIdAt(buf, p, p + 8);
+    if (parent < 0 || !bytesAt(buf, p + 8, TIME)) return -1;
+    p += 8 + TIME.length;
+  } else if (p + TYPE_TIME.length < stop && bytesAt(buf, p, TYPE_TIME)) p += TYPE_TIME.length;
+  else return -1;
+  // The time: a plain string (its value is not kept), then the message's role.
+  p = plainString(buf, p - 1, stop);
+  if (p < 0 || p - 1 + ROLE.length >= stop || !bytesAt(buf, p - 1, ROLE)) return -1;
+  const r0 = p - 1 + ROLE.length;
+  const r = plainString(buf, r0 - 1, stop);
+  if (r < 0 || r >= stop) return -1;
+  out.type = "message";
+  if (id >= 0) {
+    out.id = out.parentId = HEX_ID;
+    out.idKey = id;
+    out.parentKey = parent;
+    out.hasParentId = true;
+  }
+  out.role = nameAt(buf, r0, r - 1);
+  return r;
+}
+
 /**
  * Reads the lead of the line buf[start, end) into `out`, as leadingMembers would give it
  * (its type, id, parentId and message.role): true when it could. False when the
@@ -92,6 +142,15 @@ export function readPlainLead(buf: Buffer, start: number, end: number, out: Plai
   let first = true;
   // leadingMembers gives nothing when no member comes before the first array.
   let any = false;
+  // pi's own layout up to the role, compared whole; the members after it are read below.
+  const laid = piLayout(buf, start, stop, out);
+  if (laid >= 0) {
+    p = laid;
+    depth = 2;
+    inMessage = true;
+    first = false;
+    any = true;
+  }
   for (;;) {
     // Every byte looked at lies before the cap: near it, leadingMembers decides.
     if (p + 1 >= stop) return false;
