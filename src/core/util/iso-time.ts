@@ -16,3 +16,29 @@ export function parseIsoTime(s: string): number {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 24 && min <= 59 && sec <= 59 && ms >= 0 && ms <= 999)) return Date.parse(s);
   return Date.UTC(year, month - 1, day, hour, min, sec, ms);
 }
+
+/** Whether s is an ISO-8601 UTC time that Date's own ISO text gives back unchanged: digits where they go, day 1-28 (no month rolls it over), year from 1000. */
+function isOwnIsoText(s: string): boolean {
+  if (s.length !== 24) return false;
+  for (let k = 0; k < 23; k++) {
+    const c = s.charCodeAt(k);
+    const want = k === 4 || k === 7 ? 45 : k === 10 ? 84 : k === 13 || k === 16 ? 58 : k === 19 ? 46 : -1;
+    if (want >= 0 ? c !== want : c < 48 || c > 57) return false;
+  }
+  if (s.charCodeAt(23) !== 90 || s.charCodeAt(0) === 48) return false;
+  const d = (k: number) => s.charCodeAt(k) - 48;
+  const month = d(5) * 10 + d(6);
+  const day = d(8) * 10 + d(9);
+  return month >= 1 && month <= 12 && day >= 1 && day <= 28 && d(11) * 10 + d(12) <= 23 && d(14) * 10 + d(15) <= 59 && d(17) * 10 + d(18) <= 59;
+}
+
+/**
+ * A time's ISO text as `new Date(parseIsoTime(s)).toISOString()` gives it ("" for no time):
+ * s itself when it is that text already (most are; formatting each again cost a history read
+ * ~1% of its time).
+ */
+export function isoTextOf(s: string): string {
+  if (isOwnIsoText(s)) return s;
+  const time = parseIsoTime(s);
+  return Number.isNaN(time) ? "" : new Date(time).toISOString();
+}

@@ -16,7 +16,7 @@ import { DEEP_LINE_BYTES } from "../../store/index-builder";
 import { isBlank } from "../../store/line-scanner";
 import { cutNumber, LineCutter } from "../../store/cut-parse";
 import { closesObject, leadingMembers } from "../../store/line-skim";
-import { parseIsoTime } from "../../util/iso-time";
+import { isoTextOf } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
 import { openRegularAsync, readBytesFile } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
@@ -235,12 +235,11 @@ class PiFileOpsRead {
     tallyCalls(tally, e, id);
     const activity = tally.list();
     if (!activity.length) return;
-    const time = parseIsoTime(typeof e.timestamp === "string" ? e.timestamp : "");
     const content = (m as { content?: unknown }).content;
     const calls: Array<{ name: unknown; input: unknown }> = [];
     if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
     const cutAt = cuts.length ? (cut: string) => cutPlace(cut, cuts, start) : undefined;
-    this.onEntry({ id, timestamp: Number.isNaN(time) ? "" : new Date(time).toISOString(), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
+    this.onEntry({ id, timestamp: isoTextOf(typeof e.timestamp === "string" ? e.timestamp : ""), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
   }
 
   /** At the end of the file: a parent named before its entry makes a tree this read did not build. */
