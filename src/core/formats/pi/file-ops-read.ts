@@ -71,10 +71,15 @@ const NO_BYTES = Buffer.alloc(0);
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
 
-/** The place in its line (from `start` of the buffer) of a text cut out of it, or undefined. */
-function cutPlace(text: string, cuts: readonly number[], start: number): [number, number] | undefined {
-  const k = cutNumber(text, cuts.length / 2);
-  return k < 0 ? undefined : [cuts[2 * k] - start, cuts[2 * k + 1] - start];
+/**
+ * FileOpsEntry.cutAt of a line (from `start` of the buffer) with these cuts: made out here, so
+ * that no line's read holds a closure's context for it.
+ */
+function cutsIn(cuts: readonly number[], start: number): (text: string) => [number, number] | undefined {
+  return (text) => {
+    const k = cutNumber(text, cuts.length / 2);
+    return k < 0 ? undefined : [cuts[2 * k] - start, cuts[2 * k + 1] - start];
+  };
 }
 
 function isAssistantMessage(v: unknown): boolean {
@@ -238,7 +243,7 @@ class PiFileOpsRead {
     const content = (m as { content?: unknown }).content;
     const calls: Array<{ name: unknown; input: unknown }> = [];
     if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
-    const cutAt = cuts.length ? (cut: string) => cutPlace(cut, cuts, start) : undefined;
+    const cutAt = cuts.length ? cutsIn(cuts, start) : undefined;
     this.onEntry({ id, timestamp: isoTextOf(typeof e.timestamp === "string" ? e.timestamp : ""), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
   }
 
