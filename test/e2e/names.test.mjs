@@ -187,9 +187,21 @@ await runOnWorkbench(checks, 'names', makeStores, async ({ page, files }) => {
     if (items.length !== 3 || !items.every((t) => /tokens; summarizes \d+ messages, keeps \d+/.test(t))) throw new Error(`items: ${JSON.stringify(items)}`);
     if (!/^Summarize.*calls claude-sonnet-4-5/.test(items[0]) || /calls/.test(items[2])) throw new Error(`the paid ones say so: ${JSON.stringify(items)}`);
     say(`screenshot ${await screenshot(page, path.join(ARTIFACTS, 'compact-pick.png'))}`);
-    await page.keyboard.press('Enter');
+    // The explorer opened for the session can take the focus after the pick is drawn (its
+    // webview still loading: an Enter then went to it, in one CI run): the pick's box is given
+    // the focus back until it has it, and Enter pressed on it; the same for the instructions.
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    const pressOnBox = async (what) => {
+      await until(`${what} to have the focus`, async () => {
+        if (await box.evaluate((el) => el === document.activeElement).catch(() => false)) return true;
+        await box.focus().catch(() => undefined);
+        return false;
+      }, { ms: 30_000, everyMs: 200 });
+      await box.press('Enter');
+    };
+    await pressOnBox('the strategy pick');
     await until('the instructions box', async () => ((await title.textContent().catch(() => '')) ?? '').includes('Extra instructions'), { ms: 20_000, everyMs: 300 });
-    await page.keyboard.press('Enter');
+    await pressOnBox('the instructions box');
     const dialog = page.locator('.monaco-dialog-box');
     await dialog.waitFor({ timeout: budget(20_000) });
     const message = (await dialog.locator('.dialog-message-text').innerText()).trim();
