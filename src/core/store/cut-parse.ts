@@ -12,7 +12,7 @@
 // checked as JSON.parse checks a string (stringEnd) and replaced by another valid string,
 // so the cut line parses exactly when the line does, to the same value but for the marks.
 
-import { jsonDeeperThan } from "../util/json-depth";
+import { escaped, jsonDeeperThan } from "../util/json-depth";
 import { stringScan } from "./json-string-scan";
 import { stringEnd } from "./json-valid";
 
@@ -30,13 +30,6 @@ export interface CutLine {
   value: unknown;
   /** The cut strings' JSON literals, quotes included: the k-th is buf[cuts[2k], cuts[2k+1]). */
   cuts: number[];
-}
-
-/** Whether the quote at q is escaped: an odd run of backslashes right before it (from start on). */
-function escapedAt(buf: Buffer, q: number, start: number): boolean {
-  let k = q - 1;
-  while (k >= start && buf[k] === 0x5c) k--;
-  return (q - 1 - k) % 2 === 1;
 }
 
 /**
@@ -103,7 +96,7 @@ export class LineCutter {
     for (let m = keys.exec(text); m; m = keys.exec(text)) {
       const q = start + m.index;
       // Inside a string (the line is then not JSON, or this is not a key): looked at no further.
-      if (escapedAt(buf, q, start)) continue;
+      if (escaped((k) => buf[k], q, start)) continue;
       const v = q + m[0].length - 1;
       if (!loaded) {
         scan.load(buf, start, end);

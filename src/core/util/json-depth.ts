@@ -10,8 +10,8 @@ export const MAX_JSON_DEPTH = 512;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** Whether the quote at q is escaped: an odd run of backslashes right before it. */
-function escaped(at: (k: number) => number, q: number, start: number): boolean {
+/** Whether the quote at q is escaped: an odd run of backslashes right before it (from start on). */
+export function escaped(at: (k: number) => number, q: number, start: number): boolean {
   let k = q - 1;
   while (k >= start && at(k) === BACKSLASH) k--;
   return (q - 1 - k) % 2 === 1;

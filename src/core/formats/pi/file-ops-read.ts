@@ -6,7 +6,6 @@
 // is left to that load. test/core/history-quick-read.test.ts and history-read-same.test.ts
 // hold the two to the same answer.
 
-import { statSync } from "node:fs";
 import { FileTally } from "../../session/file-tally";
 import type { FileOpsEntry } from "../../session/session-format";
 import { TurnPrompts } from "../../session/turn-prompts";
@@ -18,7 +17,7 @@ import { cutNumber, LineCutter } from "../../store/cut-parse";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { isoTextOf } from "../../util/iso-time";
 import { jsonDeeperThan } from "../../util/json-depth";
-import { openRegularAsync, readBytesFile } from "../../util/safe-open";
+import { FileTooLargeError, openRegularAsync, readBytesFile } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
@@ -268,11 +267,18 @@ function feedLines(read: PiFileOpsRead, buf: Buffer, lo: number, hi: number, bas
 /** A file of at most this many bytes is read in one synchronous read: awaiting each of its steps left the thread idle a seventh of the time. */
 const SMALL_FILE = 4 * 2 ** 20;
 
-/** A small file's lines, read at once. */
-function readSmall(read: PiFileOpsRead, path: string): void {
-  const buf = readBytesFile(path);
+/** A small file's lines, read at once: false (nothing read) for a file past SMALL_FILE. */
+function readSmall(read: PiFileOpsRead, path: string): boolean {
+  let buf: Buffer;
+  try {
+    buf = readBytesFile(path, SMALL_FILE);
+  } catch (err) {
+    if (err instanceof FileTooLargeError) return false;
+    throw err;
+  }
   const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1);
   if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
+  return true;
 }
 
 /**
@@ -351,8 +357,7 @@ export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => 
   const read = new PiFileOpsRead(onEntry);
   try {
     opts.signal?.throwIfAborted();
-    if (statSync(path).size <= SMALL_FILE) {
-      readSmall(read, path);
+    if (readSmall(read, path)) {
       // A turn of the event loop: a thread reading small files one after another must still
       // hear its reader threads (their answers, and their asks for more, are messages).
       await new Promise<void>((resolve) => setImmediate(resolve));
