@@ -36,6 +36,9 @@ describe("per-file history: its read gives the touches a full read gives", () =>
     assert.ok(touches >= 100, `only ${touches} touches`);
   });
 
+  /** A text long enough to be cut out of its line before a parse (file-ops-read.ts's CUT_BYTES). */
+  const LONG = "x".repeat(80);
+
   it("hostile lines: file tool names inside other strings, escaped quotes and names, markers split by escapes, a torn last line", async () => {
     const lines: Array<Raw | string> = [
       header({ cwd: "/w" }),
@@ -57,8 +60,12 @@ describe("per-file history: its read gives the touches a full read gives", () =>
       toolResult("r4", "a4", "c4", "read", "text"),
       entry("session_info", "n1", "r4", { name: "A name" }),
       assistant("a5", "n1", "", { toolCalls: [call("c6", "write", { path: "late.ts", content: "z" })] }),
+      // The message given twice: JSON.parse keeps the last, which calls nothing.
+      `{"type":"message","id":"a6","parentId":"a5","message":{"role":"assistant","content":[{"type":"toolCall","id":"c7","name":"write","arguments":{"path":"gone.ts","content":"${LONG}"}}]},"message":{"role":"assistant","content":[]}}`,
+      // The content given twice (the last is read), its long texts holding the escape of a cut's mark.
+      `{"type":"message","id":"a7","parentId":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c8","name":"write","arguments":{"path":"first.ts","content":"x"}}],"content":[{"type":"thinking","thinking":"${LONG}"},{"type":"toolCall","id":"c9","name":"edit","arguments":{"path":"second.ts","oldText":"\\\\u0000${LONG}","newText":"\\u00000${LONG}"}}]}}`,
       // A torn last line (no newline), a result an agent killed mid-write leaves.
-      '{"type":"message","id":"r5","parentId":"a5","message":{"role":"toolResult","content":[{"type":"text","text":"cu',
+      '{"type":"message","id":"r5","parentId":"a7","message":{"role":"toolResult","content":[{"type":"text","text":"cu',
     ];
     const path = writeSession(lines, { trailingNewline: false });
     assert.ok((await sameTouches(path)) >= 5);
@@ -71,7 +78,10 @@ describe("per-file history: its read gives the touches a full read gives", () =>
         ["a4", "read", "/abs/r.ts"],
         ["a4", "edit", "/w/r.ts"],
         ["a5", "write", "/w/late.ts"],
+        ["a7", "edit", "/w/second.ts"],
       ],
     );
+    const [second] = withTexts(got.filter((t) => t.entryId === "a7").map((t) => ({ ...t, sessionPath: path })));
+    assert.deepEqual([second?.oldText, second?.newText], [`\\u0000${LONG}`, `\u00000${LONG}`], "a text that spells a mark, and one that starts like one");
   });
 });

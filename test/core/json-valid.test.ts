@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
 import { isValidJson } from "../../src/core/store/json-valid";
+import { mutated, rng } from "../helpers/json-mutations";
 
 /** What JSON.parse says of the bytes, decoded as a line is decoded for a whole read. */
 function parses(b: Buffer): boolean {
@@ -9,15 +10,6 @@ function parses(b: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-/** A small deterministic generator (the same cases every run). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
 }
 
 const SAMPLES = [
@@ -35,13 +27,7 @@ describe("JSON checked on its bytes (isValidJson)", () => {
     for (const sample of SAMPLES) {
       assert.equal(isValidJson(Buffer.from(sample), 0, Buffer.byteLength(sample), 512), true, sample);
       for (let k = 0; k < 4000; k++) {
-        let s = sample;
-        for (let m = 1 + Math.floor(next() * 3); m > 0; m--) {
-          const at = Math.floor(next() * (s.length + 1));
-          const r = next();
-          if (r < 0.4) s = s.slice(0, at) + s.slice(at + 1);
-          else s = s.slice(0, at) + NOISE[Math.floor(next() * NOISE.length)] + s.slice(r < 0.7 ? at : at + 1);
-        }
+        const s = mutated(sample, NOISE, next);
         const b = Buffer.from(s);
         const want = parses(b);
         if (!want) invalid++;

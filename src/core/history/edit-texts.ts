@@ -180,19 +180,25 @@ type CutAt = (text: string) => [number, number] | undefined;
  */
 export function placeTexts(t: { oldText?: string; newText?: string }, line: Buffer | undefined, offset: number, cutAt?: CutAt): ReturnType<TextPlacer> {
   const out: ReturnType<TextPlacer> = {};
-  for (const [text, key, atKey] of [[t.oldText, "oldText", "oldAt"], [t.newText, "newText", "newAt"]] as const) {
-    if (text === undefined) continue;
-    const cut = line && cutAt?.(text);
-    if (cut) {
-      const literal = line.subarray(cut[0], cut[1]);
-      out[atKey] = { at: offset + cut[0], bytes: literal.length, digest: bytesDigest(literal) };
-      continue;
-    }
-    const at = line && placeOf(text, line, offset);
-    if (at) out[atKey] = at;
-    else out[key] = text;
+  // Old then new, written out: a loop over pairs of keys cost a third of this.
+  if (t.oldText !== undefined) {
+    const at = line && placed(t.oldText, line, offset, cutAt);
+    if (at) out.oldAt = at;
+    else out.oldText = t.oldText;
+  }
+  if (t.newText !== undefined) {
+    const at = line && placed(t.newText, line, offset, cutAt);
+    if (at) out.newAt = at;
+    else out.newText = t.newText;
   }
   return out;
+}
+
+/** A text's place in its line: where it was left (`cutAt`), else where JSON.stringify's literal of it is (placeOf); undefined for neither. */
+function placed(text: string, line: Buffer, offset: number, cutAt: CutAt | undefined): TextAt | undefined {
+  const cut = cutAt?.(text);
+  if (!cut) return placeOf(text, line, offset);
+  return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(line.subarray(cut[0], cut[1])) };
 }
 
 /**

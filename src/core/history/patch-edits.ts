@@ -1,11 +1,11 @@
-import type { ToolEdit } from "../session/tool-summary";
+import { toolKey, type ToolEdit } from "../session/tool-summary";
 
 /** Patch texts past this are not split into edits (the index reads every session; the summary line still names the files). */
 const PATCH_CAP = 1_000_000;
 
 /** A tool name in lower case, letters only ("apply_patch" and "applyPatch" meet). */
 function key(name: unknown): string {
-  return typeof name === "string" ? name.slice(0, 60).toLowerCase().replace(/[^a-z]/g, "") : "";
+  return typeof name === "string" ? toolKey(name) : "";
 }
 
 /**

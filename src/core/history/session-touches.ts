@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { FileActivity, FileOpsEntry } from "../session/session-format";
 import { TurnPrompts } from "../session/turn-prompts";
 import type { SessionReader } from "../session/session-reader";
-import { toolEdits } from "../session/tool-summary";
+import { toolEdits, type ToolEdit } from "../session/tool-summary";
 import type { FileOperation, FileTouch } from "./file-touch";
 import type { TextAt, TextPlacer } from "./edit-texts";
 import { patchEdits } from "./patch-edits";
@@ -43,15 +43,6 @@ export function absoluteIn(path: string, cwd: string): string {
   return abs;
 }
 
-/** The operations one entry did to one file, strongest first (an entry that read and edited a file did both). */
-function operationsOf(a: FileActivity): FileOperation[] {
-  const ops: FileOperation[] = [];
-  if (a.edited) ops.push("edit");
-  if (a.written) ops.push("write");
-  if (a.read) ops.push("read");
-  return ops;
-}
-
 type Texts = { oldText?: string; newText?: string };
 
 /** A text kept only under the cap (`lengthOf` a text: its own length but for a stand-in, FileOpsEntry.cutAt). */
@@ -74,14 +65,22 @@ function writtenText(input: unknown): string | undefined {
   return undefined;
 }
 
+/** A call of an entry, with the edits it makes (toolEdits, else patchEdits), worked out once for all its files. */
+type ReadCall = { name: unknown; input: unknown; edits: ToolEdit[] | undefined };
+
+function readCalls(calls: ReadonlyArray<{ name: unknown; input: unknown }>): ReadCall[] {
+  const out: ReadCall[] = [];
+  for (const { name, input } of calls) out.push({ name, input, edits: toolEdits(name, input) ?? patchEdits(name, input) });
+  return out;
+}
+
 /**
- * The texts of the calls of entry i that wrote or edited `abs`, one item per edit (a
- * multi-edit call makes several), through the neutral detail view of the entry.
+ * The texts of the calls of an entry that wrote or edited `abs` (`op`), one item per edit
+ * (a multi-edit call makes several), through the neutral detail view of the entry.
  */
-function textsOf(calls: ReadonlyArray<{ name: unknown; input: unknown }>, abs: string, cwd: string, op: FileOperation): Texts[] {
+function textsOf(calls: readonly ReadCall[], abs: string, cwd: string, op: FileOperation): Texts[] {
   const out: Texts[] = [];
-  for (const { name, input } of calls) {
-    const edits = toolEdits(name, input) ?? patchEdits(name, input);
+  for (const { input, edits } of calls) {
     if (edits) {
       for (const e of edits) if (e.path !== undefined && absoluteIn(e.path, cwd) === abs) out.push(e);
       continue;
@@ -133,29 +132,33 @@ function touchOf(e: TouchingEntry, operation: FileOperation, absolutePath: strin
   return touch;
 }
 
+/** The touches of one entry's operation `op` on `abs` with these texts (none: one touch without), appended to `out`. */
+function opTouches(out: StoredTouch[], e: TouchingEntry, op: FileOperation, abs: string, texts: readonly Texts[], place: (t: Texts) => ReturnType<TextPlacer>): void {
+  if (!texts.length) out.push(touchOf(e, op, abs));
+  for (const t of texts) {
+    // Built field by field: spreading the texts into a copy of the touch cost more than the rest of it.
+    const touch = touchOf(e, op, abs);
+    const kept = place(capped(t, e.lengthOf ?? ownLength));
+    if (kept.oldText !== undefined) touch.oldText = kept.oldText;
+    if (kept.oldAt) touch.oldAt = kept.oldAt;
+    if (kept.newText !== undefined) touch.newText = kept.newText;
+    if (kept.newAt) touch.newAt = kept.newAt;
+    out.push(touch);
+  }
+}
+
 /**
- * The touches of one entry, appended to `out`: one per file and operation (an edit call
- * that made several edits, one per edit), paths resolved against the session's cwd, the
- * texts kept as `place` says.
+ * The touches of one entry, appended to `out`: one per file and operation, strongest first
+ * (an entry that read and edited a file did both; an edit call that made several edits,
+ * one per edit), paths resolved against the session's cwd, the texts kept as `place` says.
  */
 export function entryTouches(out: StoredTouch[], e: TouchingEntry, cwd: string, place: (t: Texts) => ReturnType<TextPlacer>): void {
-  let calls: FileOpsEntry["calls"] | undefined;
+  let calls: ReadCall[] | undefined;
   for (const a of e.activity) {
     const abs = absoluteIn(a.path, cwd);
-    for (const op of operationsOf(a)) {
-      const texts = op === "read" ? NO_TEXTS : textsOf((calls ??= e.calls()), abs, cwd, op);
-      if (!texts.length) out.push(touchOf(e, op, abs));
-      for (const t of texts) {
-        // Built field by field: spreading the texts into a copy of the touch cost more than the rest of it.
-        const touch = touchOf(e, op, abs);
-        const kept = place(capped(t, e.lengthOf ?? ownLength));
-        if (kept.oldText !== undefined) touch.oldText = kept.oldText;
-        if (kept.oldAt) touch.oldAt = kept.oldAt;
-        if (kept.newText !== undefined) touch.newText = kept.newText;
-        if (kept.newAt) touch.newAt = kept.newAt;
-        out.push(touch);
-      }
-    }
+    if (a.edited) opTouches(out, e, "edit", abs, textsOf((calls ??= readCalls(e.calls())), abs, cwd, "edit"), place);
+    if (a.written) opTouches(out, e, "write", abs, textsOf((calls ??= readCalls(e.calls())), abs, cwd, "write"), place);
+    if (a.read) opTouches(out, e, "read", abs, NO_TEXTS, place);
   }
 }
 

@@ -263,9 +263,25 @@ const RULES: Readonly<Record<string, Rule>> = {
   googlewebsearch: (i) => `Search the web: ${field(i.query, SUMMARY_WIDTH)}`,
 };
 
-/** A tool's rule, looked up by its name in lower case, letters only ("MultiEdit", "multi_edit": "multiedit"). */
+/** Tool names' keys met lately (a session calls a few tools thousands of times; the history reads every call). */
+const keys = new Map<string, string>();
+/** Names kept in `keys` at most (it is emptied past this). */
+const KEYS_CAP = 1024;
+
+/** A tool's name in lower case, letters only ("MultiEdit", "multi_edit": "multiedit"; "apply_patch", "applyPatch": "applypatch"). */
+export function toolKey(name: string): string {
+  let key = keys.get(name);
+  if (key === undefined) {
+    key = name.slice(0, 60).toLowerCase().replace(/[^a-z]/g, "");
+    if (keys.size >= KEYS_CAP) keys.clear();
+    keys.set(name, key);
+  }
+  return key;
+}
+
+/** A tool's rule, looked up by its key (toolKey). */
 function ruleOf(name: string): Rule | undefined {
-  const key = name.slice(0, 60).toLowerCase().replace(/[^a-z]/g, "");
+  const key = toolKey(name);
   // Own keys only: a tool named "constructor" is not Object's.
   return Object.hasOwn(RULES, key) ? RULES[key] : undefined;
 }
@@ -324,5 +340,7 @@ export function toolEdits(name: unknown, input: unknown, cwd?: string): ToolEdit
   const pairs = input.command === "insert" ? [{ oldText: "", newText: firstString(input, ["insert_text", "new_str"]) ?? "" }] : pairsOf(input);
   if (!pairs.length) return undefined;
   const p = typeof input.file_path === "string" ? input.file_path : typeof input.path === "string" ? input.path : undefined;
-  return pairs.map((x) => ({ ...(p ? { path: relativePath(p, cwd) } : {}), ...x }));
+  // Built field by field (spreads cost a microsecond a call: the history reads every edit).
+  const path = p ? relativePath(p, cwd) : undefined;
+  return pairs.map((x) => (path === undefined ? { oldText: x.oldText, newText: x.newText } : { path, oldText: x.oldText, newText: x.newText }));
 }

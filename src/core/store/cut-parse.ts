@@ -12,7 +12,8 @@
 // checked as JSON.parse checks a string (stringEnd) and replaced by another valid string,
 // so the cut line parses exactly when the line does, to the same value but for the marks.
 
-import { escaped, jsonDeeperThan } from "../util/json-depth";
+import { isAscii } from "node:buffer";
+import { escaped, jsonDeeperThan, jsonTextDeeperThan, MAX_JSON_DEPTH } from "../util/json-depth";
 import { stringScan } from "./json-string-scan";
 import { stringEnd } from "./json-valid";
 
@@ -38,9 +39,20 @@ export interface CutLine {
  */
 export function cutNumber(text: string, count: number): number {
   if (count === 0 || text.length < 2 || text.charCodeAt(0) !== MARK) return -1;
-  const k = Number(text.slice(1));
-  return Number.isInteger(k) && k >= 0 && k < count && String(k) === text.slice(1) ? k : -1;
+  // The digits of k as a mark writes them: no leading zero (but for 0 itself).
+  if (text.length > 2 && text.charCodeAt(1) === 0x30) return -1;
+  let k = 0;
+  for (let i = 1; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    k = 10 * k + d;
+    if (k >= count) return -1;
+  }
+  return k;
 }
+
+/** A JSON text shorter than this cannot nest more than MAX_JSON_DEPTH deep (a level is two brackets). */
+const MAY_BE_DEEP = 2 * (MAX_JSON_DEPTH + 1);
 
 /** A cut line's buffer grown past this is let go after its line: one long line must not hold its size. */
 const KEPT_BYTES = 4 * 2 ** 20;
@@ -69,6 +81,19 @@ export class LineCutter {
       if (checkDepth && jsonDeeperThan(buf, start, end)) return undefined;
       return { value: JSON.parse(buf.toString("utf8", start, end)), cuts };
     }
+    // A line of ASCII (most are) is its latin1 text: the cut line is made of slices of it, no bytes copied or decoded.
+    if (latin1 !== undefined && isAscii(buf.subarray(start, end))) {
+      let text = "";
+      let from = 0;
+      for (let k = 0; k < cuts.length; k += 2) {
+        text += `${latin1.slice(from, cuts[k] - start)}"${MARK_ESCAPE}${k / 2}"`;
+        from = cuts[k + 1] - start;
+      }
+      text += latin1.slice(from);
+      // The cut line nests as deep as the line (a cut is a string), and one this short cannot nest too deep.
+      if (checkDepth && text.length >= MAY_BE_DEEP && jsonTextDeeperThan(text)) return undefined;
+      return { value: JSON.parse(text), cuts };
+    }
     let len = 0;
     let from = start;
     for (let k = 0; k < cuts.length; k += 2) {
@@ -79,8 +104,35 @@ export class LineCutter {
     len = this.put(len, buf, from, end);
     const cut = this.cut;
     if (cut.length > KEPT_BYTES) this.cut = Buffer.allocUnsafe(1 << 16);
-    if (checkDepth && jsonDeeperThan(cut, 0, len)) return undefined;
+    if (checkDepth && len >= MAY_BE_DEEP && jsonDeeperThan(cut, 0, len)) return undefined;
     return { value: JSON.parse(cut.toString("utf8", 0, len)), cuts };
+  }
+
+  /**
+   * JSON.parse of the array of the JSON texts buf[items[2k], items[2k+1]) (a walked line's
+   * items, json-walk.ts), the strings buf[cuts[2j], cuts[2j+1]) inside them (valid JSON
+   * strings, in order) given as marks; undefined when the line buf[start, end) holds
+   * MARK_ESCAPE (a string of its own could be taken for a mark: the caller reads it
+   * otherwise). `latin1`: the line's bytes as latin1 text.
+   */
+  parseItems(buf: Buffer, start: number, end: number, latin1: string, items: readonly number[], cuts: readonly number[]): unknown[] | undefined {
+    if (cuts.length && latin1.includes(MARK_ESCAPE)) return undefined;
+    // A line of ASCII (most are) is its latin1 text, sliced; another's pieces are decoded.
+    const ascii = isAscii(buf.subarray(start, end));
+    const piece = (from: number, to: number) => (ascii ? latin1.slice(from - start, to - start) : buf.toString("utf8", from, to));
+    let text = "[";
+    let k = 0;
+    for (let j = 0; j < items.length; j += 2) {
+      if (j) text += ",";
+      let from = items[j];
+      const to = items[j + 1];
+      for (; k < cuts.length && cuts[k] < to; k += 2) {
+        text += `${piece(from, cuts[k])}"${MARK_ESCAPE}${k / 2}"`;
+        from = cuts[k + 1];
+      }
+      text += piece(from, to);
+    }
+    return JSON.parse(`${text}]`) as unknown[];
   }
 
   /** The literals to cut, as start/end pairs; none when a value found is not a JSON string (JSON.parse then says so). */

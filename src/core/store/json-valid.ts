@@ -94,12 +94,12 @@ function escapeEnd(buf: Uint8Array, i: number, end: number): number {
  * the Codex bench rollout's lines by length: the scan costs 1.3x the walk at 64-127 bytes,
  * 1.0x at 128-255, 0.8x at 256-511 and 0.4x from 1 KB.
  */
-const SCANNED_LINE = 256;
+export const SCANNED_LINE = 256;
 /** The scan for the line being checked, or undefined: set by each isValidJson call. */
 let scan: StringScan | undefined;
 
 /** The position after a number as JSON writes one (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?), or -1. */
-function skipNumber(buf: Uint8Array, p: number, end: number): number {
+export function skipNumber(buf: Uint8Array, p: number, end: number): number {
   if (buf[p] === 0x2d) p++;
   if (p >= end || !isDigit(buf[p])) return -1;
   if (buf[p] === 0x30) p++;
@@ -121,7 +121,7 @@ function skipNumber(buf: Uint8Array, p: number, end: number): number {
 const LITERALS: ReadonlyArray<readonly number[]> = ["true", "false", "null"].map((w) => [...Buffer.from(w)]);
 
 /** The position after true, false or null at p, or -1. */
-function skipLiteral(buf: Uint8Array, p: number, end: number): number {
+export function skipLiteral(buf: Uint8Array, p: number, end: number): number {
   for (const w of LITERALS) {
     if (buf[p] !== w[0] || p + w.length > end) continue;
     let k = 1;
@@ -161,8 +161,8 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       else {
         openAt[depth++] = isObject;
         if (isObject) {
-          if (depth <= KEYED_LEVELS) keyCount[depth - 1] = 0;
-          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1) : memberKey(buf, p, end);
+          if (depth <= KEYED_LEVELS) newKeyLevel(depth - 1);
+          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1, scan) : memberKey(buf, p, end, scan);
           if (p < 0) return false;
         }
         continue;
@@ -181,7 +181,7 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
       if (d === 0x2c) {
         p = skipSpace(buf, p + 1, end);
         if (isObject) {
-          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1) : memberKey(buf, p, end);
+          p = once && depth <= KEYED_LEVELS && openAt[0] ? onceKey(buf, p, end, depth - 1, scan) : memberKey(buf, p, end, scan);
           if (p < 0) return false;
         }
         break;
@@ -194,13 +194,18 @@ export function isValidJson(buf: Uint8Array, start: number, end: number, limit: 
 }
 
 /** Levels whose objects' keys are checked with ownKeysOnce: the line's own object (1) and its members' values (2). */
-const KEYED_LEVELS = 2;
+export const KEYED_LEVELS = 2;
 /** Keys an object checked by onceKey may have: past this the line is parsed whole (the check compares every pair). */
 const MAX_KEYS = 64;
 /** Per level: where the keys of the object open at that level start and end (keyCount of them so far). */
 const keyStart: number[][] = [[], []];
 const keyEnd: number[][] = [[], []];
 const keyCount = [0, 0];
+
+/** An object opens at a checked level (0 or 1): onceKey forgets the keys of the one before there. */
+export function newKeyLevel(level: number): void {
+  keyCount[level] = 0;
+}
 
 /**
  * A member of an object at a checked level (0: the line's own, 1: one of its members'
@@ -209,9 +214,9 @@ const keyCount = [0, 0];
  * one it meets; and an escaped key could spell a name the skim looks for. Agents write
  * neither, so such a line is simply parsed whole.
  */
-function onceKey(buf: Uint8Array, p: number, end: number, level: number): number {
+export function onceKey(buf: Uint8Array, p: number, end: number, level: number, s: StringScan | undefined): number {
   const start = p + 1;
-  const next = memberKey(buf, p, end);
+  const next = memberKey(buf, p, end, s);
   if (next < 0) return -1;
   const close = lastQuoteBefore(buf, next);
   for (let i = start; i < close; i++) if (buf[i] === BACKSLASH) return -1;
@@ -239,10 +244,10 @@ function lastQuoteBefore(buf: Uint8Array, value: number): number {
   return i;
 }
 
-/** A member's key and colon at p: the position of its value, or -1. */
-function memberKey(buf: Uint8Array, p: number, end: number): number {
+/** A member's key and colon at p: the position of its value, or -1 (`s`: the scan buf is loaded in, if any). */
+export function memberKey(buf: Uint8Array, p: number, end: number, s: StringScan | undefined): number {
   if (buf[p] !== QUOTE) return -1;
-  p = scan ? skipStringByScan(scan, buf, p, end) : skipString(buf, p, end);
+  p = s ? skipStringByScan(s, buf, p, end) : skipString(buf, p, end);
   if (p < 0) return -1;
   p = skipSpace(buf, p, end);
   if (buf[p] !== 0x3a || p >= end) return -1;

@@ -14,9 +14,10 @@ import { HEAD_CAP } from "../../store/head-lines";
 import { DEEP_LINE_BYTES } from "../../store/index-builder";
 import { isBlank } from "../../store/line-scanner";
 import { cutNumber, LineCutter } from "../../store/cut-parse";
+import { LineWalker, valueAt } from "../../store/json-walk";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { isoTextOf } from "../../util/iso-time";
-import { jsonDeeperThan } from "../../util/json-depth";
+import { jsonDeeperThan, MAX_JSON_DEPTH } from "../../util/json-depth";
 import { FileTooLargeError, openRegularAsync, readBytesFile } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
@@ -69,6 +70,18 @@ const NO_BYTES = Buffer.alloc(0);
 
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
+
+/** An assistant's line as the walk reads it (json-walk.ts): the entry's own members, its message's role, and its content's blocks. */
+const TOP = ["type", "id", "parentId", "timestamp"] as const;
+const [TYPE, ID, PARENT, TIME] = [0, 1, 2, 3];
+const walker = new LineWalker({ top: TOP, outer: "message", inner: ["role"], list: "content", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
+const MESSAGE = Buffer.from('"message"');
+const ASSISTANT = Buffer.from('"assistant"');
+
+/** Whether buf[from, to) holds exactly `lit`. */
+function holds(buf: Buffer, from: number, to: number, lit: Buffer): boolean {
+  return from >= 0 && to - from === lit.length && buf.compare(lit, 0, lit.length, from, to) === 0;
+}
 
 /**
  * FileOpsEntry.cutAt of a line (from `start` of the buffer) with these cuts: made out here, so
@@ -193,6 +206,7 @@ class PiFileOpsRead {
    * texts cut out (CUT_KEYS).
    */
   private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string | undefined): void {
+    if (text !== undefined && this.walked(buf, start, end, offset, lineNo, text)) return;
     const deep = end - start >= DEEP_LINE_BYTES;
     let obj: unknown;
     let cuts: number[] = [];
@@ -233,17 +247,43 @@ class PiFileOpsRead {
       return;
     }
     if (role !== "assistant") return;
-    const tally = new FileTally();
     // The id the load gives the entry (add() took it: a string, but in version 1).
     const id = this.version < 2 ? v1EntryId(lineNo) : (e.id as string);
-    tallyCalls(tally, e, id);
+    this.assistant(i, id, typeof e.timestamp === "string" ? e.timestamp : "", (m as { content?: unknown }).content, buf, start, end, offset, cuts);
+  }
+
+  /**
+   * An assistant's line (`text`: its bytes as latin1) read by a walk (json-walk.ts) instead of
+   * a parse: its members checked where they are, only its content's blocks parsed (their long
+   * texts cut out: CUT_KEYS). False when the walk does not take the line (it is read as before).
+   */
+  private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string): boolean {
+    if (!walker.walk(buf, start, end)) return false;
+    const { top, inner, items, cuts } = walker.walked;
+    if (!holds(buf, top[2 * TYPE], top[2 * TYPE + 1], MESSAGE) || !holds(buf, inner[0], inner[1], ASSISTANT)) return false;
+    const id = top[2 * ID] < 0 ? undefined : valueAt(buf, top[2 * ID], top[2 * ID + 1]);
+    const parentId = top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
+    // A key of another kind than a string (entry-ids.ts takes numbers for keys): read as before.
+    if (typeof id === "number" || typeof parentId === "number") return false;
+    const content = items.length ? cutter.parseItems(buf, start, end, text, items, cuts) : [];
+    if (!content) return false;
+    const i = this.add(id, parentId);
+    if (i < 0) return true;
+    const t = top[2 * TIME] < 0 ? undefined : valueAt(buf, top[2 * TIME], top[2 * TIME + 1]);
+    this.assistant(i, this.version < 2 ? v1EntryId(lineNo) : (id as string), typeof t === "string" ? t : "", content, buf, start, end, offset, cuts);
+    return true;
+  }
+
+  /** An assistant's entry (at i, its id as the load gives it) with these content blocks: handed on when it has file operations. */
+  private assistant(i: number, id: string, timestamp: string, content: unknown, buf: Buffer, start: number, end: number, offset: number, cuts: readonly number[]): void {
+    const tally = new FileTally();
+    tallyCalls(tally, { message: { content } }, id);
     const activity = tally.list();
     if (!activity.length) return;
-    const content = (m as { content?: unknown }).content;
     const calls: Array<{ name: unknown; input: unknown }> = [];
     if (Array.isArray(content)) for (const b of content as Array<Record<string, unknown>>) if (b?.type === "toolCall") calls.push({ name: b.name, input: b.arguments });
     const cutAt = cuts.length ? cutsIn(cuts, start) : undefined;
-    this.onEntry({ id, timestamp: isoTextOf(typeof e.timestamp === "string" ? e.timestamp : ""), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
+    this.onEntry({ id, timestamp: isoTextOf(timestamp), prompt: this.prompts.of(i), activity, calls, line: buf.subarray(start, end), offset, cutAt });
   }
 
   /** At the end of the file: a parent named before its entry makes a tree this read did not build. */

@@ -1,0 +1,233 @@
+// A line checked as isValidJson checks it with ownKeysOnce (the whole grammar; the keys of
+// the line's own object and of its members' objects each once and unescaped), noting on
+// the way where some of its values lie: chosen members of the line, chosen members of one
+// of its members' object, the items of one array there, and the long string values of
+// chosen keys inside those items. A reader then decodes those places alone: the history
+// reads the tool calls of a pi assistant's line, not its usage, its thinking or its texts,
+// and a walk costs a quarter of JSON.parse of the same line (bench/json-valid.ts's lines).
+//
+// Why the answer is JSON.parse's own: the line is JSON as JSON.parse reads it, and the
+// members noted are found once each where they are looked for (a repeated key, whose last
+// value JSON.parse keeps, makes the walk refuse the line), so each noted place holds the
+// value JSON.parse would give that member; the items are JSON texts themselves.
+
+import { stringScan, type StringScan } from "./json-string-scan";
+import { KEYED_LEVELS, memberKey, newKeyLevel, onceKey, SCANNED_LINE, skipLiteral, skipNumber, skipSpace, stringEnd } from "./json-valid";
+
+const QUOTE = 0x22;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/** What a walk notes (all names are plain keys: letters, digits, `_`). */
+export interface WalkPlan {
+  /** Members of the line whose values' places are noted (WalkedLine.top, in this order). */
+  top: readonly string[];
+  /** The member of the line whose object holds `inner` and `list`. */
+  outer: string;
+  /** Members of that object whose values' places are noted (WalkedLine.inner). */
+  inner: readonly string[];
+  /** The member of that object whose array's items' places are noted (WalkedLine.items). */
+  list: string;
+  /** Inside those items, at any depth: string values of these keys of at least `cutBytes` bytes (quotes included) are noted (WalkedLine.cuts). */
+  cutKeys: readonly string[];
+  cutBytes: number;
+  /** Deeper than this the line is refused (as isValidJson's limit). */
+  limit: number;
+}
+
+/** Where a walked line's values are: start and end pairs, -1 for a member not there. */
+export interface WalkedLine {
+  top: Int32Array;
+  inner: Int32Array;
+  /** The list's items, in order; none when the member is not there or not an array. */
+  items: number[];
+  /** The long strings of the cut keys inside the items, quotes included, in order. */
+  cuts: number[];
+}
+
+// What a container is to the plan (its context), and what a value fills (its slot).
+const OTHER = 0;
+const LINE = 1;
+const OUTER = 2;
+const LIST = 3;
+const ITEM = 4;
+const NO_SLOT = -1;
+const OUTER_SLOT = -2;
+const LIST_SLOT = -3;
+/** Slots of the inner members come after this (top members: 0 on). */
+const INNER_BASE = 1 << 16;
+
+function bytesOf(names: readonly string[]): Uint8Array[] {
+  for (const n of names) if (!/^\w+$/.test(n)) throw new Error(`LineWalker: "${n}" is not a plain key`);
+  return names.map((n) => Buffer.from(n, "latin1"));
+}
+
+/** Which of `names` buf[from, to) spells, or -1. */
+function nameIn(names: readonly Uint8Array[], buf: Uint8Array, from: number, to: number): number {
+  const len = to - from;
+  for (let k = 0; k < names.length; k++) {
+    const n = names[k];
+    if (n.length !== len) continue;
+    let i = 0;
+    while (i < len && buf[from + i] === n[i]) i++;
+    if (i === len) return k;
+  }
+  return -1;
+}
+
+/** Walks lines by one plan; its WalkedLine is made again by each walk. */
+export class LineWalker {
+  private readonly topNames: Uint8Array[];
+  private readonly innerNames: Uint8Array[];
+  private readonly outerName: Uint8Array[];
+  private readonly listName: Uint8Array[];
+  private readonly cutNames: Uint8Array[];
+  readonly walked: WalkedLine;
+  // Per open container: object or array, context, where it started and the slot it fills.
+  private readonly isObject: boolean[] = [];
+  private readonly context: number[] = [];
+  private readonly startAt: number[] = [];
+  private readonly slotAt: number[] = [];
+  private scan: StringScan | undefined;
+
+  constructor(private readonly plan: WalkPlan) {
+    this.topNames = bytesOf(plan.top);
+    this.innerNames = bytesOf(plan.inner);
+    this.outerName = bytesOf([plan.outer]);
+    this.listName = bytesOf([plan.list]);
+    this.cutNames = bytesOf(plan.cutKeys);
+    this.walked = { top: new Int32Array(2 * plan.top.length), inner: new Int32Array(2 * plan.inner.length), items: [], cuts: [] };
+  }
+
+  /**
+   * Walks buf[start, end): true when the line is one JSON object as isValidJson with
+   * ownKeysOnce accepts it (`walked` then says where the plan's values are), false when not
+   * (nothing to use).
+   */
+  walk(buf: Uint8Array, start: number, end: number): boolean {
+    const w = this.walked;
+    w.top.fill(-1);
+    w.inner.fill(-1);
+    w.items.length = 0;
+    w.cuts.length = 0;
+    this.scan = end - start >= SCANNED_LINE ? stringScan() : undefined;
+    this.scan?.load(buf, start, end);
+    const { isObject, context } = this;
+    let depth = 0;
+    let p = skipSpace(buf, start, end);
+    if (buf[p] !== OPEN_OBJECT) return false;
+    // What the value at p fills, and whether it is a cut key's.
+    let slot = NO_SLOT;
+    let cut = false;
+    for (;;) {
+      if (p >= end) return false;
+      const from = p;
+      const c = buf[p];
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        const obj = c === OPEN_OBJECT;
+        if (depth >= this.plan.limit) return false;
+        p = skipSpace(buf, p + 1, end);
+        if (buf[p] === (obj ? CLOSE_OBJECT : CLOSE_ARRAY) && p < end) p++;
+        else {
+          const up = depth ? context[depth - 1] : OTHER;
+          isObject[depth] = obj;
+          context[depth] = depth === 0 ? LINE : slot === OUTER_SLOT && obj ? OUTER : slot === LIST_SLOT && !obj ? LIST : up === LIST || up === ITEM ? ITEM : OTHER;
+          this.startAt[depth] = from;
+          this.slotAt[depth] = slot;
+          depth++;
+          if (!obj) {
+            slot = NO_SLOT;
+            cut = false;
+            continue;
+          }
+          if (depth <= KEYED_LEVELS) newKeyLevel(depth - 1);
+          p = this.key(buf, p, end, depth);
+          if (p < 0) return false;
+          ({ slot, cut } = this.keyed);
+          continue;
+        }
+      } else if (c === QUOTE) {
+        p = stringEnd(buf, p, end, this.scan);
+        if (p >= 0 && cut && p - from >= this.plan.cutBytes) w.cuts.push(from, p);
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) p = skipNumber(buf, p, end);
+      else p = skipLiteral(buf, p, end);
+      if (p < 0) return false;
+      this.note(slot, depth ? context[depth - 1] : OTHER, from, p);
+      // After a value: a comma and the next, or the close of what holds it.
+      for (;;) {
+        p = skipSpace(buf, p, end);
+        if (depth === 0) return p === end;
+        if (p >= end) return false;
+        const obj = isObject[depth - 1];
+        const d = buf[p];
+        if (d === 0x2c) {
+          p = skipSpace(buf, p + 1, end);
+          if (obj) {
+            p = this.key(buf, p, end, depth);
+            if (p < 0) return false;
+            ({ slot, cut } = this.keyed);
+          } else {
+            slot = NO_SLOT;
+            cut = false;
+          }
+          break;
+        }
+        if (d !== (obj ? CLOSE_OBJECT : CLOSE_ARRAY)) return false;
+        depth--;
+        p++;
+        this.note(this.slotAt[depth], depth ? context[depth - 1] : OTHER, this.startAt[depth], p);
+      }
+    }
+  }
+
+  /** What the member key() read last fills. */
+  private readonly keyed = { slot: NO_SLOT, cut: false };
+
+  /** A member's key at p in the object open at `depth`: the position of its value (-1: refused), what it fills in `keyed`. */
+  private key(buf: Uint8Array, p: number, end: number, depth: number): number {
+    const level = depth - 1;
+    const k0 = p + 1;
+    const v = level < KEYED_LEVELS ? onceKey(buf, p, end, level, this.scan) : memberKey(buf, p, end, this.scan);
+    const keyed = this.keyed;
+    keyed.slot = NO_SLOT;
+    keyed.cut = false;
+    if (v < 0) return v;
+    const ctx = this.context[level];
+    if (ctx === OTHER) return v;
+    let k1 = v - 1;
+    while (buf[k1] !== QUOTE) k1--;
+    if (ctx === LINE) {
+      const t = nameIn(this.topNames, buf, k0, k1);
+      keyed.slot = t >= 0 ? t : nameIn(this.outerName, buf, k0, k1) === 0 ? OUTER_SLOT : NO_SLOT;
+    } else if (ctx === OUTER) {
+      const t = nameIn(this.innerNames, buf, k0, k1);
+      keyed.slot = t >= 0 ? INNER_BASE + t : nameIn(this.listName, buf, k0, k1) === 0 ? LIST_SLOT : NO_SLOT;
+    } else if (ctx === ITEM) keyed.cut = nameIn(this.cutNames, buf, k0, k1) >= 0;
+    return v;
+  }
+
+  /** A value at [from, to) that fills `slot`, in a container of context `up`. */
+  private note(slot: number, up: number, from: number, to: number): void {
+    const w = this.walked;
+    if (up === LIST) w.items.push(from, to);
+    if (slot >= INNER_BASE) {
+      w.inner[2 * (slot - INNER_BASE)] = from;
+      w.inner[2 * (slot - INNER_BASE) + 1] = to;
+    } else if (slot >= 0) {
+      w.top[2 * slot] = from;
+      w.top[2 * slot + 1] = to;
+    }
+  }
+}
+
+/** The value at buf[from, to) of a walked line (JSON text): a plain string read as it is, anything else parsed. */
+export function valueAt(buf: Buffer, from: number, to: number): unknown {
+  if (buf[from] === QUOTE) {
+    let plain = true;
+    for (let i = from + 1; i < to - 1 && plain; i++) plain = buf[i] !== 0x5c && buf[i] < 0x80;
+    if (plain) return buf.toString("latin1", from + 1, to - 1);
+  }
+  return JSON.parse(buf.toString("utf8", from, to));
+}
