@@ -64,8 +64,10 @@ describe("per-file history: its read gives the touches a full read gives", () =>
       `{"type":"message","id":"a6","parentId":"a5","message":{"role":"assistant","content":[{"type":"toolCall","id":"c7","name":"write","arguments":{"path":"gone.ts","content":"${LONG}"}}]},"message":{"role":"assistant","content":[]}}`,
       // The content given twice (the last is read), its long texts holding the escape of a cut's mark.
       `{"type":"message","id":"a7","parentId":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c8","name":"write","arguments":{"path":"first.ts","content":"x"}}],"content":[{"type":"thinking","thinking":"${LONG}"},{"type":"toolCall","id":"c9","name":"edit","arguments":{"path":"second.ts","oldText":"\\\\u0000${LONG}","newText":"\\u00000${LONG}"}}]}}`,
+      // Blocks' types: a text (no call), a call's type escaped, a type given twice (the last is read); a path past ASCII.
+      `{"type":"message","id":"a8","parentId":"a7","message":{"role":"assistant","content":[{"type":"text","text":"${LONG}"},{"type":"toolC\\u0061ll","id":"c10","name":"read","arguments":{"path":"escaped-type.ts"}},{"type":"thinking","type":"toolCall","id":"c11","name":"read","arguments":{"path":"typed-twice.ts"}},{"type":"toolCall","type":"text","id":"c12","name":"read","arguments":{"path":"not-a-call.ts"}},{"type":"toolCall","id":"c13","name":"edit","arguments":{"path":"naïve-é.ts","oldText":"${LONG}","newText":"“${LONG}”"}}]}}`,
       // A torn last line (no newline), a result an agent killed mid-write leaves.
-      '{"type":"message","id":"r5","parentId":"a7","message":{"role":"toolResult","content":[{"type":"text","text":"cu',
+      '{"type":"message","id":"r5","parentId":"a8",""message":{"role":"toolResult","content":[{"type":"text","text":"cu',
     ];
     const path = writeSession(lines, { trailingNewline: false });
     assert.ok((await sameTouches(path)) >= 5);
@@ -79,6 +81,9 @@ describe("per-file history: its read gives the touches a full read gives", () =>
         ["a4", "edit", "/w/r.ts"],
         ["a5", "write", "/w/late.ts"],
         ["a7", "edit", "/w/second.ts"],
+        ["a8", "read", "/w/escaped-type.ts"],
+        ["a8", "read", "/w/typed-twice.ts"],
+        ["a8", "edit", "/w/naïve-é.ts"],
       ],
     );
     const [second] = withTexts(got.filter((t) => t.entryId === "a7").map((t) => ({ ...t, sessionPath: path })));

@@ -3,11 +3,11 @@ import { isValidJson } from "../../src/core/store/json-valid";
 import { LineWalker, valueAt } from "../../src/core/store/json-walk";
 import { mutated, rng } from "../helpers/json-mutations";
 
-const PLAN = { top: ["type", "id", "timestamp"], outer: "message", inner: ["role"], list: "content", cutKeys: ["text", "oldText"], cutBytes: 8, limit: 512 };
+const PLAN = { top: ["type", "id", "timestamp"], outer: "message", inner: ["role"], list: "content", itemKey: "type", cutKeys: ["text", "oldText"], cutBytes: 8, limit: 512 };
 
 const LINES = [
   '{"type":"message","id":"a1","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"a long text \\n here"},{"type":"toolCall","name":"edit","arguments":{"path":"x.ts","oldText":"old \\"quoted\\" text","newText":"new"}}],"usage":{"input":1,"cost":{"total":0.5}}}}',
-  ' { "type" : "message" , "message" : { "content" : [ 1 , "two" , { "text" : "short" } , [ ] ] , "role" : null } , "id" : 7 } ',
+  ' { "type" : "message" , "message" : { "content" : [ 1 , "two" , { "text" : "short" } , [ ] , { "type" : 1 , "a" : { "type" : "inner" } , "type" : "last" } ] , "role" : null } , "id" : 7 } ',
   '{"message":{"content":"not a list","role":"user"},"type":"message"}',
   '{"type":"message","message":{"role":"assistant","content":[]},"extra":[{"text":"outside the items: never cut"}]}',
   '{"type":"x","id":"é\\u00e9","message":{"content":[{"deep":{"deeper":[{"oldText":"cut at any depth inside an item"}]}}]}}',
@@ -47,6 +47,13 @@ function agrees(walker: LineWalker, line: string): void {
   const items: unknown[] = [];
   for (let k = 0; k < w.items.length; k += 2) items.push(JSON.parse(buf.toString("utf8", w.items[k], w.items[k + 1])));
   assert.deepEqual(items, Array.isArray(list) ? list : [], line);
+  // Each item's type member, the last of its name (JSON.parse keeps the last), or none.
+  items.forEach((item, j) => {
+    const [from, to] = [w.itemKeys[2 * j], w.itemKeys[2 * j + 1]];
+    const isItemObject = !!item && typeof item === "object" && !Array.isArray(item);
+    if (!isItemObject || !("type" in item)) return assert.equal(from, -1, `${line}: item ${j}`);
+    assert.deepEqual(valueAt(buf, from, to), (item as { type: unknown }).type, `${line}: item ${j}`);
+  });
   // Each cut is a string literal of a cut key, long enough, inside an item.
   for (let k = 0; k < w.cuts.length; k += 2) {
     const [from, to] = [w.cuts[k], w.cuts[k + 1]];

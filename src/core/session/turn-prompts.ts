@@ -7,7 +7,11 @@ export const PROMPT_CAP = 300;
  * PROMPT_CAP; memoized per position, so a session's walks cost one pass in all.
  */
 export class TurnPrompts {
-  private readonly memo = new Map<number, string | undefined>();
+  /** Per position: 0 not walked yet, -1 no prompt above it, else 1 + the number of its prompt in `found`. */
+  private memo = new Int32Array(1024);
+  private readonly found: string[] = [];
+  /** The positions one walk passes (kept for the next walk: a session makes thousands). */
+  private readonly seen: number[] = [];
 
   constructor(
     /** The parent position of an entry (negative: a root). */
@@ -18,23 +22,34 @@ export class TurnPrompts {
   ) {}
 
   of(i: number): string | undefined {
-    const seen: number[] = [];
-    let found: string | undefined;
+    const seen = this.seen;
+    seen.length = 0;
+    let mark = -1;
     for (let k = i; k >= 0; k = this.parentOf(k)) {
-      if (this.memo.has(k)) {
-        found = this.memo.get(k);
+      const known = k < this.memo.length ? this.memo[k] : 0;
+      if (known !== 0) {
+        mark = known;
         break;
       }
       seen.push(k);
       const words = this.promptAt(k)?.trim();
       if (words) {
-        found = words.slice(0, PROMPT_CAP);
+        mark = this.found.push(words.slice(0, PROMPT_CAP));
         break;
       }
       // A cycle the tree should not have must not hang the walk.
       if (seen.length > this.size()) break;
     }
-    for (const k of seen) this.memo.set(k, found);
-    return found;
+    for (const k of seen) this.remember(k, mark);
+    return mark > 0 ? this.found[mark - 1] : undefined;
+  }
+
+  private remember(k: number, mark: number): void {
+    if (k >= this.memo.length) {
+      const grown = new Int32Array(Math.max(k + 1, 2 * this.memo.length));
+      grown.set(this.memo);
+      this.memo = grown;
+    }
+    this.memo[k] = mark;
   }
 }

@@ -57,6 +57,28 @@ const MAY_BE_DEEP = 2 * (MAX_JSON_DEPTH + 1);
 /** A cut line's buffer grown past this is let go after its line: one long line must not hold its size. */
 const KEPT_BYTES = 4 * 2 ** 20;
 
+/** A character past ASCII. */
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/** The JSON text of an array of items (start/end pairs) with their cuts as marks, each piece of the line given by `piece`. */
+function itemsText(items: readonly number[], cuts: readonly number[], piece: (from: number, to: number) => string): string {
+  let text = "[";
+  let k = 0;
+  for (let j = 0; j < items.length; j += 2) {
+    if (j) text += ",";
+    let from = items[j];
+    const to = items[j + 1];
+    // The cuts of items not asked for are passed (a mark keeps its number among all the cuts).
+    while (k < cuts.length && cuts[k] < from) k += 2;
+    for (; k < cuts.length && cuts[k] < to; k += 2) {
+      text += `${piece(from, cuts[k])}"${MARK_ESCAPE}${k / 2}"`;
+      from = cuts[k + 1];
+    }
+    text += piece(from, to);
+  }
+  return `${text}]`;
+}
+
 /** Parses lines with the string values of some keys cut out when they are long (see the head of this file). */
 export class LineCutter {
   private readonly keys: RegExp;
@@ -110,29 +132,17 @@ export class LineCutter {
 
   /**
    * JSON.parse of the array of the JSON texts buf[items[2k], items[2k+1]) (a walked line's
-   * items, json-walk.ts), the strings buf[cuts[2j], cuts[2j+1]) inside them (valid JSON
-   * strings, in order) given as marks; undefined when the line buf[start, end) holds
+   * items, json-walk.ts, or some of them, in order), the strings buf[cuts[2j], cuts[2j+1])
+   * inside them (valid JSON strings, in order; the j-th given as mark j) cut out; undefined when the line buf[start, end) holds
    * MARK_ESCAPE (a string of its own could be taken for a mark: the caller reads it
    * otherwise). `latin1`: the line's bytes as latin1 text.
    */
   parseItems(buf: Buffer, start: number, end: number, latin1: string, items: readonly number[], cuts: readonly number[]): unknown[] | undefined {
     if (cuts.length && latin1.includes(MARK_ESCAPE)) return undefined;
-    // A line of ASCII (most are) is its latin1 text, sliced; another's pieces are decoded.
-    const ascii = isAscii(buf.subarray(start, end));
-    const piece = (from: number, to: number) => (ascii ? latin1.slice(from - start, to - start) : buf.toString("utf8", from, to));
-    let text = "[";
-    let k = 0;
-    for (let j = 0; j < items.length; j += 2) {
-      if (j) text += ",";
-      let from = items[j];
-      const to = items[j + 1];
-      for (; k < cuts.length && cuts[k] < to; k += 2) {
-        text += `${piece(from, cuts[k])}"${MARK_ESCAPE}${k / 2}"`;
-        from = cuts[k + 1];
-      }
-      text += piece(from, to);
-    }
-    return JSON.parse(`${text}]`) as unknown[];
+    // Made of slices of the latin1 text, right where they are ASCII (most are: the long texts are cut out); else made again of decoded pieces.
+    const text = itemsText(items, cuts, (from, to) => latin1.slice(from - start, to - start));
+    if (!NOT_ASCII.test(text)) return JSON.parse(text) as unknown[];
+    return JSON.parse(itemsText(items, cuts, (from, to) => buf.toString("utf8", from, to))) as unknown[];
   }
 
   /** The literals to cut, as start/end pairs; none when a value found is not a JSON string (JSON.parse then says so). */

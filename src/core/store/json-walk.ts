@@ -30,6 +30,8 @@ export interface WalkPlan {
   inner: readonly string[];
   /** The member of that object whose array's items' places are noted (WalkedLine.items). */
   list: string;
+  /** The member of each item (an object) whose value's place is noted (WalkedLine.itemKeys). */
+  itemKey: string;
   /** Inside those items, at any depth: string values of these keys of at least `cutBytes` bytes (quotes included) are noted (WalkedLine.cuts). */
   cutKeys: readonly string[];
   cutBytes: number;
@@ -43,6 +45,8 @@ export interface WalkedLine {
   inner: Int32Array;
   /** The list's items, in order; none when the member is not there or not an array. */
   items: number[];
+  /** Per item, the place of its `itemKey` member's value (its last, as JSON.parse keeps the last); -1, -1 for none. */
+  itemKeys: number[];
   /** The long strings of the cut keys inside the items, quotes included, in order. */
   cuts: number[];
 }
@@ -53,9 +57,12 @@ const LINE = 1;
 const OUTER = 2;
 const LIST = 3;
 const ITEM = 4;
+/** An item that is an object (whose `itemKey` is noted); what it holds is ITEM. */
+const ITEM_OBJECT = 5;
 const NO_SLOT = -1;
 const OUTER_SLOT = -2;
 const LIST_SLOT = -3;
+const ITEM_KEY_SLOT = -4;
 /** Slots of the inner members come after this (top members: 0 on). */
 const INNER_BASE = 1 << 16;
 
@@ -84,6 +91,10 @@ export class LineWalker {
   private readonly outerName: Uint8Array[];
   private readonly listName: Uint8Array[];
   private readonly cutNames: Uint8Array[];
+  private readonly itemKeyName: Uint8Array[];
+  /** The place of the itemKey's value in the item being walked. */
+  private keyFrom = -1;
+  private keyTo = -1;
   readonly walked: WalkedLine;
   // Per open container: object or array, context, where it started and the slot it fills.
   private readonly isObject: boolean[] = [];
@@ -98,7 +109,8 @@ export class LineWalker {
     this.outerName = bytesOf([plan.outer]);
     this.listName = bytesOf([plan.list]);
     this.cutNames = bytesOf(plan.cutKeys);
-    this.walked = { top: new Int32Array(2 * plan.top.length), inner: new Int32Array(2 * plan.inner.length), items: [], cuts: [] };
+    this.itemKeyName = bytesOf([plan.itemKey]);
+    this.walked = { top: new Int32Array(2 * plan.top.length), inner: new Int32Array(2 * plan.inner.length), items: [], itemKeys: [], cuts: [] };
   }
 
   /**
@@ -111,7 +123,9 @@ export class LineWalker {
     w.top.fill(-1);
     w.inner.fill(-1);
     w.items.length = 0;
+    w.itemKeys.length = 0;
     w.cuts.length = 0;
+    this.keyFrom = this.keyTo = -1;
     this.scan = end - start >= SCANNED_LINE ? stringScan() : undefined;
     this.scan?.load(buf, start, end);
     const { isObject, context } = this;
@@ -133,7 +147,7 @@ export class LineWalker {
         else {
           const up = depth ? context[depth - 1] : OTHER;
           isObject[depth] = obj;
-          context[depth] = depth === 0 ? LINE : slot === OUTER_SLOT && obj ? OUTER : slot === LIST_SLOT && !obj ? LIST : up === LIST || up === ITEM ? ITEM : OTHER;
+          context[depth] = depth === 0 ? LINE : slot === OUTER_SLOT && obj ? OUTER : slot === LIST_SLOT && !obj ? LIST : up === LIST && obj ? ITEM_OBJECT : up >= LIST ? ITEM : OTHER;
           this.startAt[depth] = from;
           this.slotAt[depth] = slot;
           depth++;
@@ -204,15 +218,23 @@ export class LineWalker {
     } else if (ctx === OUTER) {
       const t = nameIn(this.innerNames, buf, k0, k1);
       keyed.slot = t >= 0 ? INNER_BASE + t : nameIn(this.listName, buf, k0, k1) === 0 ? LIST_SLOT : NO_SLOT;
-    } else if (ctx === ITEM) keyed.cut = nameIn(this.cutNames, buf, k0, k1) >= 0;
+    } else if (ctx === ITEM_OBJECT && nameIn(this.itemKeyName, buf, k0, k1) === 0) keyed.slot = ITEM_KEY_SLOT;
+    else keyed.cut = nameIn(this.cutNames, buf, k0, k1) >= 0;
     return v;
   }
 
   /** A value at [from, to) that fills `slot`, in a container of context `up`. */
   private note(slot: number, up: number, from: number, to: number): void {
     const w = this.walked;
-    if (up === LIST) w.items.push(from, to);
-    if (slot >= INNER_BASE) {
+    if (up === LIST) {
+      w.items.push(from, to);
+      w.itemKeys.push(this.keyFrom, this.keyTo);
+      this.keyFrom = this.keyTo = -1;
+    }
+    if (slot === ITEM_KEY_SLOT) {
+      this.keyFrom = from;
+      this.keyTo = to;
+    } else if (slot >= INNER_BASE) {
       w.inner[2 * (slot - INNER_BASE)] = from;
       w.inner[2 * (slot - INNER_BASE) + 1] = to;
     } else if (slot >= 0) {

@@ -74,9 +74,28 @@ const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
 /** An assistant's line as the walk reads it (json-walk.ts): the entry's own members, its message's role, and its content's blocks. */
 const TOP = ["type", "id", "parentId", "timestamp"] as const;
 const [TYPE, ID, PARENT, TIME] = [0, 1, 2, 3];
-const walker = new LineWalker({ top: TOP, outer: "message", inner: ["role"], list: "content", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
+const walker = new LineWalker({ top: TOP, outer: "message", inner: ["role"], list: "content", itemKey: "type", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
 const MESSAGE = Buffer.from('"message"');
 const ASSISTANT = Buffer.from('"assistant"');
+const TOOL_CALL = Buffer.from('"toolCall"');
+
+/** Whether buf[from, to) is a string without an escape (which could spell "toolCall"). */
+function isPlainString(buf: Buffer, from: number, to: number): boolean {
+  if (buf[from] !== 0x22) return false;
+  for (let i = from + 1; i < to; i++) if (buf[i] === 0x5c) return false;
+  return true;
+}
+
+/** The places of the blocks that may be tool calls: all but those whose type is plainly another (a thought, a text). */
+function mayBeCalls(buf: Buffer, items: readonly number[], types: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < items.length; j += 2) {
+    const [from, to] = [types[j], types[j + 1]];
+    if (from >= 0 && !holds(buf, from, to, TOOL_CALL) && isPlainString(buf, from, to)) continue;
+    out.push(items[j], items[j + 1]);
+  }
+  return out;
+}
 
 /** Whether buf[from, to) holds exactly `lit`. */
 function holds(buf: Buffer, from: number, to: number, lit: Buffer): boolean {
@@ -259,7 +278,8 @@ class PiFileOpsRead {
    */
   private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string): boolean {
     if (!walker.walk(buf, start, end)) return false;
-    const { top, inner, items, cuts } = walker.walked;
+    const { top, inner, cuts } = walker.walked;
+    const items = mayBeCalls(buf, walker.walked.items, walker.walked.itemKeys);
     if (!holds(buf, top[2 * TYPE], top[2 * TYPE + 1], MESSAGE) || !holds(buf, inner[0], inner[1], ASSISTANT)) return false;
     const id = top[2 * ID] < 0 ? undefined : valueAt(buf, top[2 * ID], top[2 * ID + 1]);
     const parentId = top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
