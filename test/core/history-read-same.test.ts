@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { readPiFileOps } from "../../src/core/formats/pi/file-ops-read";
 import { openSession } from "../../src/core/formats/registry";
 import { withTexts } from "../../src/core/history/edit-texts";
 import { readSessionTouches } from "../../src/core/history/read-touches";
@@ -62,16 +63,22 @@ describe("per-file history: its read gives the touches a full read gives", () =>
       assistant("a5", "n1", "", { toolCalls: [call("c6", "write", { path: "late.ts", content: "z" })] }),
       // The message given twice: JSON.parse keeps the last, which calls nothing.
       `{"type":"message","id":"a6","parentId":"a5","message":{"role":"assistant","content":[{"type":"toolCall","id":"c7","name":"write","arguments":{"path":"gone.ts","content":"${LONG}"}}]},"message":{"role":"assistant","content":[]}}`,
-      // The content given twice (the last is read), its long texts holding the escape of a cut's mark.
-      `{"type":"message","id":"a7","parentId":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c8","name":"write","arguments":{"path":"first.ts","content":"x"}}],"content":[{"type":"thinking","thinking":"${LONG}"},{"type":"toolCall","id":"c9","name":"edit","arguments":{"path":"second.ts","oldText":"\\\\u0000${LONG}","newText":"\\u00000${LONG}"}}]}}`,
-      // Blocks' types: a text (no call), a call's type escaped, a type given twice (the last is read); a path past ASCII.
-      `{"type":"message","id":"a8","parentId":"a7","message":{"role":"assistant","content":[{"type":"text","text":"${LONG}"},{"type":"toolC\\u0061ll","id":"c10","name":"read","arguments":{"path":"escaped-type.ts"}},{"type":"thinking","type":"toolCall","id":"c11","name":"read","arguments":{"path":"typed-twice.ts"}},{"type":"toolCall","type":"text","id":"c12","name":"read","arguments":{"path":"not-a-call.ts"}},{"type":"toolCall","id":"c13","name":"edit","arguments":{"path":"naïve-é.ts","oldText":"${LONG}","newText":"“${LONG}”"}}]}}`,
-      // A torn last line (no newline), a result an agent killed mid-write leaves.
-      '{"type":"message","id":"r5","parentId":"a8",""message":{"role":"toolResult","content":[{"type":"text","text":"cu',
+      // The content given twice (the last is read); a long text holding the escape of a cut's mark, and a short one spelling the second cut's mark.
+      `{"type":"message","id":"a7","parentId":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c8","name":"write","arguments":{"path":"first.ts","content":"x"}}],"content":[{"type":"thinking","thinking":"${LONG}"},{"type":"toolCall","id":"c9","name":"edit","arguments":{"path":"second.ts","oldText":"\\\\u0000${LONG}","newText":"\\u00001"}}]}}`,
+      // Blocks' types: a text (no call), a call's type escaped, a type given twice (the last is read); a path past ASCII, with a short text that spells the mark of the line's second cut.
+      `{"type":"message","id":"a8","parentId":"a7","message":{"role":"assistant","content":[{"type":"text","text":"${LONG}"},{"type":"toolC\\u0061ll","id":"c10","name":"read","arguments":{"path":"escaped-type.ts"}},{"type":"thinking","type":"toolCall","id":"c11","name":"read","arguments":{"path":"typed-twice.ts"}},{"type":"toolCall","type":"text","id":"c12","name":"read","arguments":{"path":"not-a-call.ts"}},{"type":"toolCall","id":"c13","name":"edit","arguments":{"path":"naïve-é.ts","oldText":"“${LONG}”","newText":"\\u00001"}}]}}`,
     ];
-    const path = writeSession(lines, { trailingNewline: false });
+    // A torn last line (no newline), a result an agent killed mid-write leaves: the history's
+    // own read leaves such a file to a whole load, so the lines are read without it as well.
+    const torn = '{"type":"message","id":"r5","parentId":"a8","message":{"role":"toolResult","content":[{"type":"text","text":"cu';
+    const whole = writeSession(lines);
+    assert.ok(await readPiFileOps(whole, () => undefined), "the history's own read takes the lines");
+    assert.ok((await sameTouches(whole)) >= 5);
+    const path = writeSession([...lines, torn], { trailingNewline: false });
+    assert.equal(await readPiFileOps(path, () => undefined), undefined, "a torn last line is left to the whole load");
     assert.ok((await sameTouches(path)) >= 5);
-    const got = (await readSessionTouches(path, "/w")).touches;
+    assert.deepEqual((await readSessionTouches(path, "/w")).touches, (await readSessionTouches(whole, "/w")).touches, "the same touches either way");
+    const got = (await readSessionTouches(whole, "/w")).touches;
     assert.deepEqual(
       got.map((t) => [t.entryId, t.operation, t.absolutePath]),
       [
@@ -86,7 +93,9 @@ describe("per-file history: its read gives the touches a full read gives", () =>
         ["a8", "edit", "/w/naïve-é.ts"],
       ],
     );
-    const [second] = withTexts(got.filter((t) => t.entryId === "a7").map((t) => ({ ...t, sessionPath: path })));
-    assert.deepEqual([second?.oldText, second?.newText], [`\\u0000${LONG}`, `\u00000${LONG}`], "a text that spells a mark, and one that starts like one");
+    const [second, naive] = withTexts(got.filter((t) => t.entryId === "a7" || t.absolutePath.endsWith("é.ts")).map((t) => ({ ...t, sessionPath: whole })));
+    assert.deepEqual([second?.oldText, second?.newText], [`\\u0000${LONG}`, "\u00001"], "a long text that spells a mark's escape, and a short one that is a mark's very text");
+    // The same in a line the walk reads (json-walk.ts): the short text is not taken for the second cut (the long old text).
+    assert.deepEqual([naive?.oldText, naive?.newText], [`“${LONG}”`, "\u00001"]);
   });
 });

@@ -60,8 +60,12 @@ const KEPT_BYTES = 4 * 2 ** 20;
 /** A character past ASCII. */
 const NOT_ASCII = /[^\x00-\x7f]/;
 
-/** The JSON text of an array of items (start/end pairs) with their cuts as marks, each piece of the line given by `piece`. */
-function itemsText(items: readonly number[], cuts: readonly number[], piece: (from: number, to: number) => string): string {
+/**
+ * The JSON text of an array of items (start/end pairs) with their cuts as marks, each piece
+ * of the line given by `piece`; undefined when a piece holds MARK_ESCAPE (one of its strings
+ * could then be taken for a mark; an escape lies inside a string, so no piece splits one).
+ */
+function itemsText(items: readonly number[], cuts: readonly number[], piece: (from: number, to: number) => string): string | undefined {
   let text = "[";
   let k = 0;
   for (let j = 0; j < items.length; j += 2) {
@@ -71,10 +75,14 @@ function itemsText(items: readonly number[], cuts: readonly number[], piece: (fr
     // The cuts of items not asked for are passed (a mark keeps its number among all the cuts).
     while (k < cuts.length && cuts[k] < from) k += 2;
     for (; k < cuts.length && cuts[k] < to; k += 2) {
-      text += `${piece(from, cuts[k])}"${MARK_ESCAPE}${k / 2}"`;
+      const before = piece(from, cuts[k]);
+      if (before.includes(MARK_ESCAPE)) return undefined;
+      text += `${before}"${MARK_ESCAPE}${k / 2}"`;
       from = cuts[k + 1];
     }
-    text += piece(from, to);
+    const rest = piece(from, to);
+    if (cuts.length && rest.includes(MARK_ESCAPE)) return undefined;
+    text += rest;
   }
   return `${text}]`;
 }
@@ -133,16 +141,17 @@ export class LineCutter {
   /**
    * JSON.parse of the array of the JSON texts buf[items[2k], items[2k+1]) (a walked line's
    * items, json-walk.ts, or some of them, in order), the strings buf[cuts[2j], cuts[2j+1])
-   * inside them (valid JSON strings, in order; the j-th given as mark j) cut out; undefined when the line buf[start, end) holds
-   * MARK_ESCAPE (a string of its own could be taken for a mark: the caller reads it
-   * otherwise). `latin1`: the line's bytes as latin1 text.
+   * inside them (valid JSON strings, in order; the j-th given as mark j) cut out, the line
+   * being buf[start, end) and `latin1` its bytes as latin1 text; undefined when an item
+   * holds MARK_ESCAPE outside its cuts (a string of its own could be taken for a mark: the
+   * caller reads the line otherwise).
    */
   parseItems(buf: Buffer, start: number, end: number, latin1: string, items: readonly number[], cuts: readonly number[]): unknown[] | undefined {
-    if (cuts.length && latin1.includes(MARK_ESCAPE)) return undefined;
     // Made of slices of the latin1 text, right where they are ASCII (most are: the long texts are cut out); else made again of decoded pieces.
     const text = itemsText(items, cuts, (from, to) => latin1.slice(from - start, to - start));
+    if (text === undefined) return undefined;
     if (!NOT_ASCII.test(text)) return JSON.parse(text) as unknown[];
-    return JSON.parse(itemsText(items, cuts, (from, to) => buf.toString("utf8", from, to))) as unknown[];
+    return JSON.parse(itemsText(items, cuts, (from, to) => buf.toString("utf8", from, to)) as string) as unknown[];
   }
 
   /** The literals to cut, as start/end pairs; none when a value found is not a JSON string (JSON.parse then says so). */
