@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
 import { cacheBytes, readCache, recordTouches, type SessionRecord } from "../../src/core/history/history-cache";
@@ -8,6 +8,7 @@ import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-i
 import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
+import { withFaults } from "../helpers/faulty-fs";
 import { buildHistoryWorld } from "../helpers/history-world";
 import { assistant, header, tempDir, user, writeSession } from "../helpers/session-builder";
 
@@ -172,6 +173,46 @@ describe("per-file history: edits' texts kept as places in their session files",
     // The same touches with the same texts (those of equal times in any order).
     const picture = (ts: typeof before) => ts.map((t) => JSON.stringify([t.sessionPath, t.entryId, t.operation, t.oldText, t.newText, t.textNote])).sort();
     assert.deepEqual(picture(again.lookup(probe)), picture(before));
+  });
+
+  it("the cache file is written as the sessions are read and put in place whole; a failed write, or a refresh that fails, leaves no cache file and no temp file", async () => {
+    const world = buildHistoryWorld();
+    const make = (cacheDir: string, extra: Partial<ConstructorParameters<typeof HistoryIndex>[0]> = {}) => new HistoryIndex({ dirs: world.dirs, cacheDir, env: world.env, threads: 1, ...extra });
+    // The history's cache file and its temp files (the folder holds the session lists' caches too).
+    const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.includes("history-cache")) : []);
+
+    // Whole: the same records a cache file written at the end holds (read back, they make the same index).
+    const good = join(tempDir(), "cache");
+    const first = make(good);
+    await first.refresh();
+    assert.deepEqual(files(good), ["history-cache.json"]);
+    const back = readCache(historyCacheFile(good));
+    assert.equal(back.size, first.sessionCount);
+    const again = make(good);
+    await again.refresh();
+    assert.equal(again.sessionReads, 0, "the next index reads no session");
+    assert.deepEqual(again.lookup(join(world.main, "src", "app.ts")), first.lookup(join(world.main, "src", "app.ts")));
+
+    // A disk that fills after the first record: no cache file and no temp file, the index whole all the same.
+    const full = join(tempDir(), "cache");
+    const index = await withFaults({ match: (p) => p.startsWith(full), writeLimit: 200 }, async (f) => {
+      const i = make(full);
+      await i.refresh();
+      assert.ok(f.log.some((l) => l.startsWith("writeSync")), f.log.join("\n"));
+      return i;
+    });
+    assert.deepEqual(files(full), []);
+    assert.deepEqual(index.lookup(join(world.main, "src", "app.ts")), first.lookup(join(world.main, "src", "app.ts")));
+
+    // A refresh stopped halfway (its signal), records written already: no cache file, no temp file.
+    for (let k = 0; k < 8; k++) writeFileSync(join(dirname(world.piFile), `2026-05-02T10-00-00-000Z_copy${k}.jsonl`), readFileSync(world.piFile));
+    const stopped = join(tempDir(), "cache");
+    const abort = new AbortController();
+    let read = 0;
+    const halfway = make(stopped, { signal: abort.signal, onProgress: (done) => (read = done) > 2 && abort.abort() });
+    await assert.rejects(halfway.refresh(), /abort/i);
+    assert.ok(read > 2 && read < 11, `${read} sessions read`);
+    assert.deepEqual(files(stopped), []);
   });
 
   it("two threads give the index one thread gives: the same touches, texts, order and problems", async function () {

@@ -6,7 +6,7 @@
 import { constants } from "node:buffer";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { writeNewFile } from "../store/atomic-file";
+import { NewFileWriter } from "../store/atomic-file";
 import { readTextFile } from "../util/safe-open";
 import type { TextAt } from "./edit-texts";
 import type { FileOperation } from "./file-touch";
@@ -205,7 +205,7 @@ export function readCache(file: string): Map<string, SessionRecord> {
  * could read back.
  */
 export function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer | undefined {
-  const parts: Buffer[] = [Buffer.from(`{"version":${CACHE_VERSION}}\n`)];
+  const parts: Buffer[] = [Buffer.from(HEAD)];
   let bytes = parts[0].length;
   for (const [path, rec] of records) {
     const part = Buffer.from(recordLines(path, rec));
@@ -216,13 +216,62 @@ export function cacheBytes(records: ReadonlyMap<string, SessionRecord>): Buffer 
   return Buffer.concat(parts);
 }
 
-export function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
-  try {
-    const bytes = cacheBytes(records);
-    if (!bytes) return;
-    mkdirSync(dirname(file), { recursive: true });
-    writeNewFile(file, bytes, { replace: true });
-  } catch {
-    // The cache is an optimisation; failing to save it must not fail a lookup.
+const HEAD = `{"version":${CACHE_VERSION}}\n`;
+
+/**
+ * The cache file written as a refresh reads: each session's record the moment it is read
+ * (add; a cold index's 60 MB are then written while the other threads still read, not all
+ * at its end), the records it did not read at the end (finish), the file put in place
+ * whole. The cache is an optimisation: a failure of its own (a full disk, no folder, a file
+ * past the longest string readCache could read back) leaves no cache file, never fails
+ * the refresh.
+ */
+export class CacheWriter {
+  private file: NewFileWriter | undefined;
+  private readonly written = new Set<string>();
+
+  constructor(target: string) {
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      this.file = new NewFileWriter(target);
+      this.put(HEAD);
+    } catch {
+      this.file = undefined;
+    }
   }
+
+  private put(text: string): void {
+    if (!this.file) return;
+    if (!this.file.put(text) || this.file.bytes > constants.MAX_STRING_LENGTH) this.drop();
+  }
+
+  /** A session's record, written now. */
+  add(path: string, rec: SessionRecord): void {
+    if (!this.file || this.written.has(path)) return;
+    this.written.add(path);
+    this.put(recordLines(path, rec));
+  }
+
+  /** The records not written yet, then the file put in place: the cache holds `records` (and the sessions added that are among them). */
+  finish(records: ReadonlyMap<string, SessionRecord>): void {
+    for (const [path, rec] of records) this.add(path, rec);
+    // A record added and no longer among them (its session went while the refresh read) would come back: not kept.
+    for (const path of this.written) if (!records.has(path)) this.drop();
+    try {
+      this.file?.finish({ replace: true });
+    } catch {
+      // No cache file: every session is read again next time.
+    }
+    this.file = undefined;
+  }
+
+  /** Nothing is written. */
+  drop(): void {
+    this.file?.drop();
+    this.file = undefined;
+  }
+}
+
+export function saveCache(file: string, records: ReadonlyMap<string, SessionRecord>): void {
+  new CacheWriter(file).finish(records);
 }

@@ -4,7 +4,7 @@ import type { SessionSummary } from "../store/discover";
 import { sessionTitle } from "../util/session-title";
 import { withTexts, type TextAt } from "./edit-texts";
 import type { FileTouch } from "./file-touch";
-import { historyCacheFile, readCache, recordTouches, saveCache, type SessionRecord } from "./history-cache";
+import { CacheWriter, historyCacheFile, readCache, recordTouches, saveCache, type SessionRecord } from "./history-cache";
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches, type SessionRead } from "./read-touches";
@@ -116,12 +116,18 @@ export class HistoryIndex {
     const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
     let done = 0;
     if (stale.length) this.opts.onProgress?.(0, stale.length);
+    // The cache file is written as the sessions are read (put in place at the end).
+    const cache = cacheFile && stale.length ? new CacheWriter(cacheFile) : undefined;
     const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         this.opts.signal?.throwIfAborted();
         const { s, k } = item;
         if (s.size > cap) got[k] = { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` };
-        else got[k] = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
+        else {
+          const r = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
+          got[k] = r;
+          if (!("reason" in r)) cache?.add(s.path, r);
+        }
         this.opts.onProgress?.(++done, stale.length);
       }
     };
@@ -140,6 +146,9 @@ export class HistoryIndex {
       this.readsByThread = threads.map(() => 0);
       threads.forEach((t, k) => loops.push(take((s) => this.readOn(t, s, k)), take((s) => this.readOn(t, s, k))));
       await Promise.all(loops.map((loop) => loop()));
+    } catch (err) {
+      cache?.drop();
+      throw err;
     } finally {
       for (const t of threads) t.close();
     }
@@ -155,7 +164,8 @@ export class HistoryIndex {
     if (changed || retitled || !this.byFile.size) this.rebuild();
     // Repositories move and get cloned between refreshes; their answers are recomputed.
     this.repoMemo = new Map();
-    if (changed && cacheFile) saveCache(cacheFile, this.records);
+    if (cache) cache.finish(this.records);
+    else if (changed && cacheFile) saveCache(cacheFile, this.records);
   }
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {

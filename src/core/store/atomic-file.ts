@@ -82,6 +82,62 @@ export function writeNewFile(target: string, content: string | Uint8Array, opts:
   placeTemp(tmp, fd, target, failure, opts);
 }
 
+/**
+ * A new file written a piece at a time, as the pieces come (nothing is held but the piece),
+ * then put in place whole (finish) or dropped: a temp file beside the target until then,
+ * so the target is never seen half-written.
+ */
+export class NewFileWriter {
+  private readonly tmp: string;
+  private readonly fd: number;
+  private open = true;
+  /** Why a write failed (nothing more is written then). */
+  failure: string | undefined;
+  /** Bytes written so far. */
+  bytes = 0;
+
+  /** Opens the temp file (throws NewFileError when it cannot be made). */
+  constructor(private readonly target: string) {
+    ({ tmp: this.tmp, fd: this.fd } = openTemp(target));
+  }
+
+  /** Writes a piece now: false once a write has failed. */
+  put(piece: string | Uint8Array): boolean {
+    if (this.failure || !this.open) return false;
+    const { written, error } = writeAll(this.fd, typeof piece === "string" ? Buffer.from(piece, "utf8") : piece);
+    this.bytes += written;
+    if (error) this.failure = `short write (${this.bytes} bytes written: ${reason(error)})`;
+    return !this.failure;
+  }
+
+  /** Syncs the file to disk and puts it in place; a failed write or sync throws NewFileError and leaves nothing. */
+  finish(opts: { replace: boolean }): void {
+    if (!this.open) throw new NewFileError(`nothing written: ${this.target}: the file was dropped`);
+    this.open = false;
+    let failure = this.failure;
+    if (!failure) {
+      try {
+        writeFs().fsyncSync(this.fd);
+      } catch (err) {
+        failure = `could not be synced to disk: ${reason(err)}`;
+      }
+    }
+    placeTemp(this.tmp, this.fd, this.target, failure, opts);
+  }
+
+  /** Drops what was written: no file, no temp file (one that cannot be removed is left hidden for a later run's cleaning). */
+  drop(): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      writeFs().closeSync(this.fd);
+    } catch {
+      // Removed below all the same.
+    }
+    discard(this.tmp, this.target, "");
+  }
+}
+
 /** A write of a piece failed: the producer stops there. */
 class PieceFailed extends Error {}
 
@@ -92,37 +148,20 @@ class PieceFailed extends Error {}
  * thrown again), leaves no file and no temp file. Returns the bytes written.
  */
 export async function writeNewFileInPieces(target: string, produce: (put: (piece: string) => void) => Promise<void>, opts: { replace: boolean }): Promise<number> {
-  const { tmp, fd } = openTemp(target);
-  let bytes = 0;
-  let failure: string | undefined;
+  const file = new NewFileWriter(target);
   try {
     await produce((piece) => {
-      if (failure) throw new PieceFailed(failure);
-      const { written, error } = writeAll(fd, Buffer.from(piece, "utf8"));
-      bytes += written;
-      if (error) throw new PieceFailed((failure = `short write (${bytes} bytes written: ${reason(error)})`));
+      if (!file.put(piece)) throw new PieceFailed(file.failure);
     });
   } catch (err) {
-    if (failure === undefined) {
-      // The producer's own error (bad input): nothing is left, and the caller sees it as it was.
-      try {
-        writeFs().closeSync(fd);
-      } catch {
-        // Removed below all the same.
-      }
-      discard(tmp, target, "");
+    // The producer's own error (bad input): nothing is left, and the caller sees it as it was.
+    if (file.failure === undefined) {
+      file.drop();
       throw err;
     }
   }
-  if (!failure) {
-    try {
-      writeFs().fsyncSync(fd);
-    } catch (err) {
-      failure = `could not be synced to disk: ${reason(err)}`;
-    }
-  }
-  placeTemp(tmp, fd, target, failure, opts);
-  return bytes;
+  file.finish(opts);
+  return file.bytes;
 }
 
 /**
