@@ -7,6 +7,7 @@ import { withTexts } from "../../src/core/history/edit-texts";
 import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
+import { buildHistoryWorld } from "../helpers/history-world";
 import { writeHostileSession } from "../helpers/hostile-session";
 import { assistant, bash, entry, header, toolResult, user, writeSession, type Raw } from "../helpers/session-builder";
 
@@ -97,5 +98,14 @@ describe("per-file history: its read gives the touches a full read gives", () =>
     assert.deepEqual([second?.oldText, second?.newText], [`\\u0000${LONG}`, "\u00001"], "a long text that spells a mark's escape, and a short one that is a mark's very text");
     // The same in a line the walk reads (json-walk.ts): the short text is not taken for the second cut (the long old text).
     assert.deepEqual([naive?.oldText, naive?.newText], [`“${LONG}”`, "\u00001"]);
+  });
+
+  it("the listing's format is asked first, and a file of another format is read as detection says all the same", async () => {
+    const world = buildHistoryWorld();
+    for (const file of [world.piFile, world.ccFile, world.codexFile]) {
+      const detected = await readSessionTouches(file, world.main);
+      assert.ok(detected.touches.length > 0, file);
+      for (const formatId of ["pi", "claude-code", "codex", "gemini-cli"]) assert.deepEqual(await readSessionTouches(file, world.main, { formatId }), detected, `${file} listed as ${formatId}`);
+    }
   });
 });

@@ -170,7 +170,7 @@ export class HistoryIndex {
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
     this.sessionReads++;
-    return recordOf(s, await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread }));
+    return recordOf(s, await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread, formatId: s.agent }));
   }
 
   /** The same read, on a reader thread. */
@@ -178,7 +178,7 @@ export class HistoryIndex {
     this.sessionReads++;
     this.threadReads++;
     this.readsByThread[k]++;
-    return recordOf(s, await thread.read(s.path, s.cwd));
+    return recordOf(s, await thread.read(s.path, s.cwd, s.agent));
   }
 
   private rebuild(): void {

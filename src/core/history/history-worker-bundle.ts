@@ -15,7 +15,7 @@ if (!isMainThread && port) {
     const work =
       "lookup" in req
         ? lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined })
-        : readSessionTouches(req.path, req.cwd, { secondThread: false });
+        : readSessionTouches(req.path, req.cwd, { secondThread: false, formatId: req.formatId });
     work.then(
       // A read's touches stay here: the index keeps their rows (one string) until a lookup needs them.
       (got) => port.postMessage(Array.isArray(got) ? { id: req.id, touches: got } : { id: req.id, rows: got.rows, paths: got.paths, name: got.name }),

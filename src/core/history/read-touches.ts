@@ -1,5 +1,5 @@
-import { formatOfFile } from "../formats/registry";
-import type { FileOpsEntry } from "../session/session-format";
+import { formatById, formatOfFile } from "../formats/registry";
+import type { FileOpsEntry, SessionFormat } from "../session/session-format";
 import { cutLength, placer, placeTexts, SessionBytes } from "./edit-texts";
 import { touchTables } from "./history-cache";
 import { entryTouches, sessionTouches, TEXT_CAP, type StoredTouch } from "./session-touches";
@@ -33,6 +33,19 @@ function sessionRead(touches: StoredTouch[], name: string | undefined): SessionR
   return read;
 }
 
+/** A format's own quick read of a file (SessionFormat.fileOps): undefined when it leaves the file to a whole load. */
+async function quickRead(format: SessionFormat, path: string, cwd: string, signal: AbortSignal | undefined): Promise<SessionRead | undefined> {
+  if (!format.fileOps) return undefined;
+  const touches: StoredTouch[] = [];
+  const got = await format.fileOps(
+    path,
+    // The entry's fields named one by one: a spread of it cost a microsecond an entry.
+    (e) => entryTouches(touches, { id: e.id, timestamp: e.timestamp, prompt: e.prompt, activity: e.activity, calls: () => e.calls, lengthOf: lengthIn(e) }, cwd, (t) => placeTexts(t, e.line, e.offset, e.cutAt)),
+    { signal },
+  );
+  return got ? sessionRead(touches, got.name) : undefined;
+}
+
 /**
  * One session's touches, as the history index keeps them, edits' texts as their places in
  * the file. Its format's own quick read when it has one and takes the file
@@ -40,17 +53,18 @@ function sessionRead(touches: StoredTouch[], name: string | undefined): SessionR
  * or a prompt (IndexHooks.skim). The same on the main thread and on the history's reader
  * threads (with which a large session is not split across threads again: the cores are busy already).
  */
-export async function readSessionTouches(path: string, cwd: string, opts: { signal?: AbortSignal; secondThread?: boolean } = {}): Promise<SessionRead> {
+export async function readSessionTouches(path: string, cwd: string, opts: { signal?: AbortSignal; secondThread?: boolean; formatId?: string } = {}): Promise<SessionRead> {
+  // The listing's format first (`formatId`): its quick read takes only a file detection gives
+  // it (SessionFormat.fileOps), so the head need not be read twice; any other file is detected.
+  const listed = opts.formatId === undefined ? undefined : formatById(opts.formatId);
+  if (listed?.fileOps) {
+    const got = await quickRead(listed, path, cwd, opts.signal);
+    if (got) return got;
+  }
   const format = formatOfFile(path);
-  if (format.fileOps) {
-    const touches: StoredTouch[] = [];
-    const got = await format.fileOps(
-      path,
-      // The entry's fields named one by one: a spread of it cost a microsecond an entry.
-      (e) => entryTouches(touches, { id: e.id, timestamp: e.timestamp, prompt: e.prompt, activity: e.activity, calls: () => e.calls, lengthOf: lengthIn(e) }, cwd, (t) => placeTexts(t, e.line, e.offset, e.cutAt)),
-      { signal: opts.signal },
-    );
-    if (got) return sessionRead(touches, got.name);
+  if (format.fileOps && format !== listed) {
+    const got = await quickRead(format, path, cwd, opts.signal);
+    if (got) return got;
   }
   const session = await format.load(path, { signal: opts.signal, secondThread: opts.secondThread, skim: true });
   const bytes = new SessionBytes(path);

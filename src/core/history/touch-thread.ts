@@ -41,7 +41,7 @@ function historyWorkerFile(): string | undefined {
 }
 
 /** What the thread is asked: the touches of one session, or a whole lookup over its own index. */
-export type ThreadRequest = { id: number; path: string; cwd: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions; progress: boolean } };
+export type ThreadRequest = { id: number; path: string; cwd: string; formatId?: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions; progress: boolean } };
 
 /** A lookup's options as they cross to the thread (no signal or callback: they cannot be sent). */
 export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
@@ -103,9 +103,9 @@ export class TouchThread {
     });
   }
 
-  /** The touches of one session, read on the thread: their rows and paths (the touches themselves are not sent). */
-  async read(path: string, cwd: string): Promise<Omit<SessionRead, "touches">> {
-    const reply = await this.ask({ path, cwd });
+  /** The touches of one session, read on the thread (readSessionTouches; `formatId`: the listing's): their rows and paths (the touches themselves are not sent). */
+  async read(path: string, cwd: string, formatId?: string): Promise<Omit<SessionRead, "touches">> {
+    const reply = await this.ask({ path, cwd, formatId });
     const got = { rows: reply.rows ?? "", paths: reply.paths ?? [] };
     return reply.name === undefined ? got : { ...got, name: reply.name };
   }

@@ -460,7 +460,10 @@ export interface SessionFormat extends CostHooks {
    * `onEntry` in file order, what a whole load gives through `files` and the rest, without
    * building the session's index; the session's name returned. Undefined when the file is
    * one this read does not take as it stands (then a whole load reads it: the answer must be
-   * the same either way, see test/core/history-read-same.test.ts).
+   * the same either way, see test/core/history-read-same.test.ts). It takes only a file
+   * whose format formatOfFile would say is this one (the history asks the listing's format
+   * first, without detecting: pi's takes a file whose first line is its header, which pi,
+   * first of FORMATS, claims).
    */
   fileOps?(path: string, onEntry: (e: FileOpsEntry) => void, opts?: { signal?: AbortSignal }): Promise<{ name?: string } | undefined>;
   /**
