@@ -6,6 +6,7 @@ import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from 
 import { cacheBytes, readCache, recordTouches, type SessionRecord } from "../../src/core/history/history-cache";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { readSessionTouches } from "../../src/core/history/read-touches";
+import { readerThreads } from "../../src/core/history/touch-thread";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
 import { withFaults } from "../helpers/faulty-fs";
@@ -213,6 +214,23 @@ describe("per-file history: edits' texts kept as places in their session files",
     await assert.rejects(halfway.refresh(), /abort/i);
     assert.ok(read > 2 && read < 11, `${read} sessions read`);
     assert.deepEqual(files(stopped), []);
+  });
+
+  it("a cold index starts its reader threads while it lists the stores, and closes those a small store does not need; a warm one starts none", async () => {
+    const world = buildHistoryWorld();
+    const cacheDir = join(tempDir(), "cache");
+    const cold = new HistoryIndex({ dirs: world.dirs, cacheDir, env: world.env });
+    await cold.refresh();
+    // None read: the stores are small (readerThreads), so this thread read every session.
+    assert.equal(cold.threadsStarted, readerThreads(Infinity));
+    assert.deepEqual([cold.threadReads, cold.readsByThread], [0, []]);
+    assert.ok(cold.sessionReads >= 3);
+    const warm = new HistoryIndex({ dirs: world.dirs, cacheDir, env: world.env });
+    await warm.refresh();
+    assert.deepEqual([warm.threadsStarted, warm.sessionReads], [0, 0]);
+    const one = new HistoryIndex({ dirs: world.dirs, env: world.env, threads: 1 });
+    await one.refresh();
+    assert.equal(one.threadsStarted, 0, "one thread asked: none started");
   });
 
   it("two threads give the index one thread gives: the same touches, texts, order and problems", async function () {

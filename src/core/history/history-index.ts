@@ -78,6 +78,8 @@ export class HistoryIndex {
   threadReads = 0;
   /** How many each reader thread of the last refresh read (the tests see that every one did). */
   readsByThread: number[] = [];
+  /** Reader threads started by the refreshes so far, used or not (the tests see a cold index start them early). */
+  threadsStarted = 0;
   /** Sessions that could not be read on the last refresh, with why (never fatal). */
   problems: Array<{ path: string; reason: string }> = [];
 
@@ -93,7 +95,17 @@ export class HistoryIndex {
     // Heads only: each stale session is read whole below, names and all; a full listing
     // would read every byte of every file once more (it was half the cold index's time).
     const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal, headsOnly: true };
-    const listing = await listAllSessions(listOpts);
+    // An index that knows no session yet (a cold one) starts its reader threads now, so they
+    // start while the stores are listed; those a small store turns out not to need are closed.
+    const early: TouchThread[] = [];
+    if (!this.records.size) for (let n = readerThreads(Infinity, this.opts.threads); n > 0; n--) early.push(...this.startThread());
+    let listing: Awaited<ReturnType<typeof listAllSessions>>;
+    try {
+      listing = await listAllSessions(listOpts);
+    } catch (err) {
+      for (const t of early) t.close();
+      throw err;
+    }
     const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
     const next = new Map<string, SessionRecord>();
     const stale: Source[] = [];
@@ -131,11 +143,10 @@ export class HistoryIndex {
         this.opts.onProgress?.(++done, stale.length);
       }
     };
-    const threads: TouchThread[] = [];
-    for (let n = readerThreads(stale.reduce((b, s) => b + Math.min(s.size, cap), 0), this.opts.threads); n > 0; n--) {
-      const t = TouchThread.start();
-      if (t) threads.push(t);
-    }
+    const wanted = readerThreads(stale.reduce((b, s) => b + Math.min(s.size, cap), 0), this.opts.threads);
+    for (const t of early.splice(wanted)) t.close();
+    const threads: TouchThread[] = early;
+    for (let n = threads.length; n < wanted; n++) threads.push(...this.startThread());
     try {
       // With reader threads, this one reads one session at a time: holding four (both of the
       // largest among them) left it the last to finish while the thread idled (17% of its time
@@ -179,6 +190,14 @@ export class HistoryIndex {
     this.threadReads++;
     this.readsByThread[k]++;
     return recordOf(s, await thread.read(s.path, s.cwd, s.agent));
+  }
+
+  /** A reader thread, or none where its bundle is not built. */
+  private startThread(): TouchThread[] {
+    const t = TouchThread.start();
+    if (!t) return [];
+    this.threadsStarted++;
+    return [t];
   }
 
   private rebuild(): void {
