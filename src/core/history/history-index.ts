@@ -97,39 +97,63 @@ export class HistoryIndex {
     const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal, headsOnly: true };
     // An index that knows no session yet (a cold one) starts its reader threads now, so they
     // start while the stores are listed; those a small store turns out not to need are closed.
-    const early: TouchThread[] = [];
-    if (!this.records.size) for (let n = readerThreads(Infinity, this.opts.threads); n > 0; n--) early.push(...this.startThread());
-    let listing: Awaited<ReturnType<typeof listAllSessions>>;
+    const threads: TouchThread[] = [];
+    if (!this.records.size) for (let n = readerThreads(Infinity, this.opts.threads); n > 0; n--) threads.push(...this.startThread());
+    let cache: CacheWriter | undefined;
     try {
-      listing = await listAllSessions(listOpts);
+      const listing = await listAllSessions(listOpts);
+      const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
+      const next = new Map<string, SessionRecord>();
+      const stale: Source[] = [];
+      let retitled = false;
+      for (const s of sources) {
+        const old = this.records.get(s.path);
+        if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) {
+          // A title can change without the file (Codex keeps names beside its sessions); one
+          // made with the name read from the file (titleWith) stands while the file does.
+          const title = s.titleWith ? old.title : s.title;
+          retitled ||= old.title !== title || old.cwd !== s.cwd;
+          next.set(s.path, { ...old, title, cwd: s.cwd });
+        } else stale.push(s);
+      }
+      // The cache file is written as the sessions are read (put in place at the end).
+      cache = cacheFile && stale.length ? new CacheWriter(cacheFile) : undefined;
+      const got = await this.readAll(stale, threads, cache);
+      const problems: HistoryIndex["problems"] = [];
+      stale.forEach((s, k) => {
+        const r = got[k];
+        if (r && "reason" in r) problems.push({ path: s.path, reason: r.reason });
+        else if (r) next.set(s.path, r);
+      });
+      const changed = stale.length > 0 || next.size !== this.records.size;
+      this.records = next;
+      this.problems = problems;
+      if (changed || retitled || !this.byFile.size) this.rebuild();
+      // Repositories move and get cloned between refreshes; their answers are recomputed.
+      this.repoMemo = new Map();
+      if (cache) cache.finish(this.records);
+      else if (changed && cacheFile) saveCache(cacheFile, this.records);
     } catch (err) {
-      for (const t of early) t.close();
+      cache?.drop();
       throw err;
+    } finally {
+      for (const t of threads) t.close();
     }
-    const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
-    const next = new Map<string, SessionRecord>();
-    const stale: Source[] = [];
-    let retitled = false;
-    for (const s of sources) {
-      const old = this.records.get(s.path);
-      if (old && old.size === s.size && old.mtimeMs === s.mtimeMs && old.agent === s.agent) {
-        // A title can change without the file (Codex keeps names beside its sessions); one
-        // made with the name read from the file (titleWith) stands while the file does.
-        const title = s.titleWith ? old.title : s.title;
-        retitled ||= old.title !== title || old.cwd !== s.cwd;
-        next.set(s.path, { ...old, title, cwd: s.cwd });
-      } else stale.push(s);
-    }
-    // Each stale session's record or problem, by its place in the listing (the index and
-    // its problems come out the same whichever thread read what, in whatever order).
+  }
+
+  /**
+   * Each stale session's record or problem, by its place in `stale` (the index and its
+   * problems come out the same whichever thread read what, in whatever order), each record
+   * handed to `cache` as it comes. `threads`: the reader threads started so far, made as
+   * many as the sessions' size asks (readerThreads) and left open for the caller to close.
+   */
+  private async readAll(stale: Source[], threads: TouchThread[], cache: CacheWriter | undefined): Promise<Array<SessionRecord | { reason: string } | undefined>> {
     const got: Array<SessionRecord | { reason: string } | undefined> = new Array(stale.length);
     const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
     // Largest first, so neither thread is left with a big session at the end.
     const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
     let done = 0;
     if (stale.length) this.opts.onProgress?.(0, stale.length);
-    // The cache file is written as the sessions are read (put in place at the end).
-    const cache = cacheFile && stale.length ? new CacheWriter(cacheFile) : undefined;
     const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
         this.opts.signal?.throwIfAborted();
@@ -144,39 +168,18 @@ export class HistoryIndex {
       }
     };
     const wanted = readerThreads(stale.reduce((b, s) => b + Math.min(s.size, cap), 0), this.opts.threads);
-    for (const t of early.splice(wanted)) t.close();
-    const threads: TouchThread[] = early;
+    for (const t of threads.splice(wanted)) t.close();
     for (let n = threads.length; n < wanted; n++) threads.push(...this.startThread());
-    try {
-      // With reader threads, this one reads one session at a time: holding four (both of the
-      // largest among them) left it the last to finish while the thread idled (17% of its time
-      // at 200 sessions), and four sessions' heaps at once cost GC and memory.
-      const loops = Array.from({ length: threads.length ? 1 : PARALLEL }, () => take((s) => this.read(s, threads.length ? false : undefined)));
-      // Two requests in flight on each thread: it starts the next the moment it ends one,
-      // rather than idle until this thread, often busy with a large session, hands it one.
-      this.readsByThread = threads.map(() => 0);
-      threads.forEach((t, k) => loops.push(take((s) => this.readOn(t, s, k)), take((s) => this.readOn(t, s, k))));
-      await Promise.all(loops.map((loop) => loop()));
-    } catch (err) {
-      cache?.drop();
-      throw err;
-    } finally {
-      for (const t of threads) t.close();
-    }
-    const problems: HistoryIndex["problems"] = [];
-    stale.forEach((s, k) => {
-      const r = got[k];
-      if (r && "reason" in r) problems.push({ path: s.path, reason: r.reason });
-      else if (r) next.set(s.path, r);
-    });
-    const changed = stale.length > 0 || next.size !== this.records.size;
-    this.records = next;
-    this.problems = problems;
-    if (changed || retitled || !this.byFile.size) this.rebuild();
-    // Repositories move and get cloned between refreshes; their answers are recomputed.
-    this.repoMemo = new Map();
-    if (cache) cache.finish(this.records);
-    else if (changed && cacheFile) saveCache(cacheFile, this.records);
+    // With reader threads, this one reads one session at a time: holding four (both of the
+    // largest among them) left it the last to finish while the thread idled (17% of its time
+    // at 200 sessions), and four sessions' heaps at once cost GC and memory.
+    const loops = Array.from({ length: threads.length ? 1 : PARALLEL }, () => take((s) => this.read(s, threads.length ? false : undefined)));
+    // Two requests in flight on each thread: it starts the next the moment it ends one,
+    // rather than idle until this thread, often busy with a large session, hands it one.
+    this.readsByThread = threads.map(() => 0);
+    threads.forEach((t, k) => loops.push(take((s) => this.readOn(t, s, k)), take((s) => this.readOn(t, s, k))));
+    await Promise.all(loops.map((loop) => loop()));
+    return got;
   }
 
   private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {

@@ -61,30 +61,35 @@ const KEPT_BYTES = 4 * 2 ** 20;
 const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
- * The JSON text of an array of items (start/end pairs) with their cuts as marks, each piece
- * of the line given by `piece`; undefined when a piece holds MARK_ESCAPE (one of its strings
- * could then be taken for a mark; an escape lies inside a string, so no piece splits one).
+ * Bytes [from, to) of a line as text (`piece` gives its pieces), the cuts that lie in it
+ * given as their marks (numbered among all of `cuts`); with `checkMarks`, undefined when a
+ * piece holds MARK_ESCAPE (one of its strings could then be taken for a mark; an escape
+ * lies inside a string, so no piece splits one).
  */
-function itemsText(items: readonly number[], cuts: readonly number[], piece: (from: number, to: number) => string): string | undefined {
-  let text = "[";
+function marked(from: number, to: number, cuts: readonly number[], piece: (from: number, to: number) => string, checkMarks: boolean): string | undefined {
+  let text = "";
   let k = 0;
-  for (let j = 0; j < items.length; j += 2) {
-    if (j) text += ",";
-    let from = items[j];
-    const to = items[j + 1];
-    // The cuts of items not asked for are passed (a mark keeps its number among all the cuts).
-    while (k < cuts.length && cuts[k] < from) k += 2;
-    for (; k < cuts.length && cuts[k] < to; k += 2) {
-      const before = piece(from, cuts[k]);
-      if (before.includes(MARK_ESCAPE)) return undefined;
-      text += `${before}"${MARK_ESCAPE}${k / 2}"`;
-      from = cuts[k + 1];
-    }
-    const rest = piece(from, to);
-    if (cuts.length && rest.includes(MARK_ESCAPE)) return undefined;
-    text += rest;
+  while (k < cuts.length && cuts[k] < from) k += 2;
+  for (; k < cuts.length && cuts[k] < to; k += 2) {
+    const before = piece(from, cuts[k]);
+    if (checkMarks && before.includes(MARK_ESCAPE)) return undefined;
+    text += `${before}"${MARK_ESCAPE}${k / 2}"`;
+    from = cuts[k + 1];
   }
-  return `${text}]`;
+  const rest = piece(from, to);
+  if (checkMarks && rest.includes(MARK_ESCAPE)) return undefined;
+  return text + rest;
+}
+
+/** The JSON text of an array of items (start/end pairs) with their cuts as marks (marked, checked). */
+function itemsText(items: readonly number[], cuts: readonly number[], piece: (from: number, to: number) => string): string | undefined {
+  const parts: string[] = [];
+  for (let j = 0; j < items.length; j += 2) {
+    const part = marked(items[j], items[j + 1], cuts, piece, cuts.length > 0);
+    if (part === undefined) return undefined;
+    parts.push(part);
+  }
+  return `[${parts.join(",")}]`;
 }
 
 /** Parses lines with the string values of some keys cut out when they are long (see the head of this file). */
@@ -113,13 +118,8 @@ export class LineCutter {
     }
     // A line of ASCII (most are) is its latin1 text: the cut line is made of slices of it, no bytes copied or decoded.
     if (latin1 !== undefined && isAscii(buf.subarray(start, end))) {
-      let text = "";
-      let from = 0;
-      for (let k = 0; k < cuts.length; k += 2) {
-        text += `${latin1.slice(from, cuts[k] - start)}"${MARK_ESCAPE}${k / 2}"`;
-        from = cuts[k + 1] - start;
-      }
-      text += latin1.slice(from);
+      // Its marks need no check: cutsOf cuts nothing in a line holding MARK_ESCAPE.
+      const text = marked(start, end, cuts, (from, to) => latin1.slice(from - start, to - start), false) as string;
       // The cut line nests as deep as the line (a cut is a string), and one this short cannot nest too deep.
       if (checkDepth && text.length >= MAY_BE_DEEP && jsonTextDeeperThan(text)) return undefined;
       return { value: JSON.parse(text), cuts };

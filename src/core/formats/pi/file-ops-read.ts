@@ -279,8 +279,8 @@ class PiFileOpsRead {
   private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string): boolean {
     if (!walker.walk(buf, start, end)) return false;
     const { top, inner, cuts } = walker.walked;
-    const items = mayBeCalls(buf, walker.walked.items, walker.walked.itemKeys);
     if (!holds(buf, top[2 * TYPE], top[2 * TYPE + 1], MESSAGE) || !holds(buf, inner[0], inner[1], ASSISTANT)) return false;
+    const items = mayBeCalls(buf, walker.walked.items, walker.walked.itemKeys);
     const id = top[2 * ID] < 0 ? undefined : valueAt(buf, top[2 * ID], top[2 * ID + 1]);
     const parentId = top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
     // A key of another kind than a string (entry-ids.ts takes numbers for keys): read as before.
