@@ -252,11 +252,9 @@ export class CacheWriter {
     this.put(recordLines(path, rec));
   }
 
-  /** The records not written yet, then the file put in place: the cache holds `records` (and the sessions added that are among them). */
+  /** The records not written yet, then the file put in place (a record added that is not among them, none in a refresh, would be dropped by the next refresh's listing). */
   finish(records: ReadonlyMap<string, SessionRecord>): void {
     for (const [path, rec] of records) this.add(path, rec);
-    // A record added and no longer among them (its session went while the refresh read) would come back: not kept.
-    for (const path of this.written) if (!records.has(path)) this.drop();
     try {
       this.file?.finish({ replace: true });
     } catch {

@@ -65,13 +65,11 @@ function writtenText(input: unknown): string | undefined {
   return undefined;
 }
 
-/** A call of an entry, with the edits it makes (toolEdits, else patchEdits), worked out once for all its files. */
-type ReadCall = { name: unknown; input: unknown; edits: ToolEdit[] | undefined };
+/** A call's input, with the edits the call makes (toolEdits, else patchEdits), worked out once for all its entry's files. */
+type ReadCall = { input: unknown; edits: ToolEdit[] | undefined };
 
 function readCalls(calls: ReadonlyArray<{ name: unknown; input: unknown }>): ReadCall[] {
-  const out: ReadCall[] = [];
-  for (const { name, input } of calls) out.push({ name, input, edits: toolEdits(name, input) ?? patchEdits(name, input) });
-  return out;
+  return calls.map(({ name, input }) => ({ input, edits: toolEdits(name, input) ?? patchEdits(name, input) }));
 }
 
 /**
