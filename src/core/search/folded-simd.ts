@@ -7,7 +7,7 @@
  *   find(from, end, first, last, gap) -> the first p >= from with p + gap < end,
  *   (mem[p] | 0x20) == first and (mem[p + gap] | 0x20) == last; else -1.
  */
-import { AND, BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_CONST, I32_CTZ, I32_EQ, I32_GE_S, I32_GT_S, I32_LOAD8_U, I32_OR, I32_SUB, IF, LOOP, OR, RETURN, SET, SIMD, SPLAT, TEE, V128, V128_LOAD, VOID, type WasmMemory, compiledLazily, simdModule } from "../util/wasm-simd";
+import { AND, BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_CONST, I32_EQ, I32_GE_S, I32_GT_S, I32_LOAD8_U, I32_OR, I32_SUB, IF, LOOP, OR, RETURN, SET, SIMD, SPLAT, TEE, V128, V128_LOAD, VOID, type WasmMemory, compiledLazily, nextSixteen, returnFirstFound, simdModule } from "../util/wasm-simd";
 
 // Params 0-4: from, end, first, last, gap; locals: 5 p, 6 limit, 7 bits, 8 case bit, 9 first, 10 last.
 const [FROM, END_, FIRST, LAST, GAP, P, LIMIT, BITS, CASE, VFIRST, VLAST] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
@@ -25,9 +25,8 @@ const body = [
   GET, P, SIMD, V128_LOAD, 0, 0, GET, CASE, SIMD, OR, GET, VFIRST, SIMD, EQ,
   GET, P, GET, GAP, I32_ADD, SIMD, V128_LOAD, 0, 0, GET, CASE, SIMD, OR, GET, VLAST, SIMD, EQ,
   SIMD, AND, SIMD, BITMASK, TEE, BITS,
-  IF, VOID, GET, P, GET, BITS, I32_CTZ, I32_ADD, RETURN, END,
-  GET, P, I32_CONST, 16, I32_ADD, SET, P,
-  BR, 0,
+  ...returnFirstFound(P, BITS),
+  ...nextSixteen(P),
   END,
   END,
   // The last few positions, one at a time.

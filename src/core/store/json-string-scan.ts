@@ -14,9 +14,9 @@
  * always holds 16 bytes more than the line copied into it.
  */
 import {
-  BITMASK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_GT_S, I32_LOAD8_U, I32_LT_S,
+  BITMASK, BR, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_GT_S, I32_LOAD8_U, I32_LT_S,
   I32_OR, I32_SHL, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128, V128_LOAD,
-  VOID, type WasmMemory, compiledLazily, simdModule, sleb,
+  VOID, LineMemory, compiledLazily, nextSixteen, simdModule, sleb,
 } from "../util/wasm-simd";
 
 // Params 0-1: p, end; locals: 2 limit, 3 bits, 4 q, 5 c, 6 quotes, 7 backslashes, 8 spaces, 9 the 16 bytes.
@@ -59,8 +59,7 @@ const body = [
   GET, Q, RETURN,
   END,
   GET, P, GET, LIMIT, I32_GT_S, IF, VOID, GET, END_, RETURN, END,
-  GET, P, I32_CONST, 16, I32_ADD, SET, P,
-  BR, 0,
+  ...nextSixteen(P),
   END,
   UNREACHABLE,
   END,
@@ -82,45 +81,24 @@ export interface StringScan {
   memoryBytes(): number;
 }
 
-const PAGE = 65536;
-/**
- * A memory grown past this is let go (a new instance made) when a line that fits in it
- * comes: a WebAssembly memory never shrinks, and one long line must not hold its size
- * for the thread's life.
- */
-const KEPT_BYTES = 4 * 1024 * 1024;
-
-type Exports = Record<string, unknown>;
-
-function scanOver(first: Exports, again: () => Exports): StringScan {
-  let mem: WasmMemory;
-  let stop: (p: number, end: number) => number;
-  let bytes: Uint8Array;
-  const take = (exports: Exports) => {
-    mem = exports.mem as WasmMemory;
-    stop = exports.stop as typeof stop;
-    bytes = new Uint8Array(mem.buffer);
-  };
-  take(first);
-  // Where buf's position 0 would be in the memory: the line is copied to the memory's start.
-  let shift = 0;
+/** A scan over a LineMemory: its function read again when the memory's instance is made again. */
+function scanOver(lines: LineMemory): StringScan {
+  let exports = lines.exports;
+  let stop = exports.stop as (p: number, end: number) => number;
   return {
     load(buf, start, end) {
-      const need = end - start + 16;
-      if (bytes.length > KEPT_BYTES && need <= KEPT_BYTES) take(again());
-      if (bytes.length < need) {
-        mem.grow(Math.ceil((need - bytes.length) / PAGE));
-        // Growing detaches the old view.
-        bytes = new Uint8Array(mem.buffer);
+      lines.load(buf, start, end);
+      if (lines.exports !== exports) {
+        exports = lines.exports;
+        stop = exports.stop as typeof stop;
       }
-      bytes.set(buf.subarray(start, end), 0);
-      shift = start;
     },
     next(p, end) {
+      const shift = lines.shift;
       return stop(p - shift, end - shift) + shift;
     },
     memoryBytes() {
-      return bytes.length;
+      return lines.memoryBytes();
     },
   };
 }
@@ -135,7 +113,7 @@ export function stringScan(): StringScan | undefined {
   if (made === undefined) {
     const first = MODULE.instance();
     // Where the module made one instance it makes the next.
-    made = first ? scanOver(first, () => MODULE.instance() as Exports) : null;
+    made = first ? scanOver(new LineMemory(first, () => MODULE.instance() as Record<string, unknown>)) : null;
   }
   return made ?? undefined;
 }

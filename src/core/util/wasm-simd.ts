@@ -1,7 +1,8 @@
 /**
  * What the hand-assembled WebAssembly SIMD modules share (search/folded-simd.ts,
- * store/json-string-scan.ts): the opcodes they use, the module's frame (one function, one
- * memory, both exported) and compiling it where WebAssembly SIMD runs. Written out by
+ * store/json-string-scan.ts, formats/pi/file-call-markers.ts): the opcodes they use, the
+ * module's frame (one function, one memory, both exported), compiling it where WebAssembly
+ * SIMD runs, and the memory of the modules that read a line at a time (LineMemory). Written out by
  * hand, not by a toolchain: each module is one small loop, and the project builds no wasm.
  */
 
@@ -15,6 +16,16 @@ export const [BLOCK, LOOP, IF, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04
 export const [V128_LOAD, SPLAT, EQ, LT_U, AND, OR, BITMASK] = [0x00, 0x0f, 0x23, 0x26, 0x4e, 0x50, 0x64];
 export const I32 = 0x7f;
 export const V128 = 0x7b;
+
+/** When the local `bits` has a bit set: returns the local `p` plus the place of its lowest (the first of 16 positions found). */
+export function returnFirstFound(p: number, bits: number): number[] {
+  return [IF, VOID, GET, p, GET, bits, I32_CTZ, I32_ADD, RETURN, END];
+}
+
+/** The local `p` on by 16, and the innermost loop again. */
+export function nextSixteen(p: number): number[] {
+  return [GET, p, I32_CONST, 16, I32_ADD, SET, p, BR, 0];
+}
 
 export function uleb(n: number): number[] {
   const out: number[] = [];
@@ -88,4 +99,58 @@ export function compiledLazily(bytes: Uint8Array): SimdModule {
       return compiled ? new wasm.Instance(compiled, {}).exports : undefined;
     },
   };
+}
+
+const PAGE = 65536;
+
+/**
+ * A memory grown past this is let go (a new instance made) when a line that fits in it
+ * comes: a WebAssembly memory never shrinks, and one long line must not hold its size
+ * for the thread's life.
+ */
+const KEPT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * An instance of a module that reads one line at a time from its memory: the line is
+ * copied to the memory's start with 16 bytes to spare after it (a vector load near the
+ * line's end reads them; what they hold is stale). `exports` are the instance's, made again
+ * when a long line's memory is let go.
+ */
+export class LineMemory {
+  exports!: Record<string, unknown>;
+  /** Where the loaded buffer's position 0 lies before the memory's start: a position p of it is p - shift in the memory. */
+  shift = 0;
+  private mem!: WasmMemory;
+  private bytes!: Uint8Array;
+
+  constructor(
+    first: Record<string, unknown>,
+    private readonly again: () => Record<string, unknown>,
+  ) {
+    this.take(first);
+  }
+
+  /** Copies buf[start, end) to the memory's start. */
+  load(buf: Uint8Array, start: number, end: number): void {
+    const need = end - start + 16;
+    if (this.bytes.length > KEPT_BYTES && need <= KEPT_BYTES) this.take(this.again());
+    if (this.bytes.length < need) {
+      this.mem.grow(Math.ceil((need - this.bytes.length) / PAGE));
+      // Growing detaches the old view.
+      this.bytes = new Uint8Array(this.mem.buffer);
+    }
+    this.bytes.set(buf.subarray(start, end), 0);
+    this.shift = start;
+  }
+
+  /** The memory's size now (for tests: it grows with lines, and gives back a large one). */
+  memoryBytes(): number {
+    return this.bytes.length;
+  }
+
+  private take(exports: Record<string, unknown>): void {
+    this.exports = exports;
+    this.mem = exports.mem as WasmMemory;
+    this.bytes = new Uint8Array(this.mem.buffer);
+  }
 }

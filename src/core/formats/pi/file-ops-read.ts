@@ -66,8 +66,6 @@ const CUT_KEYS = ["thinking", "thinkingSignature", "text", "oldText", "newText",
 /** Texts shorter than this (quotes included) are parsed: cutting them saves nothing. */
 const CUT_BYTES = 64;
 
-const NO_BYTES = Buffer.alloc(0);
-
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
 
@@ -147,16 +145,13 @@ class PiFileOpsRead {
     const lead = this.lead;
     if (!readPlainLead(buf, start, end, lead) && !this.slowLead(buf, start, end)) lead.type = undefined;
     // The history's load skims the same lines (IndexHooks.skim, skimPi): their lead is all it reads of them.
-    // The rule reads the line of an assistant's message only: no view of the bytes made for the
-    // others. Its text (latin1: a byte a character) serves the rule and the cut parse alike.
-    const assistant = lead.type === "message" && lead.role === "assistant";
-    const line = assistant ? buf.subarray(start, end) : NO_BYTES;
-    const text = assistant ? buf.toString("latin1", start, end) : undefined;
-    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, line, text) && closesObject(buf, start, end)) {
+    if (terminated && piSkims(lead.type, lead.role, lead.id, lead.hasParentId, this.version, buf, start, end) && closesObject(buf, start, end)) {
       this.add(lead.idKey >= 0 ? lead.idKey : lead.id, lead.parentKey >= 0 ? lead.parentKey : lead.parentId);
       return;
     }
-    this.whole(buf, start, end, offset, lineNo, text);
+    // An assistant's line read whole: its text (latin1, a byte a character) serves the walk's parse and the cut parse alike.
+    const assistant = lead.type === "message" && lead.role === "assistant";
+    this.whole(buf, start, end, offset, lineNo, assistant ? buf.toString("latin1", start, end) : undefined);
   }
 
   /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */

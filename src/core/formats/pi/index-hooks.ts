@@ -1,5 +1,6 @@
 import type { EntryMeta } from "../../store/entry-meta";
 import type { EntryTable } from "../../store/entry-table";
+import { holdsFileCallMarker } from "./file-call-markers";
 import { entryPreviewCodes } from "./model/preview";
 import { estimateEntryTokens } from "./tokens/pi-estimate";
 import { parseIsoTime } from "../../util/iso-time";
@@ -146,40 +147,24 @@ function migrate(obj: Record<string, unknown>, meta: EntryMeta, version: number)
 const NEEDED_ROLES = new Set(["assistant", "user"]);
 
 /**
- * The bytes an assistant line holds when one of its tool calls can be a file operation:
- * the names of pi's file tools (file-ops.ts) as JSON strings, or any \u escape (which
- * could spell one). A line holding none of them (text, thinking, bash calls) is skimmed.
- */
-const FILE_CALL_MARKERS = /"(?:read|write|edit)"|\\u/;
-
-/**
- * Whether the line holds one of FILE_CALL_MARKERS. Looked for in the line's bytes as Latin-1
- * text (a byte a character: the markers are ASCII, so a match is a match of their bytes),
- * one pass of the regular expression: four searches of the bytes cost 1.7x as much.
- */
-function mayCallFileTool(line: Buffer, text = line.toString("latin1")): boolean {
-  return FILE_CALL_MARKERS.test(text);
-}
-
-/**
  * A message of another role (tool results: the bulk of a session) skimmed, and an assistant's
- * that can call no file tool (FILE_CALL_MARKERS); every other
+ * that can call no file tool (file-call-markers.ts); every other
  * entry type is parsed whole, so its rare fields (labels, compactions, names) are all
  * there. Version 2 and 3 entries need their id and parent in the lead (pi writes them
  * first); version 1 ids come from line numbers.
  */
 function skimPi(lead: Record<string, unknown>, version: number, line: Buffer): Record<string, unknown> | undefined {
   const role = (lead.message as { role?: unknown } | undefined)?.role;
-  return piSkims(lead.type, role, lead.id, "parentId" in lead, version, line) ? lead : undefined;
+  return piSkims(lead.type, role, lead.id, "parentId" in lead, version, line, 0, line.length) ? lead : undefined;
 }
 
 /**
- * skimPi's rule on a lead's parts (the history's own read of pi files asks it too:
- * file-ops-read.ts, with the line as latin1 text when it has made it already).
+ * skimPi's rule on a lead's parts, the line being buf[start, end) (the history's own read
+ * of pi files asks it too: file-ops-read.ts).
  */
-export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, line: Buffer, text?: string): boolean {
+export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, buf: Buffer, start: number, end: number): boolean {
   if (type !== "message" || typeof role !== "string") return false;
-  if (role === "assistant" ? mayCallFileTool(line, text) : NEEDED_ROLES.has(role)) return false;
+  if (role === "assistant" ? holdsFileCallMarker(buf, start, end) : NEEDED_ROLES.has(role)) return false;
   return version < 2 || (typeof id === "string" && hasParentId);
 }
 

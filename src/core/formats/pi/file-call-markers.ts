@@ -1,0 +1,98 @@
+/**
+ * Whether a pi assistant line may call one of pi's file tools: whether its bytes hold one
+ * of FILE_CALL_MARKERS, the names of the file tools (file-ops.ts) as JSON strings or any \u
+ * escape (which could spell one). A line holding none of them (text, thinking, bash calls)
+ * is skimmed by the history's load and by its own read of pi files alike (piSkims).
+ *
+ * Most assistant lines hold no marker, and finding that out means looking at each of their
+ * bytes: a regular expression steps to every quote of the line (JSON has one every few
+ * bytes). Here WebAssembly SIMD looks at 16 positions at a time for the pairs that begin a
+ * marker: a quote followed by r, w or e, or a backslash followed by u. A pair found is only
+ * a candidate; the whole marker is then compared here in the line's own bytes.
+ * Hand-assembled (util/wasm-simd.ts); the one function is
+ *
+ *   find(p, end) -> the first q >= p where mem[q] mem[q + 1] is one of those pairs, looked
+ *   for 16 positions at a time up to end; else end. The bytes after the line are stale (a
+ *   q at or past end says there is none before it), and a q whose pair reaches past end is
+ *   the caller's to check.
+ */
+import {
+  AND, BITMASK, END, EQ, GET, I32, I32_CONST, I32_GE_S, IF, LineMemory, LOOP, OR, RETURN, SET, SIMD,
+  SPLAT, TEE, UNREACHABLE, V128, V128_LOAD, VOID, compiledLazily, nextSixteen, returnFirstFound, simdModule, sleb,
+} from "../../util/wasm-simd";
+
+/** The markers, as a regular expression over the line's bytes read as latin1 (a byte a character). */
+const FILE_CALL_MARKERS = /"(?:read|write|edit)"|\\u/;
+
+/** The names the pairs begin, as their bytes with the quotes. */
+const NAMES = ['"read"', '"write"', '"edit"'].map((n) => Buffer.from(n, "latin1"));
+
+// Params 0-1: p, end; locals: 2 bits; 3 the 16 bytes at p, 4 those at p + 1, 5-10 the bytes looked for.
+const [P, END_, BITS, AT, NEXT, VQUOTE, VBACKSLASH, VR, VW, VE, VU] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+const splat = (byte: number, local: number) => [I32_CONST, ...sleb(byte), SIMD, SPLAT, SET, local];
+const equals = (v: number, byteVector: number) => [GET, v, GET, byteVector, SIMD, EQ];
+
+const body = [
+  ...splat(0x22, VQUOTE), ...splat(0x5c, VBACKSLASH), ...splat(0x72, VR), ...splat(0x77, VW), ...splat(0x65, VE), ...splat(0x75, VU),
+  LOOP, VOID,
+  GET, P, GET, END_, I32_GE_S, IF, VOID, GET, END_, RETURN, END,
+  GET, P, SIMD, V128_LOAD, 0, 0, SET, AT,
+  GET, P, SIMD, V128_LOAD, 0, 1, SET, NEXT,
+  // (quote and then r, w or e) or (backslash and then u), at each of the 16 positions.
+  ...equals(AT, VQUOTE), ...equals(NEXT, VR), ...equals(NEXT, VW), SIMD, OR, ...equals(NEXT, VE), SIMD, OR, SIMD, AND,
+  ...equals(AT, VBACKSLASH), ...equals(NEXT, VU), SIMD, AND,
+  SIMD, OR, SIMD, BITMASK, TEE, BITS,
+  ...returnFirstFound(P, BITS),
+  ...nextSixteen(P),
+  END,
+  UNREACHABLE,
+  END,
+];
+
+const MODULE = compiledLazily(simdModule("find", 2, [2, 1, I32, 8, V128], body));
+
+let made: LineMemory | null | undefined;
+
+/** This thread's instance (made on the first call), or undefined where WebAssembly SIMD is not there. */
+function lines(): LineMemory | undefined {
+  if (made === undefined) {
+    const first = MODULE.instance();
+    made = first ? new LineMemory(first, () => MODULE.instance() as Record<string, unknown>) : null;
+  }
+  return made ?? undefined;
+}
+
+/** Whether buf holds `lit` at k, before end. */
+function holdsAt(buf: Uint8Array, k: number, end: number, lit: Uint8Array): boolean {
+  if (k + lit.length > end) return false;
+  for (let j = 0; j < lit.length; j++) if (buf[k + j] !== lit[j]) return false;
+  return true;
+}
+
+/** Whether the marker's pair at k (a quote or a backslash) begins a whole marker before end. */
+function markerAt(buf: Uint8Array, k: number, end: number): boolean {
+  if (buf[k] === 0x5c) return k + 1 < end && buf[k + 1] === 0x75;
+  for (const name of NAMES) if (holdsAt(buf, k, end, name)) return true;
+  return false;
+}
+
+/**
+ * Whether buf[start, end) holds one of FILE_CALL_MARKERS. `simd` false: by the regular
+ * expression over the bytes as latin1 text (where WebAssembly SIMD is not there, and for
+ * tests, which hold the two to one answer).
+ */
+export function holdsFileCallMarker(buf: Buffer, start: number, end: number, simd = true): boolean {
+  const mem = simd ? lines() : undefined;
+  if (!mem) return FILE_CALL_MARKERS.test(buf.toString("latin1", start, end));
+  mem.load(buf, start, end);
+  const find = mem.exports.find as (p: number, end: number) => number;
+  const n = end - start;
+  for (let p = 0; p < n; ) {
+    const q = find(p, n);
+    if (q >= n) return false;
+    if (markerAt(buf, start + q, end)) return true;
+    p = q + 1;
+  }
+  return false;
+}
