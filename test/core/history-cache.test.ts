@@ -3,7 +3,8 @@ import { appendFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileS
 import { dirname, join, resolve } from "node:path";
 import { openSession } from "../../src/core/formats/registry";
 import { bytesDigest, placeOf, placer, readBack, SessionBytes, withTexts } from "../../src/core/history/edit-texts";
-import { cacheBytes, readCache, recordTouches, type SessionRecord } from "../../src/core/history/history-cache";
+import { cacheBytes, readCache, recordTouches, RowWriter, rowsTouches, type SessionRecord } from "../../src/core/history/history-cache";
+import type { StoredTouch } from "../../src/core/history/session-touches";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { readSessionTouches } from "../../src/core/history/read-touches";
 import { readerThreads } from "../../src/core/history/touch-thread";
@@ -89,6 +90,40 @@ describe("per-file history: edits' texts kept as places in their session files",
     assert.equal(readCache(file).size, 0);
     writeFileSync(file, written.subarray(0, written.length - 10));
     assert.equal(readCache(file).size, 0);
+  });
+
+  it("a session's rows are written as its touches come: an entry's touches share a row, the text is JSON.stringify's of the tables, and they give the touches back", () => {
+    const at = (n: number) => ({ at: n, bytes: 10 + n, digest: `c${n}` });
+    const touches: StoredTouch[] = [
+      { entryId: "e1", timestamp: "2026-01-01T00:00:00.000Z", prompt: "fix it", operation: "read", absolutePath: "/w/a.ts" },
+      { entryId: "e1", timestamp: "2026-01-01T00:00:00.000Z", prompt: "fix it", operation: "edit", absolutePath: "/w/a.ts", oldAt: at(1), newText: "new \"text\"" },
+      { entryId: "e2", prompt: "fix it", operation: "write", absolutePath: "/w/b.ts", newAt: at(2) },
+      // The same id again at another time, then the first entry again after another: rows of their own.
+      { entryId: "e2", timestamp: "2026-01-01T00:00:01.000Z", operation: "read", absolutePath: "/w/a.ts" },
+      { entryId: "e1", timestamp: "2026-01-01T00:00:00.000Z", prompt: "fix it", operation: "read", absolutePath: "/w/c.ts" },
+    ];
+    const rows = new RowWriter();
+    for (const t of touches) rows.push(t);
+    const text = rows.text();
+    // The tables, written out by hand.
+    const tables = {
+      paths: ["/w/a.ts", "/w/b.ts", "/w/c.ts"],
+      prompts: ["fix it"],
+      entries: [
+        ["e1", "2026-01-01T00:00:00.000Z", 0, [[0, 0, 0, 0], [2, 0, [1, 11, "c1"], 'new "text"']]],
+        ["e2", "", 0, [[1, 1, 0, [2, 12, "c2"]]]],
+        ["e2", "2026-01-01T00:00:01.000Z", -1, [[0, 0, 0, 0]]],
+        ["e1", "2026-01-01T00:00:00.000Z", 0, [[0, 2, 0, 0]]],
+      ],
+    };
+    assert.equal(text, JSON.stringify(tables));
+    assert.deepEqual(rows.pathList, tables.paths);
+    assert.deepEqual(rowsTouches(text), touches);
+    // Asked again, the same text; a session without touches has empty tables.
+    assert.equal(rows.text(), text);
+    const none = new RowWriter();
+    assert.equal(none.text(), JSON.stringify({ paths: [], prompts: [], entries: [] }));
+    assert.throws(() => rowsTouches('{"paths":[],"prompts":[],"entries":[["e",""]]}'), /not as written/);
   });
 
   it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text", async () => {

@@ -27,7 +27,7 @@ export interface SessionRecord {
   title: string;
   /** The files its touches name, each once (the index finds a file's sessions by these). */
   paths: string[];
-  /** Its touches as the JSON text of their tables (touchTables), made where the session was read. */
+  /** Its touches as the JSON text of their tables (RowWriter), made where the session was read. */
   rows: string;
   /** The touches, once made (recordTouches). */
   touches?: StoredTouch[];
@@ -87,19 +87,45 @@ function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
   return text ?? 0;
 }
 
-/** A session's touches in a cache row's tables. */
-export function touchTables(touches: readonly StoredTouch[]): RowTables {
-  const paths = new Table();
-  const prompts = new Table();
-  const entries: EntryRow[] = [];
-  let last: EntryRow | undefined;
-  for (const t of touches) {
-    const prompt = t.prompt === undefined ? -1 : prompts.of(t.prompt);
+/**
+ * A session's touches made into its cache row as they come (push, in the order read): the
+ * JSON text of its tables, as JSON.stringify writes them. Each entry's row is written out as
+ * text when the next entry begins, so a large session's touches are not all kept as objects
+ * until its end (the collector went over them again and again while the rest was read).
+ */
+export class RowWriter {
+  private readonly paths = new Table();
+  private readonly prompts = new Table();
+  /** The entries' rows written out, as JSON texts. */
+  private readonly rows: string[] = [];
+  /** The entry whose touches are being pushed, not yet written out. */
+  private last: EntryRow | undefined;
+
+  /** One touch, after those of entries before it (touches of one entry come together). */
+  push(t: StoredTouch): void {
+    const prompt = t.prompt === undefined ? -1 : this.prompts.of(t.prompt);
     const time = t.timestamp ?? "";
-    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) entries.push((last = [t.entryId, time, prompt, []]));
-    last[3].push([OPERATIONS.indexOf(t.operation), paths.of(t.absolutePath), textCell(t.oldText, t.oldAt), textCell(t.newText, t.newAt)]);
+    let last = this.last;
+    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) {
+      if (last) this.rows.push(JSON.stringify(last));
+      this.last = last = [t.entryId, time, prompt, []];
+    }
+    last[3].push([OPERATIONS.indexOf(t.operation), this.paths.of(t.absolutePath), textCell(t.oldText, t.oldAt), textCell(t.newText, t.newAt)]);
   }
-  return { paths: paths.list, prompts: prompts.list, entries };
+
+  /** The files the touches name, each once. */
+  get pathList(): string[] {
+    return this.paths.list;
+  }
+
+  /** The row's JSON text: JSON.stringify of its tables ({ paths, prompts, entries }). */
+  text(): string {
+    if (this.last) {
+      this.rows.push(JSON.stringify(this.last));
+      this.last = undefined;
+    }
+    return `{"paths":${JSON.stringify(this.paths.list)},"prompts":${JSON.stringify(this.prompts.list)},"entries":[${this.rows.join(",")}]}`;
+  }
 }
 
 /** A record's two lines in the cache file: its facts, then its rows (JSON text holds no line break). */
@@ -147,6 +173,24 @@ function decode(row: RowTables): StoredTouch[] {
   return touches;
 }
 
+/** The touches of a row's JSON text (RowWriter.text), or undefined for text not as written. */
+function touchesOfRows(rows: string): StoredTouch[] | undefined {
+  let tables: RowTables | undefined;
+  try {
+    tables = JSON.parse(rows) as RowTables;
+  } catch {
+    return undefined;
+  }
+  return tables && typeof tables === "object" && isTables(tables) ? decode(tables) : undefined;
+}
+
+/** The touches of rows RowWriter wrote (a read's, SessionRead.touches). */
+export function rowsTouches(rows: string): StoredTouch[] {
+  const touches = touchesOfRows(rows);
+  if (!touches) throw new Error("history rows not as written");
+  return touches;
+}
+
 /**
  * A session's touches, made from its rows at the first ask and kept. Rows not as written
  * (a damaged cache file) give none, and the record's stamp is spoilt so that the next
@@ -154,16 +198,9 @@ function decode(row: RowTables): StoredTouch[] {
  */
 export function recordTouches(rec: SessionRecord): StoredTouch[] {
   if (rec.touches) return rec.touches;
-  let tables: RowTables | undefined;
-  try {
-    tables = JSON.parse(rec.rows) as RowTables;
-  } catch {
-    tables = undefined;
-  }
-  if (!tables || typeof tables !== "object" || !isTables(tables)) {
-    rec.size = -1;
-    rec.touches = [];
-  } else rec.touches = decode(tables);
+  const touches = touchesOfRows(rec.rows);
+  if (!touches) rec.size = -1;
+  rec.touches = touches ?? [];
   return rec.touches;
 }
 

@@ -1,16 +1,17 @@
 import { formatById, formatOfFile } from "../formats/registry";
 import type { FileOpsEntry, SessionFormat } from "../session/session-format";
 import { cutLength, placer, placeTexts, SessionBytes } from "./edit-texts";
-import { touchTables } from "./history-cache";
+import { RowWriter, rowsTouches } from "./history-cache";
 import { entryTouches, sessionTouches, TEXT_CAP, type StoredTouch } from "./session-touches";
 
 /**
  * What the history takes from one read of a session: its touches as the cache file writes
- * them (SessionRecord.rows) and the files they name, the touches themselves where they are
- * wanted, and the name the session gives itself (its listing may not have read it).
+ * them (SessionRecord.rows) and the files they name, and the name the session gives itself
+ * (its listing may not have read it). `touches` makes them back from the rows (the tests ask
+ * it; the index keeps the rows alone).
  */
 export interface SessionRead {
-  touches: StoredTouch[];
+  readonly touches: StoredTouch[];
   rows: string;
   paths: string[];
   name?: string;
@@ -26,9 +27,16 @@ function lengthIn(e: FileOpsEntry): ((text: string) => number) | undefined {
   };
 }
 
-function sessionRead(touches: StoredTouch[], name: string | undefined): SessionRead {
-  const tables = touchTables(touches);
-  const read: SessionRead = { touches, rows: JSON.stringify(tables), paths: tables.paths };
+function sessionRead(written: RowWriter, name: string | undefined): SessionRead {
+  const rows = written.text();
+  let touches: StoredTouch[] | undefined;
+  const read: SessionRead = {
+    get touches() {
+      return (touches ??= rowsTouches(rows));
+    },
+    rows,
+    paths: written.pathList,
+  };
   if (name) read.name = name;
   return read;
 }
@@ -36,14 +44,15 @@ function sessionRead(touches: StoredTouch[], name: string | undefined): SessionR
 /** A format's own quick read of a file (SessionFormat.fileOps): undefined when it leaves the file to a whole load. */
 async function quickRead(format: SessionFormat, path: string, cwd: string, signal: AbortSignal | undefined): Promise<SessionRead | undefined> {
   if (!format.fileOps) return undefined;
-  const touches: StoredTouch[] = [];
+  // Each entry's touches made into the session's cache row as they come (RowWriter).
+  const rows = new RowWriter();
   const got = await format.fileOps(
     path,
     // The entry's fields named one by one: a spread of it cost a microsecond an entry.
-    (e) => entryTouches(touches, { id: e.id, timestamp: e.timestamp, prompt: e.prompt, activity: e.activity, calls: () => e.calls, lengthOf: lengthIn(e) }, cwd, (t) => placeTexts(t, e.line, e.offset, e.cutAt)),
+    (e) => entryTouches(rows, { id: e.id, timestamp: e.timestamp, prompt: e.prompt, activity: e.activity, calls: () => e.calls, lengthOf: lengthIn(e) }, cwd, (t) => placeTexts(t, e.line, e.offset, e.cutAt)),
     { signal },
   );
-  return got ? sessionRead(touches, got.name) : undefined;
+  return got ? sessionRead(rows, got.name) : undefined;
 }
 
 /**
@@ -69,7 +78,9 @@ export async function readSessionTouches(path: string, cwd: string, opts: { sign
   const session = await format.load(path, { signal: opts.signal, secondThread: opts.secondThread, skim: true });
   const bytes = new SessionBytes(path);
   try {
-    return sessionRead(sessionTouches(session, cwd, placer(session.metas, bytes)), session.format.info(session).name);
+    const rows = new RowWriter();
+    for (const t of sessionTouches(session, cwd, placer(session.metas, bytes))) rows.push(t);
+    return sessionRead(rows, session.format.info(session).name);
   } finally {
     bytes.close();
   }

@@ -122,6 +122,11 @@ export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls" | "cu
 
 const NO_TEXTS: Texts[] = [];
 
+/** Where an entry's touches go, one by one: a list, or a session's cache row as it is written (history-cache.ts, RowWriter). */
+export interface TouchSink {
+  push(t: StoredTouch): void;
+}
+
 /** One touch of an entry, without texts. */
 function touchOf(e: TouchingEntry, operation: FileOperation, absolutePath: string): StoredTouch {
   const touch: StoredTouch = { entryId: e.id, operation, absolutePath };
@@ -131,7 +136,7 @@ function touchOf(e: TouchingEntry, operation: FileOperation, absolutePath: strin
 }
 
 /** The touches of one entry's operation `op` on `abs` with these texts (none: one touch without), appended to `out`. */
-function opTouches(out: StoredTouch[], e: TouchingEntry, op: FileOperation, abs: string, texts: readonly Texts[], place: (t: Texts) => ReturnType<TextPlacer>): void {
+function opTouches(out: TouchSink, e: TouchingEntry, op: FileOperation, abs: string, texts: readonly Texts[], place: (t: Texts) => ReturnType<TextPlacer>): void {
   if (!texts.length) out.push(touchOf(e, op, abs));
   for (const t of texts) {
     // Built field by field: spreading the texts into a copy of the touch cost more than the rest of it.
@@ -150,7 +155,7 @@ function opTouches(out: StoredTouch[], e: TouchingEntry, op: FileOperation, abs:
  * (an entry that read and edited a file did both; an edit call that made several edits,
  * one per edit), paths resolved against the session's cwd, the texts kept as `place` says.
  */
-export function entryTouches(out: StoredTouch[], e: TouchingEntry, cwd: string, place: (t: Texts) => ReturnType<TextPlacer>): void {
+export function entryTouches(out: TouchSink, e: TouchingEntry, cwd: string, place: (t: Texts) => ReturnType<TextPlacer>): void {
   let calls: ReadCall[] | undefined;
   for (const a of e.activity) {
     const abs = absoluteIn(a.path, cwd);
