@@ -88,17 +88,14 @@ function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
 }
 
 /**
- * A session's touches made into its cache row as they come (push, in the order read): the
- * JSON text of its tables, as JSON.stringify writes them. Each entry's row is written out as
- * text when the next entry begins, so a large session's touches are not all kept as objects
- * until its end (the collector went over them again and again while the rest was read).
+ * A session's touches made into its cache row as they come (push, in the order read), then
+ * its JSON text (text): each touch kept as its row's cells, so a large session's touch
+ * objects (and their texts' places) die young instead of living until its end.
  */
 export class RowWriter {
   private readonly paths = new Table();
   private readonly prompts = new Table();
-  /** The entries' rows written out, as JSON texts. */
-  private readonly rows: string[] = [];
-  /** The entry whose touches are being pushed, not yet written out. */
+  private readonly entries: EntryRow[] = [];
   private last: EntryRow | undefined;
 
   /** One touch, after those of entries before it (touches of one entry come together). */
@@ -106,10 +103,7 @@ export class RowWriter {
     const prompt = t.prompt === undefined ? -1 : this.prompts.of(t.prompt);
     const time = t.timestamp ?? "";
     let last = this.last;
-    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) {
-      if (last) this.rows.push(JSON.stringify(last));
-      this.last = last = [t.entryId, time, prompt, []];
-    }
+    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) this.entries.push((this.last = last = [t.entryId, time, prompt, []]));
     last[3].push([OPERATIONS.indexOf(t.operation), this.paths.of(t.absolutePath), textCell(t.oldText, t.oldAt), textCell(t.newText, t.newAt)]);
   }
 
@@ -118,13 +112,10 @@ export class RowWriter {
     return this.paths.list;
   }
 
-  /** The row's JSON text: JSON.stringify of its tables ({ paths, prompts, entries }). */
+  /** The row's JSON text: its tables ({ paths, prompts, entries }), one JSON.stringify (one a row cost twice as much). */
   text(): string {
-    if (this.last) {
-      this.rows.push(JSON.stringify(this.last));
-      this.last = undefined;
-    }
-    return `{"paths":${JSON.stringify(this.paths.list)},"prompts":${JSON.stringify(this.prompts.list)},"entries":[${this.rows.join(",")}]}`;
+    const tables: RowTables = { paths: this.paths.list, prompts: this.prompts.list, entries: this.entries };
+    return JSON.stringify(tables);
   }
 }
 
