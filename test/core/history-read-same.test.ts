@@ -68,6 +68,11 @@ describe("per-file history: its read gives the touches a full read gives", () =>
       `{"type":"message","id":"a7","parentId":"a6","message":{"role":"assistant","content":[{"type":"toolCall","id":"c8","name":"write","arguments":{"path":"first.ts","content":"x"}}],"content":[{"type":"thinking","thinking":"${LONG}"},{"type":"toolCall","id":"c9","name":"edit","arguments":{"path":"second.ts","oldText":"\\\\u0000${LONG}","newText":"\\u00001"}}]}}`,
       // Blocks' types: a text (no call), a call's type escaped, a type given twice (the last is read); a path past ASCII, with a short text that spells the mark of the line's second cut.
       `{"type":"message","id":"a8","parentId":"a7","message":{"role":"assistant","content":[{"type":"text","text":"${LONG}"},{"type":"toolC\\u0061ll","id":"c10","name":"read","arguments":{"path":"escaped-type.ts"}},{"type":"thinking","type":"toolCall","id":"c11","name":"read","arguments":{"path":"typed-twice.ts"}},{"type":"toolCall","type":"text","id":"c12","name":"read","arguments":{"path":"not-a-call.ts"}},{"type":"toolCall","id":"c13","name":"edit","arguments":{"path":"naïve-é.ts","oldText":"“${LONG}”","newText":"\\u00001"}}]}}`,
+      // The lead says an assistant's message, and a member given again after it says otherwise
+      // (JSON.parse keeps the last): the type, the role; then a parent given twice in pi's layout.
+      `{"type":"message","id":"a9","parentId":"a8","timestamp":"2026-03-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c14","name":"write","arguments":{"path":"typed-custom.ts","content":"${LONG}"}}]},"type":"custom"}`,
+      `{"type":"message","id":"aa","parentId":"a9","timestamp":"2026-03-01T00:00:03.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c15","name":"write","arguments":{"path":"role-user.ts","content":"x"}}],"role":"user"}}`,
+      `{"type":"message","id":"ab","parentId":"a9","parentId":"aa","timestamp":"2026-03-01T00:00:04.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c16","name":"write","arguments":{"path":"parent-twice.ts","content":"${LONG}"}}]}}`,
     ];
     // A torn last line (no newline), a result an agent killed mid-write leaves: the history's
     // own read leaves such a file to a whole load, so the lines are read without it as well.
@@ -92,6 +97,7 @@ describe("per-file history: its read gives the touches a full read gives", () =>
         ["a8", "read", "/w/escaped-type.ts"],
         ["a8", "read", "/w/typed-twice.ts"],
         ["a8", "edit", "/w/naïve-é.ts"],
+        ["ab", "write", "/w/parent-twice.ts"],
       ],
     );
     const [second, naive] = withTexts(got.filter((t) => t.entryId === "a7" || t.absolutePath.endsWith("é.ts")).map((t) => ({ ...t, sessionPath: whole })));

@@ -69,12 +69,13 @@ const CUT_BYTES = 64;
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
 
-/** An assistant's line as the walk reads it (json-walk.ts): the entry's own members, its message's role, and its content's blocks. */
-const TOP = ["type", "id", "parentId", "timestamp"] as const;
-const [TYPE, ID, PARENT, TIME] = [0, 1, 2, 3];
-const walker = new LineWalker({ top: TOP, outer: "message", inner: ["role"], list: "content", itemKey: "type", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
-const MESSAGE = Buffer.from('"message"');
-const ASSISTANT = Buffer.from('"assistant"');
+/**
+ * An assistant's line as the walk reads it (json-walk.ts): the entry's own members and its
+ * content's blocks (its type and its message's role are the lead's: PiFileOpsRead.walked).
+ */
+const TOP = ["id", "parentId", "timestamp"] as const;
+const [ID, PARENT, TIME] = [0, 1, 2];
+const walker = new LineWalker({ top: TOP, outer: "message", inner: [], list: "content", itemKey: "type", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
 const TOOL_CALL = Buffer.from('"toolCall"');
 
 /** Whether buf[from, to) is a string without an escape (which could spell "toolCall"). */
@@ -273,13 +274,16 @@ class PiFileOpsRead {
    */
   private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string): boolean {
     if (!walker.walk(buf, start, end)) return false;
-    const { top, inner, cuts } = walker.walked;
-    if (!holds(buf, top[2 * TYPE], top[2 * TYPE + 1], MESSAGE) || !holds(buf, inner[0], inner[1], ASSISTANT)) return false;
+    // Its lead said a message of the assistant's (why it is walked), and the walk took each of
+    // its members and its message's once: their first values, which the lead read, are their only ones.
+    const { top, cuts } = walker.walked;
+    const lead = this.lead;
     const items = mayBeCalls(buf, walker.walked.items, walker.walked.itemKeys);
     const id = top[2 * ID] < 0 ? undefined : valueAt(buf, top[2 * ID], top[2 * ID + 1]);
-    const parentId = top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
+    // A parent of 8 hex digits, as the lead read it: its key (entry-ids.ts), no string made.
+    const parentId = lead.parentKey >= 0 ? lead.parentKey : top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
     // A key of another kind than a string (entry-ids.ts takes numbers for keys): read as before.
-    if (typeof id === "number" || typeof parentId === "number") return false;
+    if (typeof id === "number" || (typeof parentId === "number" && lead.parentKey < 0)) return false;
     const content = items.length ? cutter.parseItems(buf, start, end, text, items, cuts) : [];
     if (!content) return false;
     const i = this.add(id, parentId);
