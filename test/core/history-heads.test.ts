@@ -127,4 +127,31 @@ describe("per-file history: its listing reads the heads only", () => {
       assert.deepEqual({ id: s.id, cwd: s.cwd, version: s.version, created: s.created, firstMessage: s.firstMessage, parentSession: s.parentSession }, want);
     }
   });
+
+  it("a heads-only listing reads a small head first, and the whole head where that does not settle a session's facts: the same facts as the full listing", async () => {
+    const root = tempDir();
+    const dir = join(root, "--w--");
+    mkdirSync(dir, { recursive: true });
+    const big = "x".repeat(40 * 1024);
+    writeSession([header({ cwd: "/w/near" }), user("u1", null, "Near the start")], { dir, name: "2026-01-01T00-00-00-000Z_near.jsonl" });
+    // The first prompt after 40 KB of other lines, and a first prompt 100 KB long (its line cut by a small read).
+    writeSession([header({ cwd: "/w/late" }), entry("custom", "c1", null, { customType: "note", data: big }), user("u1", "c1", "After a long line")], { dir, name: "2026-01-02T00-00-00-000Z_late.jsonl" });
+    writeSession([header({ cwd: "/w/long" }), user("u1", null, `Long ${"y".repeat(100 * 1024)}`)], { dir, name: "2026-01-03T00-00-00-000Z_long.jsonl" });
+    // No prompt at all within the whole head (260 KB of other lines first).
+    writeSession([header({ cwd: "/w/none" }), ...[1, 2, 3, 4, 5, 6, 7].map((k) => entry("custom", `c${k}`, k > 1 ? `c${k - 1}` : null, { data: big })), user("u1", "c7", "Past the head")], { dir, name: "2026-01-04T00-00-00-000Z_none.jsonl" });
+    const facts = async (headsOnly: boolean) => {
+      const res = await listAllSessions({ dirs: { pi: root }, only: ["pi"], env: {}, headsOnly });
+      const out = new Map<string, unknown>();
+      for (const s of res.projects.flatMap((p) => p.sessions)) out.set(s.path.split("_").pop() as string, { cwd: s.cwd, id: s.id, created: s.created, firstMessage: s.firstMessage, title: sessionTitle({ ...s, name: undefined }, s.path) });
+      return { out, scanned: res.stats.scannedBytes };
+    };
+    const full = await facts(false);
+    const heads = await facts(true);
+    assert.equal(full.out.size, 4);
+    assert.deepEqual(heads.out, full.out);
+    assert.equal((full.out.get("late.jsonl") as { firstMessage: string }).firstMessage, "After a long line");
+    assert.match((full.out.get("long.jsonl") as { firstMessage: string }).firstMessage, /^Long y/);
+    // The near session's head was read small; the others' whole (up to 256 KiB, or the first line).
+    assert.ok(heads.scanned < 16 * 1024 + 2 * 256 * 1024 + 110 * 1024, `${heads.scanned} bytes read of the heads`);
+  });
 });

@@ -76,6 +76,13 @@ interface CacheFile {
 /** 2: entryCount counts JSON-object lines only (1 counted every non-blank line); 3: records name their agent; 4: inline sub-agents; 5: subagentOf. */
 const CACHE_VERSION = 5;
 const HEAD_BYTES = 256 * 1024;
+/**
+ * What a heads-only listing reads of a head first: the lines that settle a session's facts
+ * (SessionScanner.headDone) are near its start, and 256 KiB of each of a thousand sessions
+ * was most of the history's listing. Where they are not settled within it, HEAD_BYTES are
+ * read (the same facts either way: headObjects stops at the line that settles them).
+ */
+const SMALL_HEAD_BYTES = 16 * 1024;
 
 /** What a session starts with, as a format reads it from the first lines. */
 export type HeadFacts = Omit<SessionSummary, "path" | "agent" | "entryCount" | "size" | "mtimeMs">;
@@ -325,8 +332,14 @@ async function summarize(scanner: SessionScanner, path: string, size: number, mt
       rec = { ...prev, size, mtimeMs };
     } else {
       // The first line whole even when it is a long pasted prompt (as detection reads it).
-      const head = readHead(fh.fd, path, size, { lines: 1, minBytes: HEAD_BYTES });
-      const facts = scanner.head(headObjects(scanner, head.bytes), size);
+      let head = readHead(fh.fd, path, size, { lines: 1, minBytes: headsOnly && scanner.headDone ? SMALL_HEAD_BYTES : HEAD_BYTES });
+      let objects = headObjects(scanner, head.bytes);
+      // Not settled in a small head (a long prompt, many lines before it): the whole head, as a full listing reads it.
+      if (head.bytes.length < HEAD_BYTES && !head.whole && !(objects.length && scanner.headDone?.(objects))) {
+        head = readHead(fh.fd, path, size, { lines: 1, minBytes: HEAD_BYTES });
+        objects = headObjects(scanner, head.bytes);
+      }
+      const facts = scanner.head(objects, size);
       rec = { path, agent: scanner.formatId, ...facts, entryCount: 0, size, mtimeMs, scanned: 0, firstFound: facts.firstMessage !== "", lines: 0 };
       // What was read of the file, its line count unknown (see SessionSummary.headsOnly).
       if (headsOnly) return { ...rec, entryCount: -1, scanned: head.bytes.length, headsOnly: true };
