@@ -7,8 +7,9 @@
  * Most assistant lines hold no marker, and finding that out means looking at each of their
  * bytes: a regular expression steps to every quote of the line (JSON has one every few
  * bytes). Here WebAssembly SIMD looks at 16 positions at a time for the pairs that begin a
- * marker: a quote followed by r, w or e, or a backslash followed by u. A pair found is only
- * a candidate; the whole marker is then compared here in the line's own bytes.
+ * marker: a quote followed by the first letter of a file tool's name (r, w or e), or a
+ * backslash followed by u. A pair found is only a candidate; the whole marker is then
+ * compared here in the line's own bytes.
  * Hand-assembled (util/wasm-simd.ts); the one function is
  *
  *   find(p, end) -> the first q >= p where mem[q] mem[q + 1] is one of those pairs, looked
@@ -20,21 +21,27 @@ import {
   AND, BITMASK, END, EQ, GET, I32, I32_CONST, I32_GE_S, IF, LineMemory, LOOP, OR, RETURN, SET, SIMD,
   SPLAT, TEE, UNREACHABLE, V128, V128_LOAD, VOID, compiledLazily, nextSixteen, returnFirstFound, simdModule, sleb,
 } from "../../util/wasm-simd";
+import { FILE_TOOLS } from "./file-ops";
 
 /** The markers, as a regular expression over the line's bytes read as latin1 (a byte a character). */
-const FILE_CALL_MARKERS = /"(?:read|write|edit)"|\\u/;
+const FILE_CALL_MARKERS = new RegExp(`"(?:${FILE_TOOLS.join("|")})"|\\\\u`);
 
 /** The names the pairs begin, as their bytes with the quotes. */
-const NAMES = ['"read"', '"write"', '"edit"'].map((n) => Buffer.from(n, "latin1"));
+const NAMES = FILE_TOOLS.map((n) => Buffer.from(`"${n}"`, "latin1"));
 
-// Params 0-1: p, end; locals: 2 bits; 3 the 16 bytes at p, 4 those at p + 1, 5-10 the bytes looked for.
+/** The names' first letters, the second bytes of the pairs a quote begins (the module looks for three). */
+const FIRSTS = [...new Set(FILE_TOOLS.map((n) => n.charCodeAt(0)))];
+if (FIRSTS.length > 3 || !FILE_TOOLS.every((n) => /^[a-z]+$/.test(n))) throw new Error(`file-call-markers: the module looks for three first letters of plain names, not ${FILE_TOOLS.join(", ")}`);
+while (FIRSTS.length < 3) FIRSTS.push(FIRSTS[0]);
+
+// Params 0-1: p, end; locals: 2 bits; 3 the 16 bytes at p, 4 those at p + 1, 5-10 the bytes looked for (VR, VW, VE: FIRSTS).
 const [P, END_, BITS, AT, NEXT, VQUOTE, VBACKSLASH, VR, VW, VE, VU] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const splat = (byte: number, local: number) => [I32_CONST, ...sleb(byte), SIMD, SPLAT, SET, local];
 const equals = (v: number, byteVector: number) => [GET, v, GET, byteVector, SIMD, EQ];
 
 const body = [
-  ...splat(0x22, VQUOTE), ...splat(0x5c, VBACKSLASH), ...splat(0x72, VR), ...splat(0x77, VW), ...splat(0x65, VE), ...splat(0x75, VU),
+  ...splat(0x22, VQUOTE), ...splat(0x5c, VBACKSLASH), ...splat(FIRSTS[0], VR), ...splat(FIRSTS[1], VW), ...splat(FIRSTS[2], VE), ...splat(0x75, VU),
   LOOP, VOID,
   GET, P, GET, END_, I32_GE_S, IF, VOID, GET, END_, RETURN, END,
   GET, P, SIMD, V128_LOAD, 0, 0, SET, AT,

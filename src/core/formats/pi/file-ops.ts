@@ -8,6 +8,9 @@ export type { FileActivity } from "../../session/session-format";
 
 const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
 
+/** The names of pi's file tools (the skim rule looks for them: file-call-markers.ts). */
+export const FILE_TOOLS: readonly string[] = Object.keys(TOOL_KIND);
+
 /**
  * Files read, written and edited by the entries at the given positions (in order), from
  * read/write/edit tool calls and from summary `details` ({readFiles, modifiedFiles}),
