@@ -21,7 +21,7 @@ import {
   AND, BITMASK, END, EQ, GET, I32, I32_CONST, I32_GE_S, IF, LineMemory, LOOP, OR, RETURN, SET, SIMD,
   SPLAT, TEE, UNREACHABLE, V128, V128_LOAD, VOID, compiledLazily, nextSixteen, returnFirstFound, simdModule, sleb,
 } from "../../util/wasm-simd";
-import { FILE_TOOLS } from "./file-ops";
+import { FILE_TOOLS } from "./file-tools";
 
 /** The markers, as a regular expression over the line's bytes read as latin1 (a byte a character). */
 const FILE_CALL_MARKERS = new RegExp(`"(?:${FILE_TOOLS.join("|")})"|\\\\u`);

@@ -1,15 +1,11 @@
 import { FileTally } from "../../session/file-tally";
 import type { FileActivity } from "../../session/session-format";
+import { TOOL_KIND } from "./file-tools";
 import type { Session } from "./pi-session";
 
 export type FileOpKind = "read" | "written" | "edited" | "modified";
 
 export type { FileActivity } from "../../session/session-format";
-
-const TOOL_KIND: Record<string, "read" | "written" | "edited"> = { read: "read", write: "written", edit: "edited" };
-
-/** The names of pi's file tools (the skim rule looks for them: file-call-markers.ts). */
-export const FILE_TOOLS: readonly string[] = Object.keys(TOOL_KIND);
 
 /**
  * Files read, written and edited by the entries at the given positions (in order), from
