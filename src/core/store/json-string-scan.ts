@@ -16,7 +16,7 @@
 import {
   BITMASK, BR, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_GT_S, I32_LOAD8_U, I32_LT_S,
   I32_OR, I32_SHL, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128, V128_LOAD,
-  VOID, LineMemory, compiledLazily, nextSixteen, simdModule, sleb,
+  VOID, type LineMemory, compiledLazily, lazyLineMemory, nextSixteen, simdModule, sleb,
 } from "../util/wasm-simd";
 
 // Params 0-1: p, end; locals: 2 limit, 3 bits, 4 q, 5 c, 6 quotes, 7 backslashes, 8 spaces, 9 the 16 bytes.
@@ -103,6 +103,7 @@ function scanOver(lines: LineMemory): StringScan {
   };
 }
 
+const lines = lazyLineMemory(MODULE);
 let made: StringScan | null | undefined;
 
 /**
@@ -111,9 +112,8 @@ let made: StringScan | null | undefined;
  */
 export function stringScan(): StringScan | undefined {
   if (made === undefined) {
-    const first = MODULE.instance();
-    // Where the module made one instance it makes the next.
-    made = first ? scanOver(new LineMemory(first, () => MODULE.instance() as Record<string, unknown>)) : null;
+    const memory = lines();
+    made = memory ? scanOver(memory) : null;
   }
   return made ?? undefined;
 }

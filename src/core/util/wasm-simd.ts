@@ -2,8 +2,8 @@
  * What the hand-assembled WebAssembly SIMD modules share (search/folded-simd.ts,
  * store/json-string-scan.ts, formats/pi/file-call-markers.ts): the opcodes they use, the
  * module's frame (one function, one memory, both exported), compiling it where WebAssembly
- * SIMD runs, and the memory of the modules that read a line at a time (LineMemory). Written out by
- * hand, not by a toolchain: each module is one small loop, and the project builds no wasm.
+ * SIMD runs, and the memory of the modules that read a line at a time (LineMemory). Written
+ * out by hand, not by a toolchain: each module is one small loop, and the project builds no wasm.
  */
 
 /** The prefix of every SIMD instruction. */
@@ -153,4 +153,17 @@ export class LineMemory {
     this.mem = exports.mem as WasmMemory;
     this.bytes = new Uint8Array(this.mem.buffer);
   }
+}
+
+/** This thread's one LineMemory over `module` (made at the first call), or undefined where WebAssembly SIMD is not there. */
+export function lazyLineMemory(module: SimdModule): () => LineMemory | undefined {
+  let made: LineMemory | null | undefined;
+  return () => {
+    if (made === undefined) {
+      const first = module.instance();
+      // Where the module made one instance it makes the next.
+      made = first ? new LineMemory(first, () => module.instance() as Record<string, unknown>) : null;
+    }
+    return made ?? undefined;
+  };
 }

@@ -18,8 +18,8 @@
  *   the caller's to check.
  */
 import {
-  AND, BITMASK, END, EQ, GET, I32, I32_CONST, I32_GE_S, IF, LineMemory, LOOP, OR, RETURN, SET, SIMD,
-  SPLAT, TEE, UNREACHABLE, V128, V128_LOAD, VOID, compiledLazily, nextSixteen, returnFirstFound, simdModule, sleb,
+  AND, BITMASK, END, EQ, GET, I32, I32_CONST, I32_GE_S, IF, LOOP, OR, RETURN, SET, SIMD,
+  SPLAT, TEE, UNREACHABLE, V128, V128_LOAD, VOID, compiledLazily, lazyLineMemory, nextSixteen, returnFirstFound, simdModule, sleb,
 } from "../../util/wasm-simd";
 import { FILE_TOOLS } from "./file-tools";
 
@@ -59,16 +59,8 @@ const body = [
 
 const MODULE = compiledLazily(simdModule("find", 2, [2, 1, I32, 8, V128], body));
 
-let made: LineMemory | null | undefined;
-
 /** This thread's instance (made on the first call), or undefined where WebAssembly SIMD is not there. */
-function lines(): LineMemory | undefined {
-  if (made === undefined) {
-    const first = MODULE.instance();
-    made = first ? new LineMemory(first, () => MODULE.instance() as Record<string, unknown>) : null;
-  }
-  return made ?? undefined;
-}
+const lines = lazyLineMemory(MODULE);
 
 /** Whether buf holds `lit` at k, before end. */
 function holdsAt(buf: Uint8Array, k: number, end: number, lit: Uint8Array): boolean {
