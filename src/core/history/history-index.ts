@@ -8,7 +8,7 @@ import { CacheWriter, historyCacheFile, readCache, recordTouches, saveCache, typ
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches, type SessionRead } from "./read-touches";
-import { readerThreads, TouchThread } from "./touch-thread";
+import { claimNext, readerThreads, TouchThread } from "./touch-thread";
 
 export { historyCacheFile } from "./history-cache";
 export type { HistoryOptions, HistoryProgress } from "./history-options";
@@ -150,49 +150,64 @@ export class HistoryIndex {
   private async readAll(stale: Source[], threads: TouchThread[], cache: CacheWriter | undefined): Promise<Array<SessionRecord | { reason: string } | undefined>> {
     const got: Array<SessionRecord | { reason: string } | undefined> = new Array(stale.length);
     const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
-    // Largest first, so neither thread is left with a big session at the end.
-    const queue = stale.map((s, k) => ({ s, k })).sort((a, b) => b.s.size - a.s.size);
     let done = 0;
     if (stale.length) this.opts.onProgress?.(0, stale.length);
-    const take = (read: (s: Source) => Promise<SessionRecord>) => async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
-        this.opts.signal?.throwIfAborted();
-        const { s, k } = item;
-        if (s.size > cap) got[k] = { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` };
-        else {
-          const r = await read(s).catch((err: unknown) => ({ reason: (err as Error).message }));
-          got[k] = r;
-          if (!("reason" in r)) cache?.add(s.path, r);
-        }
-        this.opts.onProgress?.(++done, stale.length);
-      }
+    const answer = (k: number, r: SessionRecord | { reason: string }) => {
+      got[k] = r;
+      if (!("reason" in r)) cache?.add(stale[k].path, r);
+      this.opts.onProgress?.(++done, stale.length);
     };
-    const wanted = readerThreads(stale.reduce((b, s) => b + Math.min(s.size, cap), 0), this.opts.threads);
+    const over = (s: Source) => s.size > cap;
+    stale.forEach((s, k) => over(s) && answer(k, { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` }));
+    // Largest first, so no thread is left with a big session at the end.
+    const order = stale.flatMap((s, k) => (over(s) ? [] : [k])).sort((a, b) => stale[b].size - stale[a].size);
+    const wanted = readerThreads(order.reduce((bytes, k) => bytes + stale[k].size, 0), this.opts.threads);
     for (const t of threads.splice(wanted)) t.close();
     for (let n = threads.length; n < wanted; n++) threads.push(...this.startThread());
+    // Every thread claims the next session from one counter in shared memory: a thread never
+    // waits for this one (busy with a session of its own) to hand it the next, as it did at
+    // a thousand small sessions (a fifth of its time). Each reader thread is given one of the
+    // largest first, so each reads some.
+    const claim = new Int32Array(new SharedArrayBuffer(4));
+    claim[0] = Math.min(threads.length, order.length);
+    this.readsByThread = threads.map(() => 0);
+    const items = order.map((k) => ({ path: stale[k].path, cwd: stale[k].cwd, formatId: stale[k].agent }));
+    const shares = threads.map((t, n) =>
+      t
+        .readShared({ items, claim: claim.buffer as SharedArrayBuffer, first: n < order.length ? n : -1 }, (j, r) => {
+          this.sessionReads++;
+          this.threadReads++;
+          this.readsByThread[n]++;
+          const k = order[j];
+          answer(k, "error" in r ? { reason: r.error } : recordOf(stale[k], r));
+        })
+        // A thread that failed: the sessions it did not answer are read here (below).
+        .catch(() => undefined),
+    );
+    const here = async () => {
+      for (let j = claimNext(claim); j < order.length; j = claimNext(claim)) {
+        this.opts.signal?.throwIfAborted();
+        await this.readHere(order[j], stale, threads.length > 0, answer);
+      }
+    };
     // With reader threads, this one reads one session at a time: holding four (both of the
     // largest among them) left it the last to finish while the thread idled (17% of its time
     // at 200 sessions), and four sessions' heaps at once cost GC and memory.
-    const loops = Array.from({ length: threads.length ? 1 : PARALLEL }, () => take((s) => this.read(s, threads.length ? false : undefined)));
-    // Two requests in flight on each thread: it starts the next the moment it ends one,
-    // rather than idle until this thread, often busy with a large session, hands it one.
-    this.readsByThread = threads.map(() => 0);
-    threads.forEach((t, k) => loops.push(take((s) => this.readOn(t, s, k)), take((s) => this.readOn(t, s, k))));
-    await Promise.all(loops.map((loop) => loop()));
+    await Promise.all([...Array.from({ length: threads.length ? 1 : PARALLEL }, here), ...shares]);
+    for (const k of order) if (!got[k]) await this.readHere(k, stale, threads.length > 0, answer);
     return got;
   }
 
-  private async read(s: Source, secondThread?: boolean): Promise<SessionRecord> {
+  /** Reads stale[k] on this thread (`threaded`: beside reader threads) and gives `answer` its record or problem. */
+  private async readHere(k: number, stale: Source[], threaded: boolean, answer: (k: number, r: SessionRecord | { reason: string }) => void): Promise<void> {
+    this.opts.signal?.throwIfAborted();
     this.sessionReads++;
-    return recordOf(s, await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread, formatId: s.agent }));
-  }
-
-  /** The same read, on a reader thread. */
-  private async readOn(thread: TouchThread, s: Source, k: number): Promise<SessionRecord> {
-    this.sessionReads++;
-    this.threadReads++;
-    this.readsByThread[k]++;
-    return recordOf(s, await thread.read(s.path, s.cwd, s.agent));
+    const s = stale[k];
+    const r = await readSessionTouches(s.path, s.cwd, { signal: this.opts.signal, secondThread: threaded ? false : undefined, formatId: s.agent }).then(
+      (read) => recordOf(s, read),
+      (err: unknown) => ({ reason: (err as Error).message }),
+    );
+    answer(k, r);
   }
 
   /** A reader thread, or none where its bundle is not built. */

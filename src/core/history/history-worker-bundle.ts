@@ -6,19 +6,32 @@
 import { isMainThread, parentPort } from "node:worker_threads";
 import { lookupFileHistory } from "./lookup";
 import { readSessionTouches } from "./read-touches";
-import type { ThreadReply, ThreadRequest } from "./touch-thread";
+import { claimNext, type SharedReads, type ThreadReply, type ThreadRequest } from "./touch-thread";
 
 const port = parentPort;
+
+/** This thread's share of sessions read by several (SharedReads): each answered as it is read, then `done`. */
+async function readShared(id: number, shared: SharedReads, post: (m: ThreadReply) => void): Promise<void> {
+  const claim = new Int32Array(shared.claim);
+  const { items } = shared;
+  for (let k = shared.first >= 0 ? shared.first : claimNext(claim); k < items.length; k = claimNext(claim)) {
+    const { path, cwd, formatId } = items[k];
+    try {
+      const got = await readSessionTouches(path, cwd, { secondThread: false, formatId });
+      post({ id, item: k, rows: got.rows, paths: got.paths, name: got.name });
+    } catch (err) {
+      post({ id, item: k, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  post({ id, done: true });
+}
+
 if (!isMainThread && port) {
   port.on("message", (req: ThreadRequest) => {
+    if ("shared" in req) return void readShared(req.id, req.shared, (m) => port.postMessage(m));
     const progress = (done: number, total: number) => port.postMessage({ id: req.id, progress: [done, total] } satisfies ThreadReply);
-    const work =
-      "lookup" in req
-        ? lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined })
-        : readSessionTouches(req.path, req.cwd, { secondThread: false, formatId: req.formatId });
-    work.then(
-      // A read's touches stay here: the index keeps their rows (one string) until a lookup needs them.
-      (got) => port.postMessage(Array.isArray(got) ? { id: req.id, touches: got } : { id: req.id, rows: got.rows, paths: got.paths, name: got.name }),
+    lookupFileHistory(req.lookup.file, { ...req.lookup.opts, onProgress: req.lookup.progress ? progress : undefined }).then(
+      (touches) => port.postMessage({ id: req.id, touches } satisfies ThreadReply),
       (err: unknown) => port.postMessage({ id: req.id, error: err instanceof Error ? err.message : String(err) }),
     );
   });

@@ -40,14 +40,39 @@ function historyWorkerFile(): string | undefined {
   }
 }
 
-/** What the thread is asked: the touches of one session, or a whole lookup over its own index. */
-export type ThreadRequest = { id: number; path: string; cwd: string; formatId?: string } | { id: number; lookup: { file: string; opts: ThreadLookupOptions; progress: boolean } };
+/** A session to read: its file, the cwd its paths are resolved against, its format as listed. */
+export interface ReadItem {
+  path: string;
+  cwd: string;
+  formatId?: string;
+}
+
+/**
+ * Sessions read by several threads at once (TouchThread.readShared): each thread reads the
+ * item `first` (-1: none), then the items whose places it claims from `claim` (a counter in
+ * shared memory every thread adds one to), until the count passes the last item.
+ */
+export interface SharedReads {
+  items: ReadItem[];
+  claim: SharedArrayBuffer;
+  first: number;
+}
+
+/** What the thread is asked: the touches of sessions it reads with other threads, or a whole lookup over its own index. */
+export type ThreadRequest = { id: number; shared: SharedReads } | { id: number; lookup: { file: string; opts: ThreadLookupOptions; progress: boolean } };
 
 /** A lookup's options as they cross to the thread (no signal or callback: they cannot be sent). */
 export type ThreadLookupOptions = Omit<HistoryOptions, "signal" | "onProgress"> & { refreshAfterMs?: number };
 
-/** The thread's answer (with a read session's own name), or (`progress`: sessions read, of how many) news of a lookup still running. */
-export type ThreadReply = { id: number; touches?: FileTouch[]; rows?: string; paths?: string[]; name?: string; error?: string; progress?: [number, number] };
+/**
+ * The thread's answer (with a read session's own name), or (`progress`: sessions read, of how
+ * many) news of a lookup still running, or (`item`: its place in SharedReads.items) one
+ * shared read's answer; `done`: the thread claims no more of them.
+ */
+export type ThreadReply = { id: number; touches?: FileTouch[]; rows?: string; paths?: string[]; name?: string; error?: string; progress?: [number, number]; item?: number; done?: true };
+
+/** A read's answer as the thread sends it: what it read, or (`error`) why it could not. */
+export type ReadReply = Omit<SessionRead, "touches"> | { error: string };
 
 /**
  * The history's own thread (dist/history-worker.js): reads one session at a time and hands
@@ -58,7 +83,7 @@ export type ThreadReply = { id: number; touches?: FileTouch[]; rows?: string; pa
  */
 export class TouchThread {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (e: Error) => void; onProgress?: HistoryProgress }>();
+  private readonly pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (e: Error) => void; onProgress?: HistoryProgress; onItem?: (reply: ThreadReply) => void }>();
   private next = 0;
   private failure: Error | undefined;
 
@@ -76,8 +101,9 @@ export class TouchThread {
       const p = this.pending.get(m.id);
       if (!p) return;
       if (m.progress) return p.onProgress?.(m.progress[0], m.progress[1]);
+      if (m.item !== undefined) return p.onItem?.(m);
       this.pending.delete(m.id);
-      if (m.touches || m.rows !== undefined) p.resolve(m);
+      if (m.touches || m.done) p.resolve(m);
       else p.reject(new Error(m.error ?? "the history thread gave no answer"));
     });
     const fail = (err: Error) => {
@@ -94,20 +120,23 @@ export class TouchThread {
     return this.failure !== undefined;
   }
 
-  private ask(req: Omit<ThreadRequest, "id">, onProgress?: HistoryProgress): Promise<ThreadReply> {
+  private ask(req: Omit<ThreadRequest, "id">, onProgress?: HistoryProgress, onItem?: (reply: ThreadReply) => void): Promise<ThreadReply> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, onItem });
       this.worker.postMessage({ id, ...req });
     });
   }
 
-  /** The touches of one session, read on the thread (readSessionTouches; `formatId`: the listing's): their rows and paths (the touches themselves are not sent). */
-  async read(path: string, cwd: string, formatId?: string): Promise<Omit<SessionRead, "touches">> {
-    const reply = await this.ask({ path, cwd, formatId });
-    const got = { rows: reply.rows ?? "", paths: reply.paths ?? [] };
-    return reply.name === undefined ? got : { ...got, name: reply.name };
+  /**
+   * Reads its share of `shared.items` (SharedReads) on the thread, each answer handed to
+   * `onItem` with the item's place as it comes; settled when the thread claims no more. A
+   * thread that fails rejects it: the items it had claimed and not answered are the caller's
+   * to read.
+   */
+  async readShared(shared: SharedReads, onItem: (item: number, got: ReadReply) => void): Promise<void> {
+    await this.ask({ shared }, undefined, (m) => onItem(m.item as number, readReply(m)));
   }
 
   /** A file's history from the thread's own index over these stores (lookupFileHistory there), its refresh's progress told to `onProgress`. */
@@ -119,4 +148,18 @@ export class TouchThread {
   close(): void {
     void this.worker.terminate();
   }
+}
+
+function readReply(m: ThreadReply): ReadReply {
+  if (m.error !== undefined) return { error: m.error };
+  const got = { rows: m.rows ?? "", paths: m.paths ?? [] };
+  return m.name === undefined ? got : { ...got, name: m.name };
+}
+
+/**
+ * The next item a thread of SharedReads claims: its place, at least `count` when all are
+ * claimed. The same counter serves every thread (Atomics: no two get one place).
+ */
+export function claimNext(claim: Int32Array): number {
+  return Atomics.add(claim, 0, 1);
 }
