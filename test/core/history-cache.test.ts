@@ -7,7 +7,7 @@ import { cacheBytes, readCache, recordTouches, RowWriter, rowsTouches, type Sess
 import type { StoredTouch } from "../../src/core/history/session-touches";
 import { HistoryIndex, historyCacheFile } from "../../src/core/history/history-index";
 import { readSessionTouches } from "../../src/core/history/read-touches";
-import { readerThreads } from "../../src/core/history/touch-thread";
+import { readerThreads, type TouchThread } from "../../src/core/history/touch-thread";
 import { sessionTouches } from "../../src/core/history/session-touches";
 import { formatFixtures } from "../helpers/format-fixtures";
 import { withFaults } from "../helpers/faulty-fs";
@@ -266,6 +266,36 @@ describe("per-file history: edits' texts kept as places in their session files",
     const one = new HistoryIndex({ dirs: world.dirs, env: world.env, threads: 1 });
     await one.refresh();
     assert.equal(one.threadsStarted, 0, "one thread asked: none started");
+  });
+
+  it("a reader thread that stops: this thread reads the sessions it claimed and did not answer, and the index is the one one thread gives", async function () {
+    this.timeout(120_000);
+    const w = buildHistoryWorld();
+    const piDir = join(w.dirs.pi, "--many--");
+    mkdirSync(piDir, { recursive: true });
+    for (let k = 0; k < 40; k++) {
+      const calls = Array.from({ length: 30 }, (_, j) => ({ id: `c${k}-${j}`, name: "edit", arguments: { path: `f${k}-${j}.ts`, oldText: `old ${k} ${j}`, newText: `new ${k} ${j}` } }));
+      writeSession([header({ cwd: w.main }), user(`u${k}`, null, `Task ${k}`), assistant(`a${k}`, `u${k}`, "", { toolCalls: calls })], { dir: piDir, name: `2026-03-${String(k + 1).padStart(2, "0")}T00-00-00-000Z_s.jsonl` });
+    }
+    const threads: TouchThread[] = [];
+    class Watched extends HistoryIndex {
+      protected override startThread(): TouchThread[] {
+        const got = super.startThread();
+        threads.push(...got);
+        return got;
+      }
+    }
+    const picture = (index: HistoryIndex) => ({ problems: index.problems, files: index.touchedFiles().map((f) => [f, index.lookup(f)]) });
+    const one = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads: 1 });
+    await one.refresh();
+    // The reader thread is ended as the reading starts: the session it is given first (the largest) is never answered by it.
+    const stopped = new Watched({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads: 2, onProgress: (done) => done === 0 && threads[0].close() });
+    await stopped.refresh();
+    assert.equal(threads.length, 1);
+    assert.equal(stopped.threadReads, 0);
+    assert.equal(stopped.sessionReads, one.sessionReads);
+    assert.ok(one.touchedFiles().length >= 40 * 30);
+    assert.deepEqual(picture(stopped), picture(one));
   });
 
   it("two threads give the index one thread gives: the same touches, texts, order and problems", async function () {

@@ -211,7 +211,7 @@ export class HistoryIndex {
   }
 
   /** A reader thread, or none where its bundle is not built. */
-  private startThread(): TouchThread[] {
+  protected startThread(): TouchThread[] {
     const t = TouchThread.start();
     if (!t) return [];
     this.threadsStarted++;
