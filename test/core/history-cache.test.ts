@@ -268,7 +268,7 @@ describe("per-file history: edits' texts kept as places in their session files",
     assert.equal(one.threadsStarted, 0, "one thread asked: none started");
   });
 
-  it("a reader thread that stops: this thread reads the sessions it claimed and did not answer, and the index is the one one thread gives", async function () {
+  it("a reader thread that stopped: this thread reads the sessions it claimed or was given and did not answer, and the index is the one one thread gives", async function () {
     this.timeout(120_000);
     const w = buildHistoryWorld();
     const piDir = join(w.dirs.pi, "--many--");
@@ -282,14 +282,16 @@ describe("per-file history: edits' texts kept as places in their session files",
       protected override startThread(): TouchThread[] {
         const got = super.startThread();
         threads.push(...got);
+        // Ended before it is asked anything: what it is given never comes back.
+        for (const t of got) t.close();
         return got;
       }
     }
     const picture = (index: HistoryIndex) => ({ problems: index.problems, files: index.touchedFiles().map((f) => [f, index.lookup(f)]) });
     const one = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads: 1 });
     await one.refresh();
-    // The reader thread is ended as the reading starts: the session it is given first (the largest) is never answered by it.
-    const stopped = new Watched({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads: 2, onProgress: (done) => done === 0 && threads[0].close() });
+    // The session the reader thread is given first (the largest) is never answered by it.
+    const stopped = new Watched({ dirs: w.dirs, only: Object.keys(w.dirs), env: w.env, threads: 2 });
     await stopped.refresh();
     assert.equal(threads.length, 1);
     assert.equal(stopped.threadReads, 0);
@@ -322,6 +324,8 @@ describe("per-file history: edits' texts kept as places in their session files",
     const { index: four, picture: many } = await picture(4);
     assert.equal(single.threadReads, 0);
     assert.ok(pair.threadReads > 0, "the second thread read sessions");
+    // The first sessions listed are read while the rest are (EarlyReads), by every thread.
+    assert.ok(pair.earlyReads >= 1 && four.earlyReads >= 3, `early reads: ${pair.earlyReads}, ${four.earlyReads}`);
     assert.equal(four.readsByThread.length, 3);
     assert.ok(four.readsByThread.every((n) => n > 0), `reads by thread: ${four.readsByThread.join(", ")}`);
     assert.ok(one.files.length > 10, `only ${one.files.length} files touched`);

@@ -13,6 +13,8 @@ export interface ListAllOptions {
   signal?: AbortSignal;
   /** Heads only where a store allows it (ListOptions.headsOnly): for the per-file history alone, which reads every file itself. */
   headsOnly?: boolean;
+  /** Told of each session as a store's listing finds it (ListOptions.onSummary). */
+  onSummary?: (s: SessionSummary) => void;
 }
 
 export interface ListAllResult extends ListResult {
@@ -38,7 +40,7 @@ export async function listAllSessions(opts: ListAllOptions = {}): Promise<ListAl
       const d = f.discovery as NonNullable<typeof f.discovery>;
       const root = d.root(opts.dirs?.[f.id], env);
       const cacheFile = (heads: boolean) => (opts.cacheDir ? listCacheFile(opts.cacheDir, f.id, heads) : undefined);
-      const res = await listWith(d.scanner, root, { cacheFile: cacheFile(false), signal: opts.signal, headsOnly: opts.headsOnly ? { cacheFile: cacheFile(true) } : undefined });
+      const res = await listWith(d.scanner, root, { cacheFile: cacheFile(false), signal: opts.signal, headsOnly: opts.headsOnly ? { cacheFile: cacheFile(true) } : undefined, onSummary: opts.onSummary });
       return { agent: f.id, root, res };
     }),
   );

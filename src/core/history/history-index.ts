@@ -8,7 +8,8 @@ import { CacheWriter, historyCacheFile, readCache, recordTouches, saveCache, typ
 import type { HistoryOptions } from "./history-options";
 import { repoOf, type RepoOf } from "./repo-identity";
 import { readSessionTouches, type SessionRead } from "./read-touches";
-import { claimNext, readerThreads, TouchThread } from "./touch-thread";
+import { EarlyReads, type EarlyRead } from "./early-reads";
+import { claimNext, readerThreads, TouchThread, type ReadReply } from "./touch-thread";
 
 export { historyCacheFile } from "./history-cache";
 export type { HistoryOptions, HistoryProgress } from "./history-options";
@@ -76,6 +77,8 @@ export class HistoryIndex {
   sessionReads = 0;
   /** Of those, the ones read on reader threads. */
   threadReads = 0;
+  /** Of those, the ones a thread began while the stores were still listed (EarlyReads). */
+  earlyReads = 0;
   /** How many each reader thread of the last refresh read (the tests see that every one did). */
   readsByThread: number[] = [];
   /** Reader threads started by the refreshes so far, used or not (the tests see a cold index start them early). */
@@ -95,13 +98,16 @@ export class HistoryIndex {
     // Heads only: each stale session is read whole below, names and all; a full listing
     // would read every byte of every file once more (it was half the cold index's time).
     const listOpts: ListAllOptions = { dirs: this.opts.dirs, only: this.opts.only, cacheDir: this.opts.cacheDir, env: this.opts.env, signal: this.opts.signal, headsOnly: true };
-    // An index that knows no session yet (a cold one) starts its reader threads now, so they
-    // start while the stores are listed; those a small store turns out not to need are closed.
+    // An index that knows no session yet (a cold one) starts its reader threads now, and they
+    // read the sessions the listing finds while it lists (EarlyReads); those a small store
+    // turns out not to need are closed.
     const threads: TouchThread[] = [];
     if (!this.records.size) for (let n = readerThreads(Infinity, this.opts.threads); n > 0; n--) threads.push(...this.startThread());
+    const early = threads.length ? new EarlyReads(threads, this.cap) : undefined;
+    if (early) listOpts.onSummary = (s) => early.offer(s);
     let cache: CacheWriter | undefined;
     try {
-      const listing = await listAllSessions(listOpts);
+      const listing = await listAllSessions(listOpts).finally(() => early?.stop());
       const sources = listing.projects.flatMap((p) => p.sessions.flatMap(sourcesOf));
       const next = new Map<string, SessionRecord>();
       const stale: Source[] = [];
@@ -118,7 +124,7 @@ export class HistoryIndex {
       }
       // The cache file is written as the sessions are read (put in place at the end).
       cache = cacheFile && stale.length ? new CacheWriter(cacheFile) : undefined;
-      const got = await this.readAll(stale, threads, cache);
+      const got = await this.readAll(stale, threads, cache, early?.stop());
       const problems: HistoryIndex["problems"] = [];
       stale.forEach((s, k) => {
         const r = got[k];
@@ -147,9 +153,9 @@ export class HistoryIndex {
    * handed to `cache` as it comes. `threads`: the reader threads started so far, made as
    * many as the sessions' size asks (readerThreads) and left open for the caller to close.
    */
-  private async readAll(stale: Source[], threads: TouchThread[], cache: CacheWriter | undefined): Promise<Array<SessionRecord | { reason: string } | undefined>> {
+  private async readAll(stale: Source[], threads: TouchThread[], cache: CacheWriter | undefined, early = new Map<string, EarlyRead>()): Promise<Array<SessionRecord | { reason: string } | undefined>> {
     const got: Array<SessionRecord | { reason: string } | undefined> = new Array(stale.length);
-    const cap = this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
+    const cap = this.cap;
     let done = 0;
     if (stale.length) this.opts.onProgress?.(0, stale.length);
     const answer = (k: number, r: SessionRecord | { reason: string }) => {
@@ -159,28 +165,37 @@ export class HistoryIndex {
     };
     const over = (s: Source) => s.size > cap;
     stale.forEach((s, k) => over(s) && answer(k, { reason: `${s.size} bytes, more than the ${cap} bytes the history reads of one session (${gib(cap)}); its file operations are not indexed` }));
-    // Largest first, so no thread is left with a big session at the end.
-    const order = stale.flatMap((s, k) => (over(s) ? [] : [k])).sort((a, b) => stale[b].size - stale[a].size);
-    const wanted = readerThreads(order.reduce((bytes, k) => bytes + stale[k].size, 0), this.opts.threads);
+    const wanted = readerThreads(stale.reduce((bytes, s) => bytes + (over(s) ? 0 : s.size), 0), this.opts.threads);
     for (const t of threads.splice(wanted)) t.close();
     for (let n = threads.length; n < wanted; n++) threads.push(...this.startThread());
+    this.readsByThread = threads.map(() => 0);
+    // Those read while the stores were listed, as they are listed now (any other is read
+    // again); none where this refresh is small enough for this thread alone.
+    const readEarly: Array<[number, EarlyRead]> = [];
+    if (threads.length)
+      stale.forEach((s, k) => {
+        const e = early.get(s.path);
+        if (e && !over(s) && e.size === s.size && e.mtimeMs === s.mtimeMs && e.item.cwd === s.cwd && e.item.formatId === s.agent) readEarly.push([k, e]);
+      });
+    const taken = new Set(readEarly.map(([k]) => k));
+    // Largest first, so no thread is left with a big session at the end.
+    const order = stale.flatMap((s, k) => (over(s) || taken.has(k) ? [] : [k])).sort((a, b) => stale[b].size - stale[a].size);
+    const fromThread = (n: number, k: number, r: ReadReply) => {
+      this.sessionReads++;
+      this.threadReads++;
+      if (n >= 0) this.readsByThread[n]++;
+      answer(k, "error" in r ? { reason: r.error } : recordOf(stale[k], r));
+    };
     // Every thread claims the next session from one counter in shared memory: a thread never
     // waits for this one (busy with a session of its own) to hand it the next, as it did at
     // a thousand small sessions (a fifth of its time). Each reader thread is given one of the
     // largest first, so each reads some.
     const claim = new Int32Array(new SharedArrayBuffer(4));
     claim[0] = Math.min(threads.length, order.length);
-    this.readsByThread = threads.map(() => 0);
     const items = order.map((k) => ({ path: stale[k].path, cwd: stale[k].cwd, formatId: stale[k].agent }));
     const shares = threads.map((t, n) =>
       t
-        .readShared({ items, claim: claim.buffer as SharedArrayBuffer, first: n < order.length ? n : -1 }, (j, r) => {
-          this.sessionReads++;
-          this.threadReads++;
-          this.readsByThread[n]++;
-          const k = order[j];
-          answer(k, "error" in r ? { reason: r.error } : recordOf(stale[k], r));
-        })
+        .readShared({ items, claim: claim.buffer as SharedArrayBuffer, first: n < order.length ? n : -1 }, (j, r) => fromThread(n, order[j], r))
         // A thread that failed: the sessions it did not answer are read here (below).
         .catch(() => undefined),
     );
@@ -194,8 +209,18 @@ export class HistoryIndex {
     // largest among them) left it the last to finish while the thread idled (17% of its time
     // at 200 sessions), and four sessions' heaps at once cost GC and memory.
     await Promise.all([...Array.from({ length: threads.length ? 1 : PARALLEL }, here), ...shares]);
-    for (const k of order) if (!got[k]) await this.readHere(k, stale, threads.length > 0, answer);
+    for (const [k, e] of readEarly) {
+      const r = await e.reply.catch(() => undefined);
+      if (!r) continue;
+      this.earlyReads++;
+      fromThread(threads.findIndex((t) => t === e.thread), k, r);
+    }
+    for (const k of [...taken, ...order]) if (!got[k]) await this.readHere(k, stale, threads.length > 0, answer);
     return got;
+  }
+
+  private get cap(): number {
+    return this.opts.maxSessionBytes ?? MAX_SESSION_BYTES;
   }
 
   /** Reads stale[k] on this thread (`threaded`: beside reader threads) and gives `answer` its record or problem. */

@@ -148,6 +148,8 @@ export interface ListOptions {
    * records are whole); these partial ones go to a cache file of their own, `cacheFile` here.
    */
   headsOnly?: { cacheFile?: string };
+  /** Told of each session as it is summarized, before the listing ends (the per-file history starts reading them). */
+  onSummary?: (s: SessionSummary) => void;
 }
 
 export interface ListResult {
@@ -201,7 +203,9 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
           stats.scannedBytes += rec.headsOnly ? rec.scanned : st.size - (grown ? grown.scanned : 0);
         }
         next.records[file] = rec;
-        summaries.push(publicPart(rec));
+        const summary = publicPart(rec);
+        summaries.push(summary);
+        opts.onSummary?.(summary);
         if (rec.inline?.length) inlineByFile.set(file, rec.inline);
       } catch (err) {
         skipped.push({ path: file, reason: (err as Error).message });
