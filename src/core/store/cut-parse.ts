@@ -51,6 +51,11 @@ export function cutNumber(text: string, count: number): number {
   return k;
 }
 
+/** The string a parsed line holds for its k-th cut (what `"\u0000k"` parses to). */
+export function cutMark(k: number): string {
+  return String.fromCharCode(MARK) + k;
+}
+
 /** A JSON text shorter than this cannot nest more than MAX_JSON_DEPTH deep (a level is two brackets). */
 const MAY_BE_DEEP = 2 * (MAX_JSON_DEPTH + 1);
 

@@ -15,6 +15,7 @@ import { DEEP_LINE_BYTES } from "../../store/index-builder";
 import { isBlank } from "../../store/line-scanner";
 import { cutNumber, LineCutter } from "../../store/cut-parse";
 import { LineWalker, valueAt } from "../../store/json-walk";
+import { plainItems } from "../../store/plain-items";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { isoTextOf } from "../../util/iso-time";
 import { jsonDeeperThan, MAX_JSON_DEPTH } from "../../util/json-depth";
@@ -150,9 +151,7 @@ class PiFileOpsRead {
       this.add(lead.idKey >= 0 ? lead.idKey : lead.id, lead.parentKey >= 0 ? lead.parentKey : lead.parentId);
       return;
     }
-    // An assistant's line read whole: its text (latin1, a byte a character) serves the walk's parse and the cut parse alike.
-    const assistant = lead.type === "message" && lead.role === "assistant";
-    this.whole(buf, start, end, offset, lineNo, assistant ? buf.toString("latin1", start, end) : undefined);
+    this.whole(buf, start, end, offset, lineNo, lead.type === "message" && lead.role === "assistant");
   }
 
   /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */
@@ -217,11 +216,12 @@ class PiFileOpsRead {
 
   /**
    * A line the load parses whole: a prompt, a call of a file tool, a name, or any line not
-   * skimmed. An assistant's (by its lead: `text`, its bytes as latin1) is parsed with its
-   * texts cut out (CUT_KEYS).
+   * skimmed. An assistant's (by its lead) is walked, else parsed with its texts cut out (CUT_KEYS).
    */
-  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string | undefined): void {
-    if (text !== undefined && this.walked(buf, start, end, offset, lineNo, text)) return;
+  private whole(buf: Buffer, start: number, end: number, offset: number, lineNo: number, assistant: boolean): void {
+    if (assistant && this.walked(buf, start, end, offset, lineNo)) return;
+    // Its text (latin1, a byte a character) serves the cut parse.
+    const text = assistant ? buf.toString("latin1", start, end) : undefined;
     const deep = end - start >= DEEP_LINE_BYTES;
     let obj: unknown;
     let cuts: number[] = [];
@@ -268,11 +268,12 @@ class PiFileOpsRead {
   }
 
   /**
-   * An assistant's line (`text`: its bytes as latin1) read by a walk (json-walk.ts) instead of
-   * a parse: its members checked where they are, only its content's blocks parsed (their long
-   * texts cut out: CUT_KEYS). False when the walk does not take the line (it is read as before).
+   * An assistant's line read by a walk (json-walk.ts) instead of a parse: its members checked
+   * where they are, only its content's blocks read (their long texts cut out: CUT_KEYS), from
+   * their bytes where pi wrote them plainly (plain-items.ts), else parsed. False when the walk
+   * does not take the line (it is read as before).
    */
-  private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number, text: string): boolean {
+  private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number): boolean {
     if (!walker.walk(buf, start, end)) return false;
     // Its lead said a message of the assistant's (why it is walked), and the walk took each of
     // its members and its message's once: their first values, which the lead read, are their only ones.
@@ -284,7 +285,7 @@ class PiFileOpsRead {
     const parentId = lead.parentKey >= 0 ? lead.parentKey : top[2 * PARENT] < 0 ? undefined : valueAt(buf, top[2 * PARENT], top[2 * PARENT + 1]);
     // A key of another kind than a string (entry-ids.ts takes numbers for keys): read as before.
     if (typeof id === "number" || (typeof parentId === "number" && lead.parentKey < 0)) return false;
-    const content = items.length ? cutter.parseItems(buf, start, end, text, items, cuts) : [];
+    const content = items.length ? (plainItems(buf, items, cuts) ?? cutter.parseItems(buf, start, end, buf.toString("latin1", start, end), items, cuts)) : [];
     if (!content) return false;
     const i = this.add(id, parentId);
     if (i < 0) return true;

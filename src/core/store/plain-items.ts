@@ -1,0 +1,195 @@
+// A walked line's items (json-walk.ts) made into values straight from their bytes, when
+// they are written plainly: objects and arrays without spaces, strings of printable ASCII
+// without escapes, integers, true, false and null, and the long strings a walk noted to
+// cut given as their marks (cut-parse.ts: "\u0000" and the cut's number). That is how pi
+// writes a tool call's block, so the history's read of a file call makes no text of the
+// line and parses none. Anything else (an escape, a byte past ASCII, a fraction, a space,
+// deep nesting, a key JSON.parse would treat otherwise) is not read here: the caller parses
+// the items (LineCutter.parseItems), whose answer this one equals where it gives one.
+
+import { cutMark } from "./cut-parse";
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** Nesting deeper than this (an item is level 1) is left to JSON.parse. */
+const MAX_LEVELS = 6;
+
+/** Digits of an integer read here at most: more may not be a safe integer (JSON.parse then rounds). */
+const MAX_DIGITS = 15;
+
+/** What a reader gives for bytes it does not read (never a JSON value). */
+const NOT_PLAIN: unique symbol = Symbol("not plain");
+
+/** Keys pi's tool calls use, made once (each key read is compared with these before a string is made of it). */
+const KNOWN_KEYS = ["type", "id", "name", "arguments", "path", "oldText", "newText", "content", "offset", "limit", "edits", "command", "timeout"];
+const KNOWN_BYTES = KNOWN_KEYS.map((k) => Buffer.from(k));
+
+/** One reader of the items of one line: its bytes, its cuts, and where it is. */
+class PlainReader {
+  p = 0;
+  /** The next cut (its place in `cuts`, an even number) at or after `p`. */
+  c = 0;
+
+  private buf: Buffer = Buffer.alloc(0);
+  private cuts: readonly number[] = [];
+
+  /** Reads `buf` (with these cuts) from its start. */
+  reset(buf: Buffer, cuts: readonly number[]): void {
+    this.buf = buf;
+    this.cuts = cuts;
+    this.p = this.c = 0;
+  }
+
+  /** The value at `p` (which it leaves after it), or NOT_PLAIN. */
+  value(level: number): unknown {
+    const b = this.buf[this.p];
+    if (b === QUOTE) return this.string();
+    if (b === OPEN_OBJECT) return level < MAX_LEVELS ? this.object(level + 1) : NOT_PLAIN;
+    if (b === OPEN_ARRAY) return level < MAX_LEVELS ? this.array(level + 1) : NOT_PLAIN;
+    if (b === MINUS || (b >= ZERO && b <= NINE)) return this.integer();
+    if (this.word("true")) return true;
+    if (this.word("false")) return false;
+    if (this.word("null")) return null;
+    return NOT_PLAIN;
+  }
+
+  private word(w: string): boolean {
+    const { buf, p } = this;
+    for (let k = 0; k < w.length; k++) if (buf[p + k] !== w.charCodeAt(k)) return false;
+    this.p += w.length;
+    return true;
+  }
+
+  /** A string at p: a cut one's mark, or a plain one's text. */
+  private string(): string | typeof NOT_PLAIN {
+    const { cuts } = this;
+    while (this.c < cuts.length && cuts[this.c] < this.p) this.c += 2;
+    if (cuts[this.c] === this.p) {
+      this.p = cuts[this.c + 1];
+      const mark = cutMark(this.c / 2);
+      this.c += 2;
+      return mark;
+    }
+    const from = this.p + 1;
+    const to = this.plainEnd(from);
+    if (to < 0) return NOT_PLAIN;
+    this.p = to + 1;
+    return this.buf.toString("latin1", from, to);
+  }
+
+  /** Where the plain string's text that starts at `from` ends (its closing quote), or -1 (an escape, a control character, a byte past ASCII). */
+  private plainEnd(from: number): number {
+    const buf = this.buf;
+    for (let i = from; i < buf.length; i++) {
+      const c = buf[i];
+      if (c === QUOTE) return i;
+      if (c === 0x5c || c < 0x20 || c >= 0x80) return -1;
+    }
+    return -1;
+  }
+
+  /** A key at p, and the colon after it: its name, or undefined. */
+  private key(): string | undefined {
+    const buf = this.buf;
+    if (buf[this.p] !== QUOTE) return undefined;
+    const from = this.p + 1;
+    const to = this.plainEnd(from);
+    if (to < 0 || buf[to + 1] !== COLON) return undefined;
+    this.p = to + 2;
+    for (let k = 0; k < KNOWN_BYTES.length; k++) {
+      const known = KNOWN_BYTES[k];
+      if (known.length !== to - from) continue;
+      let same = true;
+      for (let i = 0; same && i < known.length; i++) same = buf[from + i] === known[i];
+      if (same) return KNOWN_KEYS[k];
+    }
+    const name = this.buf.toString("latin1", from, to);
+    // JSON.parse makes this an own member; an assignment would set the object's prototype.
+    return name === "__proto__" ? undefined : name;
+  }
+
+  private object(level: number): Record<string, unknown> | typeof NOT_PLAIN {
+    const buf = this.buf;
+    const out: Record<string, unknown> = {};
+    this.p++;
+    if (buf[this.p] === CLOSE_OBJECT) {
+      this.p++;
+      return out;
+    }
+    for (;;) {
+      const key = this.key();
+      if (key === undefined) return NOT_PLAIN;
+      const v = this.value(level);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      out[key] = v;
+      const b = buf[this.p++];
+      if (b === CLOSE_OBJECT) return out;
+      if (b !== COMMA) return NOT_PLAIN;
+    }
+  }
+
+  private array(level: number): unknown[] | typeof NOT_PLAIN {
+    const buf = this.buf;
+    const out: unknown[] = [];
+    this.p++;
+    if (buf[this.p] === CLOSE_ARRAY) {
+      this.p++;
+      return out;
+    }
+    for (;;) {
+      const v = this.value(level);
+      if (v === NOT_PLAIN) return NOT_PLAIN;
+      out.push(v);
+      const b = buf[this.p++];
+      if (b === CLOSE_ARRAY) return out;
+      if (b !== COMMA) return NOT_PLAIN;
+    }
+  }
+
+  /** An integer of at most MAX_DIGITS digits, no leading zero, followed by what may follow a value; else NOT_PLAIN (a fraction, an exponent, -0). */
+  private integer(): number | typeof NOT_PLAIN {
+    const buf = this.buf;
+    let p = this.p;
+    const negative = buf[p] === MINUS;
+    if (negative) p++;
+    const first = p;
+    let n = 0;
+    while (p < buf.length && buf[p] >= ZERO && buf[p] <= NINE) n = n * 10 + buf[p++] - ZERO;
+    const digits = p - first;
+    if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && buf[first] === ZERO) || (negative && n === 0)) return NOT_PLAIN;
+    const next = buf[p];
+    if (next !== COMMA && next !== CLOSE_OBJECT && next !== CLOSE_ARRAY) return NOT_PLAIN;
+    this.p = p;
+    return negative ? -n : n;
+  }
+}
+
+/** This thread's reader (its state is one line's at a time). */
+const reader = new PlainReader();
+
+/**
+ * The values of the JSON texts buf[items[2k], items[2k+1]) (a walked line's items, in order),
+ * the strings starting at cuts[2j] (to cuts[2j+1]) given as cut j's mark, as JSON.parse of
+ * LineCutter.parseItems's text gives them; undefined when an item is not written plainly
+ * (see the head of this file).
+ */
+export function plainItems(buf: Buffer, items: readonly number[], cuts: readonly number[]): unknown[] | undefined {
+  reader.reset(buf, cuts);
+  const out: unknown[] = [];
+  for (let j = 0; j < items.length; j += 2) {
+    reader.p = items[j];
+    const v = reader.value(1);
+    if (v === NOT_PLAIN || reader.p !== items[j + 1]) return undefined;
+    out.push(v);
+  }
+  return out;
+}
