@@ -52,11 +52,20 @@ describe("a walked line's items read from their bytes where they are plain (plai
     assert.deepEqual(edit.arguments, { path: "src/a.ts", oldText: "\u00001", newText: "new" });
   });
 
-  it("leaves to JSON.parse what it does not read as JSON.parse would: escapes, bytes past ASCII, fractions, exponents, -0, long integers, spaces, deep nesting, __proto__", () => {
+  it("reads a string with escapes or bytes past ASCII as JSON.parse does (alone), and leaves to JSON.parse \\u escapes, fractions, exponents, -0, long integers, spaces, deep nesting, __proto__", () => {
     const args = (a: string) => line(`{"type":"toolCall","name":"read","arguments":${a}}`);
+    const read = [args('{"path":"a\\"b\\\\c\\/d\\n\\t.ts"}'), args('{"path":"é.ts","command":"grep \\"ü\\" x"}')];
+    for (const s of read) assert.equal(agrees(s), true, s);
+    // Bytes that are not UTF-8 (each decodes to U+FFFD, alone as in the line).
+    const [before, after] = args('{"path":"@.ts"}').split("@");
+    const bad = Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xc3, 0x41]), Buffer.from(after)]);
+    assert.ok(walker.walk(bad, 0, bad.length));
+    const got = plainItems(bad, walker.walked.items, walker.walked.cuts) as Array<{ arguments: { path: string } }>;
+    assert.deepStrictEqual(got, parsedItems(bad, walker.walked.items, walker.walked.cuts));
+    assert.equal(got[0].arguments.path, "\ufffd\ufffdA.ts");
     const others = [
-      args('{"path":"a\\"b.ts"}'),
-      args('{"path":"é.ts"}'),
+      args('{"path":"\\u0041.ts"}'),
+      args('{"path":"\\u00000"}'),
       args('{"offset":1.5}'),
       args('{"offset":1e3}'),
       args('{"offset":-0}'),

@@ -1,11 +1,12 @@
 // A walked line's items (json-walk.ts) made into values straight from their bytes, when
-// they are written plainly: objects and arrays without spaces, strings of printable ASCII
-// without escapes, integers, true, false and null, and the long strings a walk noted to
-// cut given as their marks (cut-parse.ts: "\u0000" and the cut's number). That is how pi
-// writes a tool call's block, so the history's read of a file call makes no text of the
-// line and parses none. Anything else (an escape, a byte past ASCII, a fraction, a space,
-// deep nesting, a key JSON.parse would treat otherwise) is not read here: the caller parses
-// the items (LineCutter.parseItems), whose answer this one equals where it gives one.
+// they are written plainly: objects and arrays without spaces, keys of printable ASCII
+// without escapes, strings (one with escapes or bytes past ASCII parsed alone), integers,
+// true, false and null, and the long strings a walk noted to cut given as their marks
+// (cut-parse.ts: "\u0000" and the cut's number). That is how pi writes a tool call's block,
+// so the history's read of a file call makes no text of the line and parses no more than
+// such a string. Anything else (a \u escape, a fraction, a space, deep nesting, a key
+// JSON.parse would treat otherwise) is not read here: the caller parses the items
+// (LineCutter.parseItems), whose answer this one equals where it gives one.
 
 import { cutMark } from "./cut-parse";
 
@@ -81,9 +82,36 @@ class PlainReader {
     }
     const from = this.p + 1;
     const to = this.plainEnd(from);
-    if (to < 0) return NOT_PLAIN;
-    this.p = to + 1;
-    return this.buf.toString("latin1", from, to);
+    if (to >= 0) {
+      this.p = to + 1;
+      return this.buf.toString("latin1", from, to);
+    }
+    return this.escapedString(from);
+  }
+
+  /**
+   * A string with escapes or bytes past ASCII (a shell command's quotes, a name in another
+   * script), its text starting at `from`: JSON.parse of its literal alone, which gives what
+   * JSON.parse of the line gives there (a literal's quotes are ASCII, so its bytes decode
+   * alike alone or in the line). Not one with a \u escape: "\u0000" could make a string
+   * taken for a cut's mark (JSON.parse of the items refuses such an item too).
+   */
+  private escapedString(from: number): string | typeof NOT_PLAIN {
+    const buf = this.buf;
+    let wide = false;
+    for (let i = from; i < buf.length; i++) {
+      const c = buf[i];
+      if (c === QUOTE) {
+        this.p = i + 1;
+        return JSON.parse(buf.toString(wide ? "utf8" : "latin1", from - 1, i + 1)) as string;
+      }
+      if (c === 0x5c) {
+        if (buf[i + 1] === 0x75) return NOT_PLAIN;
+        i++;
+      } else if (c < 0x20) return NOT_PLAIN;
+      else if (c >= 0x80) wide = true;
+    }
+    return NOT_PLAIN;
   }
 
   /** Where the plain string's text that starts at `from` ends (its closing quote), or -1 (an escape, a control character, a byte past ASCII). */
