@@ -198,7 +198,7 @@ export function placeTexts(t: { oldText?: string; newText?: string }, line: Buff
 function placed(text: string, line: Buffer, offset: number, cutAt: CutAt | undefined): TextAt | undefined {
   const cut = cutAt?.(text);
   if (!cut) return placeOf(text, line, offset);
-  return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(line.subarray(cut[0], cut[1])) };
+  return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(new Uint8Array(line.buffer, line.byteOffset + cut[0], cut[1] - cut[0])) };
 }
 
 /**
