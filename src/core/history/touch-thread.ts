@@ -75,9 +75,9 @@ export type ThreadReply = { id: number; touches?: FileTouch[]; rows?: string; pa
 export type ReadReply = Omit<SessionRead, "touches"> | { error: string };
 
 /**
- * The history's own thread (dist/history-worker.js): reads one session at a time and hands
- * back its touches (plain data), or its error's message, the same as the main thread's
- * read would give (TouchThread.read, a cold index's second thread); or keeps a whole index
+ * The history's own thread (dist/history-worker.js): reads its share of a cold index's
+ * sessions, one at a time, and hands back each one's rows (plain data), or its error's
+ * message, the same as the main thread's read would give (readShared); or keeps a whole index
  * of its own and answers lookups (TouchThread.lookup: the editor's history and blame, so the
  * extension host's thread never reads a session nor parses the index's cache).
  */
