@@ -186,6 +186,7 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
     for (let file = queue.shift(); file; file = queue.shift()) {
       opts.signal?.throwIfAborted();
       stats.files++;
+      let found: SessionSummary | undefined;
       try {
         const st = await stat(file);
         // A FIFO or device named *.jsonl would block the read for ever.
@@ -203,13 +204,14 @@ export async function listWith(scanner: SessionScanner, root: string, opts: List
           stats.scannedBytes += rec.headsOnly ? rec.scanned : st.size - (grown ? grown.scanned : 0);
         }
         next.records[file] = rec;
-        const summary = publicPart(rec);
-        summaries.push(summary);
-        opts.onSummary?.(summary);
+        found = publicPart(rec);
+        summaries.push(found);
         if (rec.inline?.length) inlineByFile.set(file, rec.inline);
       } catch (err) {
         skipped.push({ path: file, reason: (err as Error).message });
       }
+      // Outside the file's try: what the caller does with it is not this file's problem.
+      if (found) opts.onSummary?.(found);
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
