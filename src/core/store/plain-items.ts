@@ -34,6 +34,21 @@ const NOT_PLAIN: unique symbol = Symbol("not plain");
 const KNOWN_KEYS = ["type", "id", "name", "arguments", "path", "oldText", "newText", "content", "offset", "limit", "edits", "command", "timeout"];
 const KNOWN_BYTES = KNOWN_KEYS.map((k) => Buffer.from(k));
 
+/**
+ * The position after the plain string (printable ASCII, no escape) whose opening quote is at
+ * p, or -1: not plain (an escape, a control character, which JSON has none of raw, or a byte
+ * of a longer UTF-8 sequence), or not closed before `stop`. pi's lead read (plain-lead.ts)
+ * reads its strings by the same rule.
+ */
+export function plainStringEnd(buf: Uint8Array, p: number, stop: number): number {
+  for (let i = p + 1; i < stop; i++) {
+    const c = buf[i];
+    if (c === QUOTE) return i + 1;
+    if (c === 0x5c || c < 0x20 || c >= 0x80) return -1;
+  }
+  return -1;
+}
+
 /** One reader of the items of one line: its bytes, its cuts, and where it is. */
 class PlainReader {
   p = 0;
@@ -81,10 +96,10 @@ class PlainReader {
       return mark;
     }
     const from = this.p + 1;
-    const to = this.plainEnd(from);
-    if (to >= 0) {
-      this.p = to + 1;
-      return this.buf.toString("latin1", from, to);
+    const after = plainStringEnd(this.buf, this.p, this.buf.length);
+    if (after >= 0) {
+      this.p = after;
+      return this.buf.toString("latin1", from, after - 1);
     }
     return this.escapedString(from);
   }
@@ -114,25 +129,15 @@ class PlainReader {
     return NOT_PLAIN;
   }
 
-  /** Where the plain string's text that starts at `from` ends (its closing quote), or -1 (an escape, a control character, a byte past ASCII). */
-  private plainEnd(from: number): number {
-    const buf = this.buf;
-    for (let i = from; i < buf.length; i++) {
-      const c = buf[i];
-      if (c === QUOTE) return i;
-      if (c === 0x5c || c < 0x20 || c >= 0x80) return -1;
-    }
-    return -1;
-  }
-
   /** A key at p, and the colon after it: its name, or undefined. */
   private key(): string | undefined {
     const buf = this.buf;
     if (buf[this.p] !== QUOTE) return undefined;
     const from = this.p + 1;
-    const to = this.plainEnd(from);
-    if (to < 0 || buf[to + 1] !== COLON) return undefined;
-    this.p = to + 2;
+    const after = plainStringEnd(buf, this.p, buf.length);
+    if (after < 0 || buf[after] !== COLON) return undefined;
+    const to = after - 1;
+    this.p = after + 1;
     for (let k = 0; k < KNOWN_BYTES.length; k++) {
       const known = KNOWN_BYTES[k];
       if (known.length !== to - from) continue;

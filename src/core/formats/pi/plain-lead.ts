@@ -5,6 +5,7 @@
 // lead) is not read here: the caller falls back to leadingMembers, which reads it exactly.
 
 import { LEAD_CAP } from "../../store/line-skim";
+import { plainStringEnd } from "../../store/plain-items";
 import { hexIdAt } from "./entry-ids";
 
 const QUOTE = 0x22;
@@ -31,17 +32,6 @@ export const HEX_ID = "(8 hex digits)";
 
 export function emptyLead(): PlainLead {
   return { type: undefined, id: undefined, idKey: -1, hasParentId: false, parentId: undefined, parentKey: -1, role: undefined };
-}
-
-/** The position after the plain string whose opening quote is at p, or -1 (not plain, or not closed before `stop`). */
-function plainString(buf: Buffer, p: number, stop: number): number {
-  for (let i = p + 1; i < stop; i++) {
-    const c = buf[i];
-    if (c === QUOTE) return i + 1;
-    // An escape, a control character (JSON has none raw) or a byte of a longer UTF-8 sequence.
-    if (c === 0x5c || c < 0x20 || c >= 0x80) return -1;
-  }
-  return -1;
 }
 
 /** Whether buf[from, to) spells `word`. */
@@ -109,10 +99,10 @@ function piLayout(buf: Buffer, start: number, stop: number, out: PlainLead): num
   } else if (p + TYPE_TIME.length < stop && bytesAt(buf, p, TYPE_TIME)) p += TYPE_TIME.length;
   else return -1;
   // The time: a plain string (its value is not kept), then the message's role.
-  p = plainString(buf, p - 1, stop);
+  p = plainStringEnd(buf, p - 1, stop);
   if (p < 0 || p - 1 + ROLE.length >= stop || !bytesAt(buf, p - 1, ROLE)) return -1;
   const r0 = p - 1 + ROLE.length;
-  const r = plainString(buf, r0 - 1, stop);
+  const r = plainStringEnd(buf, r0 - 1, stop);
   if (r < 0 || r >= stop) return -1;
   out.type = "message";
   if (id >= 0) {
@@ -160,7 +150,7 @@ export function readPlainLead(buf: Buffer, start: number, end: number, out: Plai
     }
     if (buf[p] !== QUOTE) return false;
     const k0 = p + 1;
-    p = plainString(buf, p, stop);
+    p = plainStringEnd(buf, p, stop);
     if (p < 0 || p + 1 >= stop || buf[p] !== 0x3a) return false;
     const key: number = depth === 1 ? topKey(buf, k0, p - 1) : inMessage && depth === 2 && spells(buf, k0, p - 1, "role") ? 6 : 0;
     p++;
@@ -182,7 +172,7 @@ export function readPlainLead(buf: Buffer, start: number, end: number, out: Plai
     let hex = -1;
     if (c === QUOTE) {
       const v0 = p + 1;
-      p = plainString(buf, p, stop);
+      p = plainStringEnd(buf, p, stop);
       if (p < 0) return false;
       if (key === 1 || key === 3) hex = hexIdAt(buf, v0, p - 1);
       value = key === 2 || key === 6 ? nameAt(buf, v0, p - 1) : hex >= 0 ? HEX_ID : key ? buf.toString("latin1", v0, p - 1) : "";
