@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import { statSync, writeFileSync } from "node:fs";
 import { openSession } from "../../src/core/formats/registry";
+import { lineLeads } from "../../src/core/formats/pi/line-leads";
 import { piFormat } from "../../src/core/formats/pi/format";
 import { withTexts } from "../../src/core/history/edit-texts";
 import { readSessionTouches } from "../../src/core/history/read-touches";
@@ -253,6 +254,45 @@ describe("per-file history: pi's own quick read of a file", () => {
     assert.ok(statSync(path).size > 8 * 2 ** 20, "larger than one synchronous read");
     assert.ok(await quickReadTakes(path));
     assert.ok((await sameAsFullRead(path)) >= 250);
+  });
+
+  it("pi's own ids: lines found and leads read by the WebAssembly scan (line-leads.ts), in a small file, a chunked one and two reads at once, answer as a full read", async () => {
+    const leads = lineLeads();
+    assert.ok(leads, "WebAssembly SIMD is not available on this Node");
+    let scans = 0;
+    const scan = leads.scan.bind(leads);
+    leads.scan = (buf, lo, hi) => (scans++, scan(buf, lo, hi));
+    try {
+      const hex = (k: number) => k.toString(16).padStart(8, "0");
+      const session = (turns: number, size: (k: number) => number): string => {
+        const lines: Raw[] = [header({ cwd: "/w" })];
+        let parent: string | null = null;
+        for (let k = 0; k < turns; k++) {
+          const [u, a, r] = [hex(3 * k + 1), hex(3 * k + 2), hex(3 * k + 3)];
+          lines.push(user(u, parent, `Prompt ${k}`));
+          const edit = call(`c${k}`, k % 4 ? "edit" : "bash", k % 4 ? { path: `src/f${k % 7}.ts`, oldText: `old ${k}`, newText: `new ${k}` } : { command: "ls" });
+          lines.push(assistant(a, u, k % 3 ? "" : "thinking it over", { toolCalls: [edit] }));
+          lines.push(toolResult(r, a, `c${k}`, edit.name, `${k} `.padEnd(size(k), "x")));
+          parent = r;
+        }
+        return writeSession(lines);
+      };
+      const small = session(300, (k) => 10 + (k % 50) * 37);
+      const large = session(200, (k) => [10, 70_000, 65_530, 1_000, 130_000, 5][k % 6]);
+      assert.ok(statSync(small).size < 2 ** 20 && statSync(large).size > 4 * 2 ** 20);
+      assert.ok((await sameAsFullRead(small)) >= 200);
+      const afterSmall = scans;
+      assert.ok(afterSmall > 0, "the small file's lines were scanned");
+      assert.ok((await sameAsFullRead(large)) >= 140);
+      assert.ok(scans > afterSmall + 4, "the chunked file's lines were scanned");
+      // Two reads at once: one has the module's area, the other reads its own buffers.
+      const [a, b, c] = await Promise.all([readSessionTouches(large, "/w"), readSessionTouches(large, "/w"), readSessionTouches(small, "/w")]);
+      assert.deepEqual(b.touches, a.touches);
+      assert.deepEqual(c.touches, (await readSessionTouches(small, "/w")).touches);
+      assert.ok(a.touches.length >= 140);
+    } finally {
+      delete (leads as { scan?: unknown }).scan;
+    }
   });
 
   it("a file that is not pi's is never taken", async () => {

@@ -94,18 +94,38 @@ export function readTextFile(path: string, maxBytes?: number): string {
  * decodes it line by line (one UTF-8 character outside ASCII makes a whole-file string
  * two bytes a character, and every line cut from it slower to parse).
  */
+/** Reads up to `size` bytes of fd from its start into `into`: how many it got (fewer at the file's end). */
+function readUpTo(fd: number, into: Buffer, size: number): number {
+  let got = 0;
+  while (got < size) {
+    const n = readSync(fd, into, got, size - got, got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
+
 export function readBytesFile(path: string, maxBytes?: number): Buffer {
   const fd = openRegular(path, maxBytes);
   try {
     const size = fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
+    const got = readUpTo(fd, buf, size);
     return got < size ? buf.subarray(0, got) : buf;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * readBytesFile into `into` (from its start) instead of a new buffer: the bytes read, a view
+ * of `into`. A file larger than `maxBytes` or than `into` is refused as too large.
+ */
+export function readBytesInto(path: string, into: Buffer, maxBytes: number): Buffer {
+  const cap = Math.min(maxBytes, into.length);
+  const fd = openRegular(path, cap);
+  try {
+    return into.subarray(0, readUpTo(fd, into, fstatSync(fd).size));
   } finally {
     closeSync(fd);
   }

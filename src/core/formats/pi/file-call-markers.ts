@@ -34,22 +34,38 @@ const FIRSTS = [...new Set(FILE_TOOLS.map((n) => n.charCodeAt(0)))];
 if (FIRSTS.length > 3 || !FILE_TOOLS.every((n) => /^[a-z]+$/.test(n))) throw new Error(`file-call-markers: the module looks for three first letters of plain names, not ${FILE_TOOLS.join(", ")}`);
 while (FIRSTS.length < 3) FIRSTS.push(FIRSTS[0]);
 
-// Params 0-1: p, end; locals: 2 bits; 3 the 16 bytes at p, 4 those at p + 1, 5-10 the bytes looked for (VR, VW, VE: FIRSTS).
-const [P, END_, BITS, AT, NEXT, VQUOTE, VBACKSLASH, VR, VW, VE, VU] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+// Params 0-1: p, end; locals: 2 bits; 3 the 16 bytes at p, 4 those at p + 1, 5-10 the bytes looked for (markerVectors).
+const [P, END_, BITS, AT, NEXT, VECTORS] = [0, 1, 2, 3, 4, 5];
 
 const splat = (byte: number, local: number) => [I32_CONST, ...sleb(byte), SIMD, SPLAT, SET, local];
 const equals = (v: number, byteVector: number) => [GET, v, GET, byteVector, SIMD, EQ];
 
+/** Sets the six v128 locals from `v` on to the bytes the pairs are made of (a quote, a backslash, FIRSTS, u): for markerBits. */
+export function markerVectors(v: number): number[] {
+  return [...splat(0x22, v), ...splat(0x5c, v + 1), ...splat(FIRSTS[0], v + 2), ...splat(FIRSTS[1], v + 3), ...splat(FIRSTS[2], v + 4), ...splat(0x75, v + 5)];
+}
+
+/**
+ * Leaves on the stack the bitmask of the pairs that begin at the 16 positions from the
+ * local `p` on (i32 p; v128 locals `at` and `next` are its scratch, `v` on: markerVectors).
+ */
+export function markerBits(p: number, at: number, next: number, v: number): number[] {
+  const [quote, backslash, r, w, e, u] = [v, v + 1, v + 2, v + 3, v + 4, v + 5];
+  return [
+    GET, p, SIMD, V128_LOAD, 0, 0, SET, at,
+    GET, p, SIMD, V128_LOAD, 0, 1, SET, next,
+    // (quote and then r, w or e) or (backslash and then u), at each of the 16 positions.
+    ...equals(at, quote), ...equals(next, r), ...equals(next, w), SIMD, OR, ...equals(next, e), SIMD, OR, SIMD, AND,
+    ...equals(at, backslash), ...equals(next, u), SIMD, AND,
+    SIMD, OR, SIMD, BITMASK,
+  ];
+}
+
 const body = [
-  ...splat(0x22, VQUOTE), ...splat(0x5c, VBACKSLASH), ...splat(FIRSTS[0], VR), ...splat(FIRSTS[1], VW), ...splat(FIRSTS[2], VE), ...splat(0x75, VU),
+  ...markerVectors(VECTORS),
   LOOP, VOID,
   GET, P, GET, END_, I32_GE_S, IF, VOID, GET, END_, RETURN, END,
-  GET, P, SIMD, V128_LOAD, 0, 0, SET, AT,
-  GET, P, SIMD, V128_LOAD, 0, 1, SET, NEXT,
-  // (quote and then r, w or e) or (backslash and then u), at each of the 16 positions.
-  ...equals(AT, VQUOTE), ...equals(NEXT, VR), ...equals(NEXT, VW), SIMD, OR, ...equals(NEXT, VE), SIMD, OR, SIMD, AND,
-  ...equals(AT, VBACKSLASH), ...equals(NEXT, VU), SIMD, AND,
-  SIMD, OR, SIMD, BITMASK, TEE, BITS,
+  ...markerBits(P, AT, NEXT, VECTORS), TEE, BITS,
   ...returnFirstFound(P, BITS),
   ...nextSixteen(P),
   END,
@@ -70,7 +86,7 @@ function holdsAt(buf: Uint8Array, k: number, end: number, lit: Uint8Array): bool
 }
 
 /** Whether the marker's pair at k (a quote or a backslash) begins a whole marker before end. */
-function markerAt(buf: Uint8Array, k: number, end: number): boolean {
+export function markerAt(buf: Uint8Array, k: number, end: number): boolean {
   if (buf[k] === 0x5c) return k + 1 < end && buf[k + 1] === 0x75;
   for (const name of NAMES) if (holdsAt(buf, k, end, name)) return true;
   return false;

@@ -19,12 +19,13 @@ import { plainItems } from "../../store/plain-items";
 import { closesObject, leadingMembers } from "../../store/line-skim";
 import { isoTextOf } from "../../util/iso-time";
 import { jsonDeeperThan, MAX_JSON_DEPTH } from "../../util/json-depth";
-import { FileTooLargeError, openRegularAsync, readBytesFile } from "../../util/safe-open";
+import { FileTooLargeError, openRegularAsync, readBytesFile, readBytesInto } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
-import { emptyLead, readPlainLead, type PlainLead } from "./plain-lead";
+import { AREA_BYTES, KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, SCAN_CAP, SLACK, type LineLeads } from "./line-leads";
+import { emptyLead, HEX_ID, readPlainLead, type PlainLead } from "./plain-lead";
 
 /**
  * Bytes read at a time from a file larger than SMALL_FILE; a line longer than a chunk's room
@@ -152,6 +153,31 @@ class PiFileOpsRead {
       return;
     }
     this.whole(buf, start, end, offset, lineNo, lead.type === "message" && lead.role === "assistant");
+  }
+
+  /**
+   * A whole line whose lead line-leads.ts read (`kind`, not OTHER; pi's `id` and `parent` as
+   * numbers), as line() reads it: the lead readPlainLead gives, and piSkims' answer for it (a
+   * tool's result skims, an assistant's line skims unless it holds a file call's marker, a
+   * prompt never does).
+   */
+  leadRead(buf: Buffer, start: number, end: number, offset: number, lineNo: number, kind: number, id: number, parent: number): void {
+    if (!this.headerSeen) return this.line(buf, start, end, offset, lineNo, true);
+    const lead = this.lead;
+    const ids = (kind & NO_IDS) === 0;
+    kind &= ~NO_IDS;
+    lead.type = "message";
+    lead.id = lead.parentId = ids ? HEX_ID : undefined;
+    lead.idKey = ids ? id : -1;
+    lead.parentKey = ids ? parent : -1;
+    lead.hasParentId = ids;
+    lead.role = KIND_ROLES[kind];
+    // A lead without ids skims only in a file of version 1 (piSkims).
+    if ((kind === LEAD_KINDS.TOOL_RESULT || kind === LEAD_KINDS.ASSISTANT) && (ids || this.version < 2) && closesObject(buf, start, end)) {
+      this.add(ids ? id : undefined, ids ? parent : undefined);
+      return;
+    }
+    this.whole(buf, start, end, offset, lineNo, kind === LEAD_KINDS.ASSISTANT || kind === LEAD_KINDS.ASSISTANT_MARKED);
   }
 
   /** The lead as leadingMembers reads it, into this.lead: false when it gives none. */
@@ -314,7 +340,8 @@ class PiFileOpsRead {
 }
 
 /** Feeds the whole lines of buf[lo, hi) (the file's bytes from `base` on) to `read`: where the first line not whole starts, and the next line's number. */
-function feedLines(read: PiFileOpsRead, buf: Buffer, lo: number, hi: number, base: number, lineNo: number): { from: number; lineNo: number } {
+function feedLines(read: PiFileOpsRead, buf: Buffer, lo: number, hi: number, base: number, lineNo: number, leads?: LineLeads): { from: number; lineNo: number } {
+  if (leads?.holds(buf)) return feedScanned(read, leads, buf, lo, hi, base, lineNo);
   const view = buf.subarray(0, hi);
   let from = lo;
   for (let nl = view.indexOf(10, from); nl >= 0; nl = view.indexOf(10, from)) {
@@ -324,21 +351,44 @@ function feedLines(read: PiFileOpsRead, buf: Buffer, lo: number, hi: number, bas
   return { from, lineNo };
 }
 
+/** feedLines for bytes in the module's area (line-leads.ts): the lines and the leads it found. */
+function feedScanned(read: PiFileOpsRead, leads: LineLeads, buf: Buffer, lo: number, hi: number, base: number, lineNo: number): { from: number; lineNo: number } {
+  let from = lo;
+  for (;;) {
+    const n = leads.scan(buf, from, hi);
+    for (let k = 0; k < n; k++) {
+      const start = leads.start(k);
+      const end = leads.end(k);
+      const kind = leads.kind(k);
+      if (kind === LEAD_KINDS.OTHER) read.line(buf, start, end, base + start - lo, lineNo++, true);
+      else read.leadRead(buf, start, end, base + start - lo, lineNo++, kind, leads.id(k), leads.parent(k));
+      from = end + 1;
+    }
+    if (n < SCAN_CAP) return { from, lineNo };
+  }
+}
+
 /** A file of at most this many bytes is read in one synchronous read: awaiting each of its steps left the thread idle a seventh of the time. */
 const SMALL_FILE = 4 * 2 ** 20;
 
 /** A small file's lines, read at once: false (nothing read) for a file past SMALL_FILE. */
-function readSmall(read: PiFileOpsRead, path: string): boolean {
-  let buf: Buffer;
+function readSmall(read: PiFileOpsRead, path: string, leads: LineLeads | undefined): boolean {
+  // Into the module's area when this thread has one free (a read of a large file may hold it across its awaits).
+  const area = leads?.take();
   try {
-    buf = readBytesFile(path, SMALL_FILE);
-  } catch (err) {
-    if (err instanceof FileTooLargeError) return false;
-    throw err;
+    let buf: Buffer;
+    try {
+      buf = area ? readBytesInto(path, area, SMALL_FILE) : readBytesFile(path, SMALL_FILE);
+    } catch (err) {
+      if (err instanceof FileTooLargeError) return false;
+      throw err;
+    }
+    const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1, leads);
+    if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
+    return true;
+  } finally {
+    if (area) leads?.give();
   }
-  const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1);
-  if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
-  return true;
 }
 
 /**
@@ -348,16 +398,19 @@ function readSmall(read: PiFileOpsRead, path: string): boolean {
  * longer rest gets a buffer of its own.
  */
 const ROOM = 64 * 1024;
+if (SMALL_FILE > AREA_BYTES || 2 * (ROOM + CHUNK) + SLACK > AREA_BYTES) throw new Error("file-ops-read: a small file or two chunks do not fit line-leads.ts's area");
 
 /** A file's lines, a chunk at a time, the next chunk read (into the other of two buffers) while one's lines are read. */
-async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined): Promise<void> {
+async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined, leads: LineLeads | undefined): Promise<void> {
   const file = await openRegularAsync(path);
+  const area = leads?.take();
   // The read of the next chunk, made while this one's lines are read (awaited before the file is closed).
   let next: Promise<{ bytesRead: number }> | undefined;
   try {
     const size = (await file.stat()).size;
     const chunk = Math.min(CHUNK, Math.max(size, 1));
-    const pair = [Buffer.allocUnsafe(ROOM + chunk), Buffer.allocUnsafe(ROOM + chunk)];
+    // The two buffers in the module's area where this read has it (the module reads a few bytes past a buffer's end: a gap between them).
+    const pair = area ? [area.subarray(0, ROOM + chunk), area.subarray(ROOM + chunk + SLACK, 2 * (ROOM + chunk) + SLACK)] : [Buffer.allocUnsafe(ROOM + chunk), Buffer.allocUnsafe(ROOM + chunk)];
     // cur[lo, hi) holds the file's bytes from `base` on; `pos` is where the next chunk starts.
     let cur = pair[0];
     let lo = ROOM;
@@ -369,7 +422,7 @@ async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSigna
       signal?.throwIfAborted();
       const into = cur === pair[0] ? pair[1] : pair[0];
       next = hi > lo ? file.read(into, ROOM, chunk, pos) : undefined;
-      const fed = feedLines(read, cur, lo, hi, base, lineNo);
+      const fed = feedLines(read, cur, lo, hi, base, lineNo, leads);
       const from = fed.from;
       lineNo = fed.lineNo;
       const got = next ? (await next).bytesRead : 0;
@@ -404,6 +457,7 @@ async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSigna
     }
   } finally {
     await next?.catch(() => undefined);
+    if (area) leads?.give();
     await file.close();
   }
 }
@@ -417,11 +471,12 @@ export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => 
   const read = new PiFileOpsRead(onEntry);
   try {
     opts.signal?.throwIfAborted();
-    if (readSmall(read, path)) {
+    const leads = lineLeads();
+    if (readSmall(read, path, leads)) {
       // A turn of the event loop: a thread reading small files one after another must still
       // hear its reader threads (their answers, and their asks for more, are messages).
       await new Promise<void>((resolve) => setImmediate(resolve));
-    } else await readChunked(read, path, opts.signal);
+    } else await readChunked(read, path, opts.signal, leads);
     read.finish();
     return read.name === undefined ? {} : { name: read.name };
   } catch (err) {

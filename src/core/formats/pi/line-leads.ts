@@ -1,0 +1,368 @@
+/**
+ * pi's lines found, and the leads of the message lines pi writes most, read in WebAssembly
+ * SIMD a chunk of the file at a time: the history's read of a pi file (file-ops-read.ts)
+ * spent a fifth of its time finding each line's end and reading its lead byte by byte in
+ * JavaScript (~0.5 us a line on the bench's sessions, most of them a tool's result it then
+ * skips). The file's bytes are read straight into this module's memory (`area`), so nothing
+ * is copied; `scan` writes a record per line.
+ *
+ * A record says where a line is and what kind of lead it has: one of LEAD_KINDS only when
+ * the line begins exactly as pi writes such a line, byte for byte up to its content's `[`:
+ *
+ *   {"type":"message","id":"<8 hex>","parentId":"<8 hex>","timestamp":"<plain>","message":{"role":
+ *   (or, NO_IDS: {"type":"message","timestamp":"<plain>","message":{"role":)
+ *     "assistant","content":[                                    ASSISTANT, or ASSISTANT_MARKED
+ *     "user","content":[                                         USER
+ *     "toolResult","toolCallId":"<plain>","toolName":"<plain>","content":[    TOOL_RESULT
+ *
+ * (hex: lowercase, as entry-ids.ts reads pi's ids; plain: printable ASCII without an escape,
+ * as plain-lead.ts reads strings), and within LEAD_CAP bytes. Such a lead is read by
+ * readPlainLead as: type "message", that role, the id and parent as their numbers; the
+ * record gives those. An assistant's line is ASSISTANT_MARKED when it holds one of
+ * file-call-markers.ts's markers anywhere (holdsFileCallMarker's answer). Any other line is
+ * OTHER, left to the JavaScript read. test/core/pi-line-leads.test.ts holds every record to
+ * readPlainLead's and holdsFileCallMarker's answers.
+ *
+ * Hand-assembled (util/wasm-simd.ts); the one function is
+ *
+ *   scan(lo, hi, out, cap) -> n: the lines of mem[lo, hi) that end in a newline before hi,
+ *   from lo on, at most cap of them: a record of five i32 for each at out (start, end of
+ *   the line before its newline, kind, id, parent; id and parent as unsigned). The 32 bytes
+ *   after hi are read and not used.
+ */
+import { LEAD_CAP } from "../../store/line-skim";
+import {
+  BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
+  I32_LOAD8_U, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_STORE, I32_SUB, IF, LOOP, RETURN, SELECT, SET, SIMD, SPLAT,
+  TEE, UNREACHABLE, V128, V128_CONST, V128_LOAD, VOID, compiledLazily, simdModule, sleb, uleb,
+} from "../../util/wasm-simd";
+import { FILE_TOOLS } from "./file-tools";
+import { markerBits, markerVectors } from "./file-call-markers";
+
+/** What a record says of its line's lead (see the comment above); with NO_IDS set for a lead without an id and a parent (pi's version 1). */
+export const LEAD_KINDS = { OTHER: 0, TOOL_RESULT: 1, ASSISTANT: 2, USER: 3, ASSISTANT_MARKED: 4 } as const;
+export const NO_IDS = 8;
+
+/** The role each kind's lead gives (OTHER: none). */
+export const KIND_ROLES = [undefined, "toolResult", "assistant", "user", "assistant"] as const;
+
+/** Records a scan writes at most. */
+const CAP = 4096;
+const RECORD = 5;
+/** Where the file's bytes go in the memory, and how many fit: a small file whole (file-ops-read.ts reads up to 4 MiB at once), or two chunks and their rooms. */
+const DATA_AT = 2 * 65536;
+export const AREA_BYTES = 4 * 2 ** 20 + 65536;
+/** Bytes past a scan's end the module may read (vector loads near a line's end): a reader leaves this much between two parts of the area it scans apart. */
+export const SLACK = 64;
+const PAGES = Math.ceil((DATA_AT + AREA_BYTES + SLACK) / 65536);
+
+/** A small assembler: opcodes in order, and labels by name for the branches (their depths counted here, not by hand). */
+class Asm {
+  readonly code: number[] = [];
+  private readonly labels: string[] = [];
+
+  op(...bytes: number[]): this {
+    for (const b of bytes) this.code.push(b);
+    return this;
+  }
+
+  /** A block (branch to it: go past its end) or a loop (branch to it: go to its start), named `label`. */
+  nest(kind: number, label: string, body: () => void): this {
+    this.code.push(kind, VOID);
+    this.labels.push(label);
+    body();
+    this.labels.pop();
+    this.code.push(END);
+    return this;
+  }
+
+  /** `if` with no else: its body sits one level deeper for the branches inside. */
+  then(body: () => void): this {
+    return this.nest(IF, "", body);
+  }
+
+  private depth(label: string): number {
+    const i = this.labels.lastIndexOf(label);
+    if (i < 0) throw new Error(`line-leads: no label ${label}`);
+    return this.labels.length - 1 - i;
+  }
+
+  br(label: string): this {
+    return this.op(BR, this.depth(label));
+  }
+
+  brIf(label: string): this {
+    return this.op(BR_IF, this.depth(label));
+  }
+}
+
+// Params: lo, hi, out, cap. Locals: i32 s (the line's start), nl (its newline), k (records), p, c, d, e, ok, id, parent, kind, bits, q, flags; v128 vnl, at, next, then markerVectors' six.
+const [LO, HI, OUT, CAP_, S, NL, K, P, C, D, E, OK, ID, PAR, KIND, BITS, Q, FLAGS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
+const [VNL, AT, NEXT, VECTORS] = [18, 19, 20, 21];
+const LOCALS = [2, 14, I32, 9, V128];
+
+/** Branches to `fail` unless mem[local + off, + bytes.length) holds `bytes` (16 at a time; a shorter piece compares its own lanes only). */
+function literal(a: Asm, local: number, off: number, bytes: Uint8Array, fail: string): void {
+  for (let k = 0; k < bytes.length; k += 16) {
+    const piece = bytes.subarray(k, k + 16);
+    const lanes = new Array<number>(16).fill(0);
+    piece.forEach((b, j) => (lanes[j] = b));
+    const mask = piece.length === 16 ? 0xffff : (1 << piece.length) - 1;
+    a.op(GET, local, SIMD, V128_LOAD, 0, ...uleb(off + k), SIMD, V128_CONST, ...lanes, SIMD, EQ, SIMD, BITMASK);
+    a.op(I32_CONST, ...sleb(mask), I32_AND, I32_CONST, ...sleb(mask), I32_NE).brIf(fail);
+  }
+}
+
+/** Whether mem[local, + bytes.length) holds `bytes` (at most 16): 1 or 0 on the stack. */
+function holds(a: Asm, local: number, bytes: Uint8Array): void {
+  const lanes = new Array<number>(16).fill(0);
+  bytes.forEach((b, j) => (lanes[j] = b));
+  const mask = (1 << bytes.length) - 1;
+  a.op(GET, local, SIMD, V128_LOAD, 0, 0, SIMD, V128_CONST, ...lanes, SIMD, EQ, SIMD, BITMASK);
+  a.op(I32_CONST, ...sleb(mask), I32_AND, I32_CONST, ...sleb(mask), I32_EQ);
+}
+
+/** Eight lowercase hex digits at mem[s + off] into the local `into` (their number, unsigned), else to `fail`. */
+function hex(a: Asm, off: number, into: number, fail: string): void {
+  a.op(I32_CONST, 0, SET, into);
+  for (let j = 0; j < 8; j++) {
+    a.op(GET, S, I32_LOAD8_U, 0, ...uleb(off + j), SET, C);
+    a.op(GET, C, I32_CONST, ...sleb(0x30), I32_SUB, SET, D);
+    a.op(GET, C, I32_CONST, ...sleb(0x61), I32_SUB, SET, E);
+    a.op(GET, D, I32_CONST, 10, I32_LT_U, SET, OK);
+    a.op(GET, OK, GET, E, I32_CONST, 6, I32_LT_U, I32_OR, I32_EQZ).brIf(fail);
+    a.op(GET, into, I32_CONST, 4, I32_SHL, GET, D, GET, E, I32_CONST, 10, I32_ADD, GET, OK, SELECT, I32_OR, SET, into);
+  }
+}
+
+/** The local p, at a plain string's first byte, moved on to its closing quote; to `fail` at a backslash, a control byte, a byte past ASCII or the line's end. */
+function plainString(a: Asm, fail: string): void {
+  a.nest(BLOCK, "closed", () =>
+    a.nest(LOOP, "byte", () => {
+      a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
+      a.op(GET, P, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, 0x22, I32_EQ).brIf("closed");
+      a.op(GET, C, I32_CONST, ...sleb(0x5c), I32_EQ).brIf(fail);
+      a.op(GET, C, I32_CONST, 0x20, I32_LT_U).brIf(fail);
+      a.op(GET, C, I32_CONST, ...sleb(0x80), I32_GE_U).brIf(fail);
+      a.op(GET, P, I32_CONST, 1, I32_ADD, SET, P).br("byte");
+    }),
+  );
+}
+
+/** p on by n. */
+const step = (a: Asm, n: number) => a.op(GET, P, I32_CONST, ...sleb(n), I32_ADD, SET, P);
+
+/** KIND set to `kind` with the lead's FLAGS. */
+const setKind = (a: Asm, kind: number) => a.op(I32_CONST, kind, GET, FLAGS, I32_OR, SET, KIND);
+
+/** The lead's kind is `kind` if it ends (p just past its `[`) within LEAD_CAP bytes of the line's start; else to `fail`. */
+function within(a: Asm, kind: number, fail: string): void {
+  a.op(GET, P, GET, S, I32_SUB, I32_CONST, ...sleb(LEAD_CAP), I32_GT_S).brIf(fail);
+  setKind(a, kind);
+}
+
+const bytes = (s: string) => Buffer.from(s, "latin1");
+const TYPE_ID = bytes('{"type":"message","id":"');
+const TYPE_TIME = bytes('{"type":"message","timestamp":"');
+const PARENT = bytes('","parentId":"');
+const TIME = bytes('","timestamp":"');
+const ROLE = bytes('","message":{"role":"');
+const ASSISTANT = bytes('assistant","content":[');
+const USER = bytes('user","content":[');
+const TOOL_RESULT = bytes('toolResult","toolCallId":"');
+const TOOL_NAME = bytes('","toolName":"');
+const CONTENT = bytes('","content":[');
+const NAMES = FILE_TOOLS.map((n) => bytes(`"${n}"`));
+if (NAMES.some((n) => n.length > 16)) throw new Error("line-leads: a file tool's name is longer than a vector");
+
+/** For an assistant's line: ASSISTANT_MARKED when mem[s, nl) holds a marker, else ASSISTANT. */
+function markers(a: Asm): void {
+  a.op(GET, S, SET, Q);
+  a.nest(BLOCK, "marked", () => {
+    a.nest(BLOCK, "none", () =>
+      a.nest(LOOP, "sixteen", () => {
+        a.op(GET, Q, GET, NL, I32_GE_U).brIf("none");
+        a.op(...markerBits(Q, AT, NEXT, VECTORS), SET, BITS);
+        a.nest(BLOCK, "next", () =>
+          a.nest(LOOP, "pair", () => {
+            a.op(GET, BITS, I32_EQZ).brIf("next");
+            a.op(GET, Q, GET, BITS, I32_CTZ, I32_ADD, TEE, C, GET, NL, I32_GE_U).brIf("none");
+            // A backslash's pair is `\u`; a quote's is a marker when a whole name follows.
+            a.op(GET, C, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x5c), I32_EQ).brIf("marked");
+            for (const n of NAMES) {
+              holds(a, C, n);
+              a.brIf("marked");
+            }
+            a.op(GET, BITS, GET, BITS, I32_CONST, 1, I32_SUB, I32_AND, SET, BITS).br("pair");
+          }),
+        );
+        a.op(GET, Q, I32_CONST, 16, I32_ADD, SET, Q).br("sixteen");
+      }),
+    );
+    setKind(a, LEAD_KINDS.ASSISTANT).br("kind");
+  });
+  setKind(a, LEAD_KINDS.ASSISTANT_MARKED).br("kind");
+}
+
+/** KIND, ID and PAR of the line [s, nl). */
+function classify(a: Asm): void {
+  a.nest(BLOCK, "kind", () => {
+    a.nest(BLOCK, "fail", () => {
+      a.op(I32_CONST, 0, SET, FLAGS);
+      // p at the time's first byte, after an id and a parent or (NO_IDS) after the type.
+      a.nest(BLOCK, "time", () => {
+        a.nest(BLOCK, "noIds", () => {
+          literal(a, S, 0, TYPE_ID, "noIds");
+          hex(a, TYPE_ID.length, ID, "fail");
+          literal(a, S, TYPE_ID.length + 8, PARENT, "fail");
+          hex(a, TYPE_ID.length + 8 + PARENT.length, PAR, "fail");
+          const time = TYPE_ID.length + 16 + PARENT.length;
+          literal(a, S, time, TIME, "fail");
+          a.op(GET, S, I32_CONST, ...sleb(time + TIME.length), I32_ADD, SET, P).br("time");
+        });
+        literal(a, S, 0, TYPE_TIME, "fail");
+        a.op(I32_CONST, NO_IDS, SET, FLAGS, GET, S, I32_CONST, ...sleb(TYPE_TIME.length), I32_ADD, SET, P);
+      });
+      plainString(a, "fail");
+      literal(a, P, 0, ROLE, "fail");
+      step(a, ROLE.length);
+      a.nest(BLOCK, "notAssistant", () => {
+        literal(a, P, 0, ASSISTANT, "notAssistant");
+        step(a, ASSISTANT.length);
+        within(a, LEAD_KINDS.ASSISTANT, "fail");
+        markers(a);
+      });
+      a.nest(BLOCK, "notUser", () => {
+        literal(a, P, 0, USER, "notUser");
+        step(a, USER.length);
+        within(a, LEAD_KINDS.USER, "fail");
+        a.br("kind");
+      });
+      literal(a, P, 0, TOOL_RESULT, "fail");
+      step(a, TOOL_RESULT.length);
+      plainString(a, "fail");
+      literal(a, P, 0, TOOL_NAME, "fail");
+      step(a, TOOL_NAME.length);
+      plainString(a, "fail");
+      literal(a, P, 0, CONTENT, "fail");
+      step(a, CONTENT.length);
+      within(a, LEAD_KINDS.TOOL_RESULT, "fail");
+      a.br("kind");
+    });
+    a.op(I32_CONST, LEAD_KINDS.OTHER, SET, KIND);
+  });
+}
+
+function body(): number[] {
+  const a = new Asm();
+  a.op(I32_CONST, 10, SIMD, SPLAT, SET, VNL, ...markerVectors(VECTORS));
+  a.op(GET, LO, SET, S);
+  a.nest(LOOP, "lines", () => {
+    a.op(GET, K, GET, CAP_, I32_GE_S).then(() => a.op(GET, K, RETURN));
+    // The line's end: the first newline from s on, 16 bytes at a time.
+    a.op(GET, S, SET, P);
+    a.nest(BLOCK, "found", () =>
+      a.nest(LOOP, "sixteen", () => {
+        a.op(GET, P, GET, HI, I32_GE_S).then(() => a.op(GET, K, RETURN));
+        a.op(GET, P, SIMD, V128_LOAD, 0, 0, GET, VNL, SIMD, EQ, SIMD, BITMASK, TEE, BITS);
+        a.then(() => a.op(GET, P, GET, BITS, I32_CTZ, I32_ADD, SET, NL).br("found"));
+        a.op(GET, P, I32_CONST, 16, I32_ADD, SET, P).br("sixteen");
+      }),
+    );
+    a.op(GET, NL, GET, HI, I32_GE_S).then(() => a.op(GET, K, RETURN));
+    a.op(I32_CONST, 0, SET, ID, I32_CONST, 0, SET, PAR);
+    classify(a);
+    a.op(GET, OUT, GET, K, I32_CONST, RECORD * 4, I32_MUL, I32_ADD, SET, P);
+    a.op(GET, P, GET, S, I32_STORE, 2, 0);
+    a.op(GET, P, GET, NL, I32_STORE, 2, 4);
+    a.op(GET, P, GET, KIND, I32_STORE, 2, 8);
+    a.op(GET, P, GET, ID, I32_STORE, 2, 12);
+    a.op(GET, P, GET, PAR, I32_STORE, 2, 16);
+    a.op(GET, K, I32_CONST, 1, I32_ADD, SET, K);
+    a.op(GET, NL, I32_CONST, 1, I32_ADD, SET, S).br("lines");
+  });
+  a.op(UNREACHABLE, END);
+  return a.code;
+}
+
+const MODULE = compiledLazily(simdModule("scan", 4, LOCALS, body(), PAGES));
+
+/** One thread's module: its memory's area for a file's bytes, lent to one read at a time, and the records of a scan. */
+export class LineLeads {
+  /** Where the file's bytes go (AREA_BYTES): a read takes it, and gives it back. */
+  private readonly area: Buffer;
+  private readonly records: Int32Array;
+  private readonly ids: Uint32Array;
+  private readonly run: (lo: number, hi: number, out: number, cap: number) => number;
+  private lent = false;
+  /** The memory's bytes: a Buffer whose `buffer` is this is in the area. */
+  private readonly memory: ArrayBuffer;
+
+  constructor(exports: Record<string, unknown>) {
+    this.memory = (exports.mem as { buffer: ArrayBuffer }).buffer;
+    this.area = Buffer.from(this.memory, DATA_AT, AREA_BYTES);
+    this.records = new Int32Array(this.memory, 0, CAP * RECORD);
+    this.ids = new Uint32Array(this.memory, 0, CAP * RECORD);
+    this.run = exports.scan as LineLeads["run"];
+  }
+
+  /** The area, for one read at a time: undefined while another read has it. */
+  take(): Buffer | undefined {
+    if (this.lent) return undefined;
+    this.lent = true;
+    return this.area;
+  }
+
+  give(): void {
+    this.lent = false;
+  }
+
+  /** Whether buf's bytes are in the area (a part of it taken). */
+  holds(buf: Buffer): boolean {
+    return buf.buffer === this.memory;
+  }
+
+  /** Scans the lines of buf[lo, hi) (buf in the area): how many records it wrote (CAP at most: scan on from the last one's end). */
+  scan(buf: Buffer, lo: number, hi: number): number {
+    if (!this.holds(buf) || hi > buf.length) throw new Error("LineLeads.scan: the bytes are not in the module's area");
+    this.shift = buf.byteOffset;
+    return this.run(this.shift + lo, this.shift + hi, 0, CAP);
+  }
+
+  /** buf's position 0 in the memory, as of the last scan. */
+  private shift = 0;
+
+  start(k: number): number {
+    return this.records[RECORD * k] - this.shift;
+  }
+
+  end(k: number): number {
+    return this.records[RECORD * k + 1] - this.shift;
+  }
+
+  kind(k: number): number {
+    return this.records[RECORD * k + 2];
+  }
+
+  id(k: number): number {
+    return this.ids[RECORD * k + 3];
+  }
+
+  parent(k: number): number {
+    return this.ids[RECORD * k + 4];
+  }
+}
+
+/** Records a scan writes at most (a caller scans on when it got this many). */
+export const SCAN_CAP = CAP;
+
+let made: LineLeads | null | undefined;
+
+/** This thread's LineLeads (made at the first call), or undefined where WebAssembly SIMD is not there. */
+export function lineLeads(): LineLeads | undefined {
+  if (made === undefined) {
+    const exports = MODULE.instance();
+    made = exports ? new LineLeads(exports) : null;
+  }
+  return made ?? undefined;
+}
