@@ -295,6 +295,42 @@ describe("per-file history: pi's own quick read of a file", () => {
     }
   });
 
+  it("prompts with pi's own lead (the WebAssembly scan reads it) and a rest that escapes, goes past ASCII or changes what the lead said: as a full read", async () => {
+    const hex = (k: number) => k.toString(16).padStart(8, "0");
+    const lead = (k: number, parent: number) => `{"type":"message","id":"${hex(k)}","parentId":"${hex(parent)}","timestamp":"2026-01-01T00:00:0${k % 10}.000Z","message":{"role":"user","content":[`;
+    // The rests of prompts' lines: plain, escaped and past ASCII, then rests that change the lead or are no JSON.
+    const rests = [
+      '{"type":"text","text":"Prompt one"}],"timestamp":1}}',
+      '{"type":"text","text":"line\\none \\"quoted\\" caf\u00e9 \\ud83d\\ude00 é 😀"}],"timestamp":2}}',
+      '{"type":"text","text":"  "},{"type":"image","data":"x"},{"type":"text","text":"second block"}]}}',
+      '{"type":"text","text":"lone \\ud800 half"}],"timestamp":3}}',
+      '{"type":"text","text":"role again"}],"role":"assistant"}}',
+      '{"type":"text","text":"the message again"}]},"message":{"role":"user","content":[{"type":"text","text":"other"}]}}',
+      '{"type":"text","text":"a member after"}]},"parentId":"00000001"}',
+      '{"type":"text","text":"says \\"message\\" and message"}]}}',
+      '{"type":"text","text":"the word"},{"type":"text","text":"message"}]}}',
+      '{"type":"text","text":"type again"}]},"type":"custom"}',
+    ];
+    const lines: string[] = [JSON.stringify(header({ cwd: "/w" }))];
+    let k = 1;
+    for (const rest of rests) {
+      const u = k++;
+      lines.push(`${lead(u, u - 1 || u)}${rest}`);
+      const a = k++;
+      lines.push(JSON.stringify(assistant(hex(a), hex(u), "", { toolCalls: [call(`c${a}`, "edit", { path: `f${a}.ts`, oldText: "a", newText: "b" })] })));
+      const r = k++;
+      lines.push(JSON.stringify(toolResult(hex(r), hex(a), `c${a}`, "edit", "ok")));
+    }
+    const path = writeSession(lines);
+    assert.ok(await quickReadTakes(path));
+    const touches = (await readSessionTouches(path, "/w")).touches;
+    assert.ok(touches.some((t) => t.prompt === "Prompt one") && touches.some((t) => t.prompt?.includes("café 😀")), JSON.stringify(touches.map((t) => t.prompt)));
+    assert.equal(await sameAsFullRead(path), rests.length);
+    // A rest that is no JSON: the load reports the line, and the read leaves the file to it.
+    const bad = writeSession([...lines.slice(0, 4), `${lead(k, 3)}{"type":"text","text":"cut"}],}}`, ...lines.slice(4)]);
+    assert.equal(await quickReadTakes(bad), false);
+  });
+
   it("a file that is not pi's is never taken", async () => {
     const path = writeSession([{ type: "user", uuid: "x", parentUuid: null, message: { role: "user", content: "hi" } }]);
     assert.equal(await quickReadTakes(path), false);
