@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { holdsFileCallMarker } from "../../src/core/formats/pi/file-call-markers";
-import { KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, SCAN_CAP, type LineLeads } from "../../src/core/formats/pi/line-leads";
+import { KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, REST_KEYS, SCAN_CAP, type LineLeads } from "../../src/core/formats/pi/line-leads";
+import { LineWalker } from "../../src/core/store/json-walk";
 import { emptyLead, HEX_ID, readPlainLead } from "../../src/core/formats/pi/plain-lead";
 import { LEAD_CAP } from "../../src/core/store/line-skim";
 import { FIXTURE_DIR, needFixtures } from "../helpers/fixtures";
@@ -145,6 +146,50 @@ describe("pi's lines and their leads in WebAssembly SIMD (line-leads.ts)", () =>
     const { records } = scanAll(leads!, bytes);
     assert.equal(records.length, lines.length);
     agrees(leads!, bytes, "many lines");
+  });
+
+  it("takes the rest of an assistant's line as pi writes it after the content, and nothing else: a walk that stops there gives a whole walk's places", () => {
+    const next = rng(46);
+    const walker = new LineWalker({ top: ["id", "parentId", "timestamp"], outer: "message", inner: [], list: "content", itemKey: "type", cutKeys: ["text", "oldText", "newText"], cutBytes: 64, limit: 512, restKeys: REST_KEYS });
+    const head = `{"type":"message",${IDS},${T},"message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"edit","arguments":{"path":"a.ts","oldText":"${"o".repeat(70)}","newText":"n"}}]`;
+    const rests = [
+      ',"api":"anthropic-messages","provider":"anthropic","model":"claude-opus-4-5","usage":{"input":1,"output":25,"cacheRead":51619,"cacheWrite":8587,"totalTokens":60232,"cost":{"input":0.000005,"output":0.000625,"cacheRead":0.0258095,"cacheWrite":0.05366875,"total":0.08010824999999999}},"stopReason":"toolUse","timestamp":1763682447849}}',
+      ',"api":"a","provider":"p","model":"m","usage":{"input":0,"output":-1,"cacheRead":1e5,"cacheWrite":2.5E-3,"cost":{"input":0,"output":1.0,"cacheRead":-0.5e+2,"cacheWrite":9,"total":10}},"stopReason":"stop","timestamp":0}}',
+    ];
+    const noise = ["0", "1", "-", "+", ".", "e", "E", '"', "\\", "\\u0041", "}", "{", ",", ":", " ", "é", '"api":"x",', '"role":"user",', '"totalTokens":1,'];
+    let taken = 0;
+    let refused = 0;
+    for (let k = 0; k < 1500; k++) {
+      // pi's rests, with numbers and strings of every shape JSON allows (taken), and mutated ones.
+      const num = () => ["0", "-0", "7", "-12", "3.25", "0.000005", "1e5", "2E-3", "-4.5e+2", "0.08010824999999999"][Math.floor(next() * 10)];
+      const str = () => ["", "anthropic", "claude-opus-4-5", "a b", "~!@#$%^&*()"][Math.floor(next() * 5)];
+      const fresh = rests[k % 2].replace(/-?\d+(\.\d+)?([eE][-+]?\d+)?/g, num).replace(/"(anthropic-messages|anthropic|claude-opus-4-5|a|p|m)"/g, () => `"${str()}"`);
+      const rest = k < 2 ? rests[k] : k % 2 ? mutated(rests[k % 2], noise, next) : fresh;
+      // Sometimes a member the rest names comes before the content too: the rest must not be taken then.
+      const line = k % 7 === 3 ? head.replace('"role":"assistant",', '"role":"assistant","model":"x",') + rest : head + rest;
+      const bytes = Buffer.from(`${line}\n`, "utf8");
+      const area = leads!.take()!;
+      try {
+        bytes.copy(area, 0);
+        const buf = area.subarray(0, bytes.length);
+        const end = bytes.length - 1;
+        const isRest = leads!.rest(buf, Buffer.from(head).length, end);
+        if (k < 2 || (k % 2 === 0 && k % 7 !== 3)) assert.ok(isRest, rest);
+        if (isRest) {
+          // What it takes is JSON that closes the line with pi's members.
+          const parsed = JSON.parse(line) as { message: Record<string, unknown> };
+          assert.deepEqual(Object.keys(parsed.message).slice(-6), REST_KEYS, rest);
+          taken++;
+        }
+        const whole = walker.walk(buf, 0, end) ? JSON.stringify(walker.walked) : "refused";
+        const short = walker.walk(buf, 0, end, leads!.rest) ? JSON.stringify(walker.walked) : "refused";
+        assert.equal(short, whole, line);
+        if (whole === "refused") refused++;
+      } finally {
+        leads!.give();
+      }
+    }
+    assert.ok(taken > 500 && refused > 200, `${taken} rests taken, ${refused} lines refused`);
   });
 
   it("lends its area to one read at a time", () => {

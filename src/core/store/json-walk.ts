@@ -37,6 +37,8 @@ export interface WalkPlan {
   cutBytes: number;
   /** Deeper than this the line is refused (as isValidJson's limit). */
   limit: number;
+  /** Members of the `outer` object a check of the line's rest (walk's `rest`) may name: see LineWalker.walk. */
+  restKeys?: readonly string[];
 }
 
 /** Where a walked line's values are: start and end pairs, -1 for a member not there. */
@@ -92,6 +94,9 @@ export class LineWalker {
   private readonly listName: Uint8Array[];
   private readonly cutNames: Uint8Array[];
   private readonly itemKeyName: Uint8Array[];
+  private readonly restNames: Uint8Array[];
+  /** Whether the outer object named one of restNames before its list: no check of the rest is taken then. */
+  private outerNamedRest = false;
   /** The place of the itemKey's value in the item being walked. */
   private keyFrom = -1;
   private keyTo = -1;
@@ -110,6 +115,7 @@ export class LineWalker {
     this.listName = bytesOf([plan.list]);
     this.cutNames = bytesOf(plan.cutKeys);
     this.itemKeyName = bytesOf([plan.itemKey]);
+    this.restNames = bytesOf(plan.restKeys ?? []);
     this.walked = { top: new Int32Array(2 * plan.top.length), inner: new Int32Array(2 * plan.inner.length), items: [], itemKeys: [], cuts: [] };
   }
 
@@ -117,8 +123,15 @@ export class LineWalker {
    * Walks buf[start, end): true when the line is one JSON object as isValidJson with
    * ownKeysOnce accepts it (`walked` then says where the plan's values are), false when not
    * (nothing to use).
+   *
+   * `rest`, where given, may end the walk when the outer object's list closes at p: true
+   * says buf[p, end) closes the outer object and the line as JSON does, naming only members
+   * of the outer object in the plan's restKeys, and each once, nested no deeper than 4 and
+   * noting nothing of the plan's. The walk takes it when the outer object named none of
+   * restKeys before and the plan notes no inner members (it would find them there): the
+   * line is then what a whole walk would make of it.
    */
-  walk(buf: Uint8Array, start: number, end: number): boolean {
+  walk(buf: Uint8Array, start: number, end: number, rest?: (buf: Uint8Array, p: number, end: number) => boolean): boolean {
     const w = this.walked;
     w.top.fill(-1);
     w.inner.fill(-1);
@@ -126,6 +139,8 @@ export class LineWalker {
     w.itemKeys.length = 0;
     w.cuts.length = 0;
     this.keyFrom = this.keyTo = -1;
+    this.outerNamedRest = false;
+    const restTaken = rest && this.plan.inner.length === 0 && this.plan.limit >= 4 ? rest : undefined;
     this.scan = end - start >= SCANNED_LINE ? stringScan() : undefined;
     this.scan?.load(buf, start, end);
     const { isObject, context } = this;
@@ -192,6 +207,7 @@ export class LineWalker {
         depth--;
         p++;
         this.note(this.slotAt[depth], depth ? context[depth - 1] : OTHER, this.startAt[depth], p);
+        if (restTaken && depth === 2 && context[2] === LIST && !this.outerNamedRest && restTaken(buf, p, end)) return true;
       }
     }
   }
@@ -216,6 +232,7 @@ export class LineWalker {
       const t = nameIn(this.topNames, buf, k0, k1);
       keyed.slot = t >= 0 ? t : nameIn(this.outerName, buf, k0, k1) === 0 ? OUTER_SLOT : NO_SLOT;
     } else if (ctx === OUTER) {
+      if (this.restNames.length && nameIn(this.restNames, buf, k0, k1) >= 0) this.outerNamedRest = true;
       const t = nameIn(this.innerNames, buf, k0, k1);
       keyed.slot = t >= 0 ? INNER_BASE + t : nameIn(this.listName, buf, k0, k1) === 0 ? LIST_SLOT : NO_SLOT;
     } else if (ctx === ITEM_OBJECT && nameIn(this.itemKeyName, buf, k0, k1) === 0) keyed.slot = ITEM_KEY_SLOT;

@@ -12,7 +12,7 @@ export const [GET, SET, TEE] = [0x20, 0x21, 0x22];
 export const [I32_CONST, I32_ADD, I32_SUB, I32_AND, I32_OR, I32_SHL, I32_CTZ] = [0x41, 0x6a, 0x6b, 0x71, 0x72, 0x74, 0x68];
 export const [I32_EQ, I32_LT_S, I32_GT_S, I32_GE_S, I32_LOAD8_U, SELECT, UNREACHABLE] = [0x46, 0x48, 0x4a, 0x4e, 0x2d, 0x1b, 0x00];
 export const [I32_EQZ, I32_NE, I32_LT_U, I32_GE_U, I32_MUL, I32_STORE] = [0x45, 0x47, 0x49, 0x4f, 0x6c, 0x36];
-export const [BLOCK, LOOP, IF, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04, 0x0b, 0x0c, 0x0d, 0x0f, 0x40];
+export const [BLOCK, LOOP, IF, ELSE, END, BR, BR_IF, RETURN, VOID] = [0x02, 0x03, 0x04, 0x05, 0x0b, 0x0c, 0x0d, 0x0f, 0x40];
 /** After the SIMD prefix: v128.load, v128.const, i8x16.splat, i8x16.eq, i8x16.lt_u, v128.and, v128.or, i8x16.bitmask. */
 export const [V128_LOAD, V128_CONST, SPLAT, EQ, LT_U, AND, OR, BITMASK] = [0x00, 0x0c, 0x0f, 0x23, 0x26, 0x4e, 0x50, 0x64];
 export const I32 = 0x7f;
@@ -61,14 +61,19 @@ const name = (s: string) => [s.length, ...Buffer.from(s)];
  * section writes them) and one memory of `pages` pages (64 KiB each) at first, exported as "mem".
  */
 export function simdModule(fn: string, params: number, locals: number[], body: number[], pages = 1): Uint8Array {
-  const code = [...locals, ...body];
+  return simdFunctions([{ name: fn, locals, body }], params, pages);
+}
+
+/** A module of several functions of one kind (`params` i32 params, one i32 result) over one memory: simdModule's frame. */
+export function simdFunctions(fns: ReadonlyArray<{ name: string; locals: number[]; body: number[] }>, params: number, pages = 1): Uint8Array {
+  const codes = fns.map((f) => [...f.locals, ...f.body]);
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, [1, 0x60, params, ...new Array<number>(params).fill(I32), 1, I32]),
-    ...section(3, [1, 0]),
+    ...section(3, [fns.length, ...fns.map(() => 0)]),
     ...section(5, [1, 0x00, ...uleb(pages)]),
-    ...section(7, [2, ...name("mem"), 0x02, 0, ...name(fn), 0x00, 0]),
-    ...section(10, [1, ...uleb(code.length), ...code]),
+    ...section(7, [fns.length + 1, ...name("mem"), 0x02, 0, ...fns.flatMap((f, k) => [...name(f.name), 0x00, k])]),
+    ...section(10, [fns.length, ...codes.flatMap((c) => [...uleb(c.length), ...c])]),
   ]);
 }
 

@@ -24,7 +24,7 @@ import { tallyCalls } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
-import { AREA_BYTES, KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, SCAN_CAP, SLACK, type LineLeads } from "./line-leads";
+import { AREA_BYTES, KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, REST_KEYS, SCAN_CAP, SLACK, type LineLeads } from "./line-leads";
 import { emptyLead, HEX_ID, readPlainLead, type PlainLead } from "./plain-lead";
 
 /**
@@ -77,7 +77,7 @@ const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
  */
 const TOP = ["id", "parentId", "timestamp"] as const;
 const [ID, PARENT, TIME] = [0, 1, 2];
-const walker = new LineWalker({ top: TOP, outer: "message", inner: [], list: "content", itemKey: "type", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH });
+const walker = new LineWalker({ top: TOP, outer: "message", inner: [], list: "content", itemKey: "type", cutKeys: CUT_KEYS, cutBytes: CUT_BYTES, limit: MAX_JSON_DEPTH, restKeys: REST_KEYS });
 const TOOL_CALL = Buffer.from('"toolCall"');
 
 /** Whether buf[from, to) is a string without an escape (which could spell "toolCall"). */
@@ -300,7 +300,8 @@ class PiFileOpsRead {
    * does not take the line (it is read as before).
    */
   private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number): boolean {
-    if (!walker.walk(buf, start, end)) return false;
+    // A line in the line scan's area: the walk stops at its content's end where the rest is as pi writes it (line-leads.ts, REST).
+    if (!walker.walk(buf, start, end, lineLeads()?.rest)) return false;
     // Its lead said a message of the assistant's (why it is walked), and the walk took each of
     // its members and its message's once: their first values, which the lead read, are their only ones.
     const { top, cuts } = walker.walked;

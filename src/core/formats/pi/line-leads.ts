@@ -23,18 +23,23 @@
  * OTHER, left to the JavaScript read. test/core/pi-line-leads.test.ts holds every record to
  * readPlainLead's and holdsFileCallMarker's answers.
  *
- * Hand-assembled (util/wasm-simd.ts); the one function is
+ * Hand-assembled (util/wasm-simd.ts); the two functions are
  *
  *   scan(lo, hi, out, cap) -> n: the lines of mem[lo, hi) that end in a newline before hi,
  *   from lo on, at most cap of them: a record of five i32 for each at out (start, end of
  *   the line before its newline, kind, id, parent; id and parent as unsigned). The 32 bytes
  *   after hi are read and not used.
+ *
+ *   rest(p, end) -> 1 when mem[p, end) is exactly the rest of an assistant's line as pi
+ *   writes it after its content's `]` (REST), else 0: its strings plain, its numbers JSON's.
+ *   A walk of the line (json-walk.ts) then stops at the content's end: the rest is JSON,
+ *   closes the line, and names no member the walk looks for or has seen (LineLeads.rest).
  */
 import { LEAD_CAP } from "../../store/line-skim";
 import {
-  BITMASK, BLOCK, BR, BR_IF, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
+  BITMASK, BLOCK, BR, BR_IF, ELSE, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
   I32_LOAD8_U, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_STORE, I32_SUB, IF, LOOP, RETURN, SELECT, SET, SIMD, SPLAT,
-  TEE, UNREACHABLE, V128, V128_CONST, V128_LOAD, VOID, compiledLazily, simdModule, sleb, uleb,
+  TEE, UNREACHABLE, V128, V128_CONST, V128_LOAD, VOID, compiledLazily, simdFunctions, sleb, uleb,
 } from "../../util/wasm-simd";
 import { FILE_TOOLS } from "./file-tools";
 import { markerBits, markerVectors } from "./file-call-markers";
@@ -71,6 +76,18 @@ class Asm {
     this.code.push(kind, VOID);
     this.labels.push(label);
     body();
+    this.labels.pop();
+    this.code.push(END);
+    return this;
+  }
+
+  /** `if` and `else`: each body sits one level deeper for the branches inside. */
+  ifElse(yes: () => void, no: () => void): this {
+    this.code.push(IF, VOID);
+    this.labels.push("");
+    yes();
+    this.code.push(ELSE);
+    no();
     this.labels.pop();
     this.code.push(END);
     return this;
@@ -285,7 +302,112 @@ function body(): number[] {
   return a.code;
 }
 
-const MODULE = compiledLazily(simdModule("scan", 4, LOCALS, body(), PAGES));
+/** Moves p over the digits from p on (none is fine), before nl. */
+function digits(a: Asm): void {
+  a.nest(BLOCK, "past", () =>
+    a.nest(LOOP, "digit", () => {
+      a.op(GET, P, GET, NL, I32_GE_U).brIf("past");
+      a.op(GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U, I32_EQZ).brIf("past");
+      a.op(GET, P, I32_CONST, 1, I32_ADD, SET, P).br("digit");
+    }),
+  );
+}
+
+/** Branches to `fail` unless p is at a digit before nl, then moves p over the digits. */
+function someDigits(a: Asm, fail: string): void {
+  a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
+  a.op(GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U, I32_EQZ).brIf(fail);
+  digits(a);
+}
+
+/** Whether the byte at p, before nl, is `byte`: 1 or 0 on the stack. */
+function byteIs(a: Asm, byte: number): void {
+  a.op(GET, P, GET, NL, I32_LT_U, GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(byte), I32_EQ, I32_AND);
+}
+
+/** p moved over a number as JSON writes one (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?), else to `fail`. */
+function number(a: Asm, fail: string): void {
+  byteIs(a, 0x2d);
+  a.then(() => step(a, 1));
+  a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
+  a.op(GET, P, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, ...sleb(0x30), I32_EQ);
+  a.ifElse(
+    () => step(a, 1),
+    () => {
+      a.op(GET, C, I32_CONST, ...sleb(0x31), I32_SUB, I32_CONST, 9, I32_LT_U, I32_EQZ).brIf(fail);
+      step(a, 1);
+      digits(a);
+    },
+  );
+  byteIs(a, 0x2e);
+  a.then(() => {
+    step(a, 1);
+    someDigits(a, fail);
+  });
+  a.op(GET, P, GET, NL, I32_LT_U, GET, P, I32_LOAD8_U, 0, 0, I32_CONST, 0x20, I32_OR, I32_CONST, ...sleb(0x65), I32_EQ, I32_AND);
+  a.then(() => {
+    step(a, 1);
+    byteIs(a, 0x2b);
+    byteIs(a, 0x2d);
+    a.op(I32_OR).then(() => step(a, 1));
+    someDigits(a, fail);
+  });
+}
+
+/**
+ * The rest of an assistant's line as pi writes it after its content's `]`, piece by piece:
+ * bytes as they are, a plain string (S, quotes included), a number (N), and a piece that
+ * is there or not ([...]).
+ */
+const REST: ReadonlyArray<string | { optional: readonly string[] }> = [
+  ',"api":', "S", ',"provider":', "S", ',"model":', "S",
+  ',"usage":{"input":', "N", ',"output":', "N", ',"cacheRead":', "N", ',"cacheWrite":', "N", { optional: [',"totalTokens":', "N"] },
+  ',"cost":{"input":', "N", ',"output":', "N", ',"cacheRead":', "N", ',"cacheWrite":', "N", ',"total":', "N",
+  '}},"stopReason":', "S", ',"timestamp":', "N", "}}",
+];
+/** The members REST names in the assistant's message (a walk takes the shortcut only when the message named none of them before its content). */
+export const REST_KEYS = ["api", "provider", "model", "usage", "stopReason", "timestamp"];
+
+/** One piece of REST at p, p moved past it; to `fail` (`absent`: the first bytes of an optional piece) where it is not there. */
+function piece(a: Asm, what: string, fail: string): void {
+  if (what === "N") return number(a, fail);
+  if (what === "S") {
+    byteIs(a, 0x22);
+    a.op(I32_EQZ).brIf(fail);
+    step(a, 1);
+    plainString(a, fail);
+    step(a, 1);
+    return;
+  }
+  literal(a, P, 0, bytes(what), fail);
+  step(a, what.length);
+}
+
+function restBody(): number[] {
+  const a = new Asm();
+  a.op(GET, LO, SET, P, GET, HI, SET, NL);
+  a.nest(BLOCK, "fail", () => {
+    for (const what of REST) {
+      if (typeof what === "string") piece(a, what, "fail");
+      else a.nest(BLOCK, "absent", () => what.optional.forEach((w, k) => piece(a, w, k ? "fail" : "absent")));
+    }
+    a.op(GET, P, GET, NL, I32_NE).brIf("fail");
+    a.op(I32_CONST, 1, RETURN);
+  });
+  a.op(I32_CONST, 0, END);
+  return a.code;
+}
+
+const MODULE = compiledLazily(
+  simdFunctions(
+    [
+      { name: "scan", locals: LOCALS, body: body() },
+      { name: "rest", locals: LOCALS, body: restBody() },
+    ],
+    4,
+    PAGES,
+  ),
+);
 
 /** One thread's module: its memory's area for a file's bytes, lent to one read at a time, and the records of a scan. */
 export class LineLeads {
@@ -304,7 +426,13 @@ export class LineLeads {
     this.records = new Int32Array(this.memory, 0, CAP * RECORD);
     this.ids = new Uint32Array(this.memory, 0, CAP * RECORD);
     this.run = exports.scan as LineLeads["run"];
+    const rest = exports.rest as LineLeads["run"];
+    const memory = this.memory;
+    this.rest = (buf, p, end) => buf.buffer === memory && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
   }
+
+  /** Whether buf[p, end) is the rest of an assistant's line as pi writes it after its content (REST); false for bytes not in the area. */
+  readonly rest: (buf: Uint8Array, p: number, end: number) => boolean;
 
   /** The area, for one read at a time: undefined while another read has it. */
   take(): Buffer | undefined {
