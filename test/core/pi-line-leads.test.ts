@@ -192,6 +192,39 @@ describe("pi's lines and their leads in WebAssembly SIMD (line-leads.ts)", () =>
     assert.ok(taken > 500 && refused > 200, `${taken} rests taken, ${refused} lines refused`);
   });
 
+  it("reads a prompt's one text alone where the rest of its line is as pi writes it, as JSON.parse of the line gives it, and nothing else", () => {
+    const next = rng(47);
+    const head = `{"type":"message",${IDS},${T},"message":{"role":"user","content":[`;
+    const texts = ["Fix it", "", "  ", "café 😀 ➜", 'line\\none\\t\\"q\\" \\\\ \\/', "\\u0041\\u00e9\\ud83d\\ude00", "lone \\ud800", "x".repeat(300)];
+    const noise = ['"', "\\", "\\u", "\\u12G4", "\\x", "\u0001", "\t", "é", "}", "]", ",", "0", "-", "e", '"text":"t",', '"type":"image",'];
+    let taken = 0;
+    let left = 0;
+    for (let k = 0; k < 2000; k++) {
+      const text = texts[k % texts.length];
+      const rest = [`{"type":"text","text":"${text}"}],"timestamp":1763682447849}}`, `{"type":"text","text":"${text}"}]}}`][k % 2];
+      const line = head + (k % 3 ? rest : mutated(rest, noise, next));
+      const bytes = Buffer.from(`${line}\n`, "utf8");
+      const area = leads!.take()!;
+      try {
+        bytes.copy(area, 0);
+        const got = leads!.promptText(area.subarray(0, bytes.length), Buffer.byteLength(head), bytes.length - 1);
+        if (k % 3) assert.notEqual(got, undefined, line);
+        if (got === undefined) {
+          left++;
+          continue;
+        }
+        taken++;
+        // The load parses the line's bytes (a mutation may have split a character's UTF-16 pair: those bytes read back otherwise).
+        const parsed = JSON.parse(bytes.toString("utf8", 0, bytes.length - 1)) as { message: { content: unknown[] } };
+        assert.deepEqual(parsed.message.content, [{ type: "text", text: got }], line);
+        assert.deepEqual(Object.keys(parsed.message).filter((key) => key !== "timestamp"), ["role", "content"], line);
+      } finally {
+        leads!.give();
+      }
+    }
+    assert.ok(taken > 1000 && left > 300, `${taken} texts read, ${left} lines left to the parse`);
+  });
+
   it("lends its area to one read at a time", () => {
     const area = leads!.take();
     assert.ok(area);

@@ -161,11 +161,18 @@ class PiFileOpsRead {
    * tool's result skims, an assistant's line skims unless it holds a file call's marker, a
    * prompt never does).
    */
-  leadRead(buf: Buffer, start: number, end: number, offset: number, lineNo: number, kind: number, id: number, parent: number): void {
+  leadRead(buf: Buffer, start: number, end: number, offset: number, lineNo: number, kind: number, id: number, parent: number, leads: LineLeads, leadEnd: number): void {
     if (!this.headerSeen) return this.line(buf, start, end, offset, lineNo, true);
     const lead = this.lead;
     const ids = (kind & NO_IDS) === 0;
     kind &= ~NO_IDS;
+    // A prompt of one text, as pi writes one: its text read alone (the line is the JSON it would parse to).
+    const text = kind === LEAD_KINDS.USER ? leads.promptText(buf, leadEnd, end) : undefined;
+    if (text !== undefined) {
+      const i = this.add(ids ? id : undefined, ids ? parent : undefined);
+      if (i >= 0) this.userWords.set(i, storedPreview({ type: "message", message: { role: "user", content: [{ type: "text", text }] } }));
+      return;
+    }
     lead.type = "message";
     lead.id = lead.parentId = ids ? HEX_ID : undefined;
     lead.idKey = ids ? id : -1;
@@ -362,7 +369,7 @@ function feedScanned(read: PiFileOpsRead, leads: LineLeads, buf: Buffer, lo: num
       const end = leads.end(k);
       const kind = leads.kind(k);
       if (kind === LEAD_KINDS.OTHER) read.line(buf, start, end, base + start - lo, lineNo++, true);
-      else read.leadRead(buf, start, end, base + start - lo, lineNo++, kind, leads.id(k), leads.parent(k));
+      else read.leadRead(buf, start, end, base + start - lo, lineNo++, kind, leads.id(k), leads.parent(k), leads, leads.leadEnd(k));
       from = end + 1;
     }
     if (n < SCAN_CAP) return { from, lineNo };

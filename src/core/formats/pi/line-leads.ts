@@ -23,22 +23,29 @@
  * OTHER, left to the JavaScript read. test/core/pi-line-leads.test.ts holds every record to
  * readPlainLead's and holdsFileCallMarker's answers.
  *
- * Hand-assembled (util/wasm-simd.ts); the two functions are
+ * Hand-assembled (util/wasm-simd.ts); the functions are
  *
  *   scan(lo, hi, out, cap) -> n: the lines of mem[lo, hi) that end in a newline before hi,
  *   from lo on, at most cap of them: a record of five i32 for each at out (start, end of
- *   the line before its newline, kind, id, parent; id and parent as unsigned). The 32 bytes
- *   after hi are read and not used.
+ *   the line before its newline, kind, id, parent, the lead's end: id and parent as
+ *   unsigned, the lead's end just past its content's `[` for a kind other than OTHER). The
+ *   SLACK bytes after hi may be read and are not used.
  *
  *   rest(p, end) -> 1 when mem[p, end) is exactly the rest of an assistant's line as pi
  *   writes it after its content's `]` (REST), else 0: its strings plain, its numbers JSON's.
  *   A walk of the line (json-walk.ts) then stops at the content's end: the rest is JSON,
  *   closes the line, and names no member the walk looks for or has seen (LineLeads.rest).
+ *
+ *   prompt(p, end, out) -> the closing quote of the text of a prompt's line whose lead ends
+ *   at p, when the rest of the line is one text block and the message's time as pi writes
+ *   them (PROMPT_TEXT, PROMPT_REST; the text any JSON string, checked as JSON.parse checks
+ *   it), else 0; at out, whether the text has an escape or a byte past ASCII (how
+ *   LineLeads.promptText decodes it).
  */
 import { LEAD_CAP } from "../../store/line-skim";
 import {
   BITMASK, BLOCK, BR, BR_IF, ELSE, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
-  I32_LOAD8_U, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_STORE, I32_SUB, IF, LOOP, RETURN, SELECT, SET, SIMD, SPLAT,
+  I32_LOAD8_U, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_STORE, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT,
   TEE, UNREACHABLE, V128, V128_CONST, V128_LOAD, VOID, compiledLazily, simdFunctions, sleb, uleb,
 } from "../../util/wasm-simd";
 import { FILE_TOOLS } from "./file-tools";
@@ -53,7 +60,9 @@ export const KIND_ROLES = [undefined, "toolResult", "assistant", "user", "assist
 
 /** Records a scan writes at most. */
 const CAP = 4096;
-const RECORD = 5;
+const RECORD = 6;
+/** Where prompt() writes what it found of a text (TEXT_ESCAPED, TEXT_PAST_ASCII): after the records. */
+const FLAGS_AT = CAP * RECORD * 4;
 /** Where the file's bytes go in the memory, and how many fit: a small file whole (file-ops-read.ts reads up to 4 MiB at once), or two chunks and their rooms. */
 const DATA_AT = 2 * 65536;
 export const AREA_BYTES = 4 * 2 ** 20 + 65536;
@@ -114,9 +123,9 @@ class Asm {
 }
 
 // Params: lo, hi, out, cap. Locals: i32 s (the line's start), nl (its newline), k (records), p, c, d, e, ok, id, parent, kind, bits, q, flags; v128 vnl, at, next, then markerVectors' six.
-const [LO, HI, OUT, CAP_, S, NL, K, P, C, D, E, OK, ID, PAR, KIND, BITS, Q, FLAGS] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17];
-const [VNL, AT, NEXT, VECTORS] = [18, 19, 20, 21];
-const LOCALS = [2, 14, I32, 9, V128];
+const [LO, HI, OUT, CAP_, S, NL, K, P, C, D, E, OK, ID, PAR, KIND, BITS, Q, FLAGS, LEAD_END] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
+const [VNL, AT, NEXT, VECTORS] = [19, 20, 21, 22];
+const LOCALS = [2, 15, I32, 9, V128];
 
 /** Branches to `fail` unless mem[local + off, + bytes.length) holds `bytes` (16 at a time; a shorter piece compares its own lanes only). */
 function literal(a: Asm, local: number, off: number, bytes: Uint8Array, fail: string): void {
@@ -289,12 +298,14 @@ function body(): number[] {
     a.op(GET, NL, GET, HI, I32_GE_S).then(() => a.op(GET, K, RETURN));
     a.op(I32_CONST, 0, SET, ID, I32_CONST, 0, SET, PAR);
     classify(a);
+    a.op(GET, P, SET, LEAD_END);
     a.op(GET, OUT, GET, K, I32_CONST, RECORD * 4, I32_MUL, I32_ADD, SET, P);
     a.op(GET, P, GET, S, I32_STORE, 2, 0);
     a.op(GET, P, GET, NL, I32_STORE, 2, 4);
     a.op(GET, P, GET, KIND, I32_STORE, 2, 8);
     a.op(GET, P, GET, ID, I32_STORE, 2, 12);
     a.op(GET, P, GET, PAR, I32_STORE, 2, 16);
+    a.op(GET, P, GET, LEAD_END, I32_STORE, 2, 20);
     a.op(GET, K, I32_CONST, 1, I32_ADD, SET, K);
     a.op(GET, NL, I32_CONST, 1, I32_ADD, SET, S).br("lines");
   });
@@ -398,11 +409,89 @@ function restBody(): number[] {
   return a.code;
 }
 
+/** The one-character escapes JSON has (after a backslash). */
+const SIMPLE_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+/** The bits prompt() sets at its `out` for the text it found: an escape, a byte past ASCII. */
+export const TEXT_ESCAPED = 1;
+export const TEXT_PAST_ASCII = 2;
+
+/** Whether the byte at q + off is a hex digit: 1 or 0 on the stack. */
+function isHex(a: Asm, off: number): void {
+  a.op(GET, Q, I32_LOAD8_U, 0, off, TEE, C, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U);
+  a.op(GET, C, I32_CONST, 0x20, I32_OR, I32_CONST, ...sleb(0x61), I32_SUB, I32_CONST, 6, I32_LT_U, I32_OR);
+}
+
+/**
+ * p, at the first byte of a JSON string, moved to its closing quote, else to `fail`: a raw
+ * control byte, an escape JSON has not, or no closing quote before nl, as JSON.parse
+ * refuses them. FLAGS gets TEXT_ESCAPED for an escape, TEXT_PAST_ASCII for a byte past ASCII.
+ * Uses the v128 locals from VECTORS on: a quote, a backslash and 0x20 in every lane, then the 16 bytes.
+ */
+function jsonString(a: Asm, fail: string): void {
+  const [vquote, vbackslash, vspace, vbytes] = [VECTORS, VECTORS + 1, VECTORS + 2, VECTORS + 3];
+  a.op(I32_CONST, 0x22, SIMD, SPLAT, SET, vquote, I32_CONST, ...sleb(0x5c), SIMD, SPLAT, SET, vbackslash, I32_CONST, 0x20, SIMD, SPLAT, SET, vspace);
+  a.nest(BLOCK, "closed", () =>
+    a.nest(LOOP, "inside", () => {
+      a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
+      // The stops among the 16 bytes at p (a quote, a backslash, a control byte), and their bytes past ASCII (their high bits).
+      a.op(GET, P, SIMD, V128_LOAD, 0, 0, TEE, vbytes, GET, vquote, SIMD, EQ, GET, vbytes, GET, vbackslash, SIMD, EQ, SIMD, OR);
+      a.op(GET, vbytes, GET, vspace, SIMD, LT_U, SIMD, OR, SIMD, BITMASK, SET, BITS);
+      a.op(GET, vbytes, SIMD, BITMASK, SET, D);
+      a.op(GET, BITS, I32_EQZ).then(() => {
+        a.op(GET, D).then(() => a.op(GET, FLAGS, I32_CONST, TEXT_PAST_ASCII, I32_OR, SET, FLAGS));
+        step(a, 16).br("inside");
+      });
+      a.op(GET, P, GET, BITS, I32_CTZ, TEE, E, I32_ADD, TEE, Q, GET, NL, I32_GE_U).brIf(fail);
+      // Bytes past ASCII before the stop.
+      a.op(GET, D, I32_CONST, 1, GET, E, I32_SHL, I32_CONST, 1, I32_SUB, I32_AND).then(() => a.op(GET, FLAGS, I32_CONST, TEXT_PAST_ASCII, I32_OR, SET, FLAGS));
+      a.op(GET, Q, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, 0x22, I32_EQ).then(() => a.op(GET, Q, SET, P).br("closed"));
+      a.op(GET, C, I32_CONST, ...sleb(0x5c), I32_NE).brIf(fail);
+      a.op(GET, FLAGS, I32_CONST, TEXT_ESCAPED, I32_OR, SET, FLAGS);
+      a.op(GET, Q, I32_CONST, 1, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
+      a.op(GET, Q, I32_LOAD8_U, 0, 1, SET, C);
+      SIMPLE_ESCAPES.forEach((e, k) => a.op(GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])));
+      a.then(() => a.op(GET, Q, I32_CONST, 2, I32_ADD, SET, P).br("inside"));
+      a.op(GET, C, I32_CONST, ...sleb(0x75), I32_NE).brIf(fail);
+      a.op(GET, Q, I32_CONST, 5, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
+      for (let j = 2; j <= 5; j++) {
+        isHex(a, j);
+        a.op(I32_EQZ).brIf(fail);
+      }
+      a.op(GET, Q, I32_CONST, 6, I32_ADD, SET, P).br("inside");
+    }),
+  );
+}
+
+/** A prompt's content and the rest of its line as pi writes them after the content's `[`: one text, and the message's time or none. */
+const PROMPT_TEXT = bytes('{"type":"text","text":"');
+const PROMPT_REST: ReadonlyArray<string | { optional: readonly string[] }> = ['"}]', { optional: [',"timestamp":', "N"] }, "}}"];
+
+/** prompt(p, end, out): where the text's closing quote is, else 0 (see LineLeads.promptText). */
+function promptBody(): number[] {
+  const a = new Asm();
+  a.op(GET, LO, SET, P, GET, HI, SET, NL, I32_CONST, 0, SET, FLAGS);
+  a.nest(BLOCK, "fail", () => {
+    literal(a, P, 0, PROMPT_TEXT, "fail");
+    step(a, PROMPT_TEXT.length);
+    jsonString(a, "fail");
+    a.op(GET, P, SET, LEAD_END);
+    for (const what of PROMPT_REST) {
+      if (typeof what === "string") piece(a, what, "fail");
+      else a.nest(BLOCK, "absent", () => what.optional.forEach((w, k) => piece(a, w, k ? "fail" : "absent")));
+    }
+    a.op(GET, P, GET, NL, I32_NE).brIf("fail");
+    a.op(GET, OUT, GET, FLAGS, I32_STORE, 2, 0, GET, LEAD_END, RETURN);
+  });
+  a.op(I32_CONST, 0, END);
+  return a.code;
+}
+
 const MODULE = compiledLazily(
   simdFunctions(
     [
       { name: "scan", locals: LOCALS, body: body() },
       { name: "rest", locals: LOCALS, body: restBody() },
+      { name: "prompt", locals: LOCALS, body: promptBody() },
     ],
     4,
     PAGES,
@@ -427,12 +516,31 @@ export class LineLeads {
     this.ids = new Uint32Array(this.memory, 0, CAP * RECORD);
     this.run = exports.scan as LineLeads["run"];
     const rest = exports.rest as LineLeads["run"];
+    this.promptRun = exports.prompt as LineLeads["run"];
+    this.textFlags = new Int32Array(this.memory, FLAGS_AT, 1);
     const memory = this.memory;
     this.rest = (buf, p, end) => buf.buffer === memory && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
   }
 
   /** Whether buf[p, end) is the rest of an assistant's line as pi writes it after its content (REST); false for bytes not in the area. */
   readonly rest: (buf: Uint8Array, p: number, end: number) => boolean;
+
+  /**
+   * The text of a prompt's line (in the area) whose lead ended at `p`, when the rest of the
+   * line is as pi writes a prompt of one text (PROMPT_TEXT, PROMPT_REST): the text as
+   * JSON.parse gives it; undefined for any other rest (the line is parsed).
+   */
+  promptText(buf: Buffer, p: number, end: number): string | undefined {
+    const q = this.promptRun(buf.byteOffset + p, buf.byteOffset + end, FLAGS_AT, 0) - buf.byteOffset;
+    if (q <= 0) return undefined;
+    const from = p + PROMPT_TEXT.length;
+    const flags = this.textFlags[0];
+    if (flags & TEXT_ESCAPED) return JSON.parse(buf.toString("utf8", from - 1, q + 1)) as string;
+    return flags & TEXT_PAST_ASCII ? buf.toString("utf8", from, q) : buf.toString("latin1", from, q);
+  }
+
+  private readonly promptRun: (lo: number, hi: number, out: number, cap: number) => number;
+  private readonly textFlags: Int32Array;
 
   /** The area, for one read at a time: undefined while another read has it. */
   take(): Buffer | undefined {
@@ -478,6 +586,11 @@ export class LineLeads {
 
   parent(k: number): number {
     return this.ids[RECORD * k + 4];
+  }
+
+  /** Where the lead of a line of a kind other than OTHER ends: just past its content's `[`. */
+  leadEnd(k: number): number {
+    return this.records[RECORD * k + 5] - this.shift;
   }
 }
 
