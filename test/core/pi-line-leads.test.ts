@@ -5,6 +5,8 @@ import { holdsFileCallMarker } from "../../src/core/formats/pi/file-call-markers
 import { KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, REST_KEYS, SCAN_CAP, type LineLeads } from "../../src/core/formats/pi/line-leads";
 import { LineWalker } from "../../src/core/store/json-walk";
 import { emptyLead, HEX_ID, readPlainLead } from "../../src/core/formats/pi/plain-lead";
+import { stringScan } from "../../src/core/store/json-string-scan";
+import { stringEnd } from "../../src/core/store/json-valid";
 import { LEAD_CAP } from "../../src/core/store/line-skim";
 import { FIXTURE_DIR, needFixtures } from "../helpers/fixtures";
 import { mutated, rng } from "../helpers/json-mutations";
@@ -223,6 +225,33 @@ describe("pi's lines and their leads in WebAssembly SIMD (line-leads.ts)", () =>
       }
     }
     assert.ok(taken > 1000 && left > 300, `${taken} texts read, ${left} lines left to the parse`);
+  });
+
+  it("scans the strings of a line where it lies in the area as the string scan does with its own copy", () => {
+    const next = rng(48);
+    const noise = ['"', "\\", "\\u00e9", "\\u12G4", "\\x", "\\n", "\u0001", "\t", "é", "😀", ":", ","];
+    const own = stringScan()!;
+    let strings = 0;
+    for (let k = 0; k < 300; k++) {
+      const line = mutated(`${LINES[k % LINES.length].slice(0, -2)},"pad":"${"x\\ty ".repeat(k % 40)}"}}`, noise, next);
+      const bytes = Buffer.from(line, "utf8");
+      const area = leads!.take()!;
+      try {
+        bytes.copy(area, k % 32);
+        const [start, end] = [k % 32, (k % 32) + bytes.length];
+        leads!.strings.load(area, start, end);
+        own.load(area, start, end);
+        for (let p = start; p < end; p++) {
+          if (area[p] !== 0x22) continue;
+          strings++;
+          assert.equal(stringEnd(area, p, end, leads!.strings), stringEnd(area, p, end, own), `the string at ${p - start} of ${line}`);
+        }
+      } finally {
+        leads!.give();
+      }
+    }
+    assert.ok(strings > 5000, `${strings} strings`);
+    assert.throws(() => leads!.strings.load(Buffer.from("{}"), 0, 2), /not in the module's memory/);
   });
 
   it("lends its area to one read at a time", () => {

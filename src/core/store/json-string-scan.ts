@@ -16,7 +16,7 @@
 import {
   BITMASK, BR, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_GT_S, I32_LOAD8_U, I32_LT_S,
   I32_OR, I32_SHL, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128, V128_LOAD,
-  VOID, type LineMemory, compiledLazily, lazyLineMemory, nextSixteen, simdModule, sleb,
+  VOID, type LineMemory, type SimdFunction, compiledLazily, lazyLineMemory, nextSixteen, simdModule, sleb,
 } from "../util/wasm-simd";
 
 // Params 0-1: p, end; locals: 2 limit, 3 bits, 4 q, 5 c, 6 quotes, 7 backslashes, 8 spaces, 9 the 16 bytes.
@@ -65,7 +65,10 @@ const body = [
   END,
 ];
 
-const MODULE = compiledLazily(simdModule("stop", 2, [2, 4, I32, 4, V128], body));
+/** The scan's function, for a module of its own (here) or one whose memory holds the line already (StringScanIn). */
+export const STOP_FUNCTION: SimdFunction = { name: "stop", params: 2, locals: [2, 4, I32, 4, V128], body };
+
+const MODULE = compiledLazily(simdModule(STOP_FUNCTION.name, STOP_FUNCTION.params, STOP_FUNCTION.locals, STOP_FUNCTION.body));
 
 /** A line's bytes in the module's memory, and the scan over them. */
 export interface StringScan {
@@ -79,6 +82,28 @@ export interface StringScan {
   next(p: number, end: number): number;
   /** The size of the module's memory now (for tests: it grows with lines, and gives back a large one). */
   memoryBytes(): number;
+}
+
+/**
+ * A scan of lines already in a module's memory that has STOP_FUNCTION among its functions
+ * (`stop`; `holds` says which buffers are views of that memory): load copies nothing.
+ */
+export function stringScanIn(stop: (p: number, end: number) => number, holds: (buf: Uint8Array) => boolean): StringScan {
+  let shift = 0;
+  let size = 0;
+  return {
+    load(buf) {
+      if (!holds(buf)) throw new Error("stringScanIn: the line is not in the module's memory");
+      shift = buf.byteOffset;
+      size = buf.buffer.byteLength;
+    },
+    next(p, end) {
+      return stop(p + shift, end + shift) - shift;
+    },
+    memoryBytes() {
+      return size;
+    },
+  };
 }
 
 /** A scan over a LineMemory: its function read again when the memory's instance is made again. */

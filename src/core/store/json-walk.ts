@@ -130,8 +130,12 @@ export class LineWalker {
    * noting nothing of the plan's. The walk takes it when the outer object named none of
    * restKeys before and the plan notes no inner members (it would find them there): the
    * line is then what a whole walk would make of it.
+   *
+   * A long line's strings are stepped over by `scan` where given (loaded with the line here:
+   * one whose memory holds the line already, json-string-scan.ts's stringScanIn), else by
+   * this thread's stringScan.
    */
-  walk(buf: Uint8Array, start: number, end: number, rest?: (buf: Uint8Array, p: number, end: number) => boolean): boolean {
+  walk(buf: Uint8Array, start: number, end: number, rest?: (buf: Uint8Array, p: number, end: number) => boolean, scan?: StringScan): boolean {
     const w = this.walked;
     w.top.fill(-1);
     w.inner.fill(-1);
@@ -141,7 +145,7 @@ export class LineWalker {
     this.keyFrom = this.keyTo = -1;
     this.outerNamedRest = false;
     const restTaken = rest && this.plan.inner.length === 0 && this.plan.limit >= 4 ? rest : undefined;
-    this.scan = end - start >= SCANNED_LINE ? stringScan() : undefined;
+    this.scan = end - start >= SCANNED_LINE ? (scan ?? stringScan()) : undefined;
     this.scan?.load(buf, start, end);
     const { isObject, context } = this;
     let depth = 0;

@@ -61,16 +61,24 @@ const name = (s: string) => [s.length, ...Buffer.from(s)];
  * section writes them) and one memory of `pages` pages (64 KiB each) at first, exported as "mem".
  */
 export function simdModule(fn: string, params: number, locals: number[], body: number[], pages = 1): Uint8Array {
-  return simdFunctions([{ name: fn, locals, body }], params, pages);
+  return simdFunctions([{ name: fn, params, locals, body }], pages);
 }
 
-/** A module of several functions of one kind (`params` i32 params, one i32 result) over one memory: simdModule's frame. */
-export function simdFunctions(fns: ReadonlyArray<{ name: string; locals: number[]; body: number[] }>, params: number, pages = 1): Uint8Array {
+/** A function of simdFunctions: `params` i32 params, one i32 result, `locals` as the code section writes them. */
+export interface SimdFunction {
+  name: string;
+  params: number;
+  locals: number[];
+  body: number[];
+}
+
+/** A module of several functions over one memory: simdModule's frame (a type for each function). */
+export function simdFunctions(fns: readonly SimdFunction[], pages = 1): Uint8Array {
   const codes = fns.map((f) => [...f.locals, ...f.body]);
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, params, ...new Array<number>(params).fill(I32), 1, I32]),
-    ...section(3, [fns.length, ...fns.map(() => 0)]),
+    ...section(1, [fns.length, ...fns.flatMap((f) => [0x60, f.params, ...new Array<number>(f.params).fill(I32), 1, I32])]),
+    ...section(3, [fns.length, ...fns.map((_, k) => k)]),
     ...section(5, [1, 0x00, ...uleb(pages)]),
     ...section(7, [fns.length + 1, ...name("mem"), 0x02, 0, ...fns.flatMap((f, k) => [...name(f.name), 0x00, k])]),
     ...section(10, [fns.length, ...codes.flatMap((c) => [...uleb(c.length), ...c])]),

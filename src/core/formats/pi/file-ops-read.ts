@@ -307,8 +307,10 @@ class PiFileOpsRead {
    * does not take the line (it is read as before).
    */
   private walked(buf: Buffer, start: number, end: number, offset: number, lineNo: number): boolean {
-    // A line in the line scan's area: the walk stops at its content's end where the rest is as pi writes it (line-leads.ts, REST).
-    if (!walker.walk(buf, start, end, lineLeads()?.rest)) return false;
+    // A line in the line scan's area: the walk stops at its content's end where the rest is as pi writes it (line-leads.ts, REST), and scans its strings there.
+    const leads = lineLeads();
+    const inArea = leads?.holds(buf);
+    if (!walker.walk(buf, start, end, leads?.rest, inArea ? leads?.strings : undefined)) return false;
     // Its lead said a message of the assistant's (why it is walked), and the walk took each of
     // its members and its message's once: their first values, which the lead read, are their only ones.
     const { top, cuts } = walker.walked;

@@ -23,7 +23,8 @@
  * OTHER, left to the JavaScript read. test/core/pi-line-leads.test.ts holds every record to
  * readPlainLead's and holdsFileCallMarker's answers.
  *
- * Hand-assembled (util/wasm-simd.ts); the functions are
+ * Hand-assembled (util/wasm-simd.ts); beside json-string-scan.ts's `stop` (stringScanIn:
+ * a walk of a line in the area scans its strings there, with no copy of the line), the functions are
  *
  *   scan(lo, hi, out, cap) -> n: the lines of mem[lo, hi) that end in a newline before hi,
  *   from lo on, at most cap of them: a record of five i32 for each at out (start, end of
@@ -42,6 +43,7 @@
  *   it), else 0; at out, whether the text has an escape or a byte past ASCII (how
  *   LineLeads.promptText decodes it).
  */
+import { STOP_FUNCTION, stringScanIn, type StringScan } from "../../store/json-string-scan";
 import { LEAD_CAP } from "../../store/line-skim";
 import {
   BITMASK, BLOCK, BR, BR_IF, ELSE, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
@@ -489,11 +491,11 @@ function promptBody(): number[] {
 const MODULE = compiledLazily(
   simdFunctions(
     [
-      { name: "scan", locals: LOCALS, body: body() },
-      { name: "rest", locals: LOCALS, body: restBody() },
-      { name: "prompt", locals: LOCALS, body: promptBody() },
+      { name: "scan", params: 4, locals: LOCALS, body: body() },
+      { name: "rest", params: 4, locals: LOCALS, body: restBody() },
+      { name: "prompt", params: 4, locals: LOCALS, body: promptBody() },
+      STOP_FUNCTION,
     ],
-    4,
     PAGES,
   ),
 );
@@ -515,12 +517,16 @@ export class LineLeads {
     this.records = new Int32Array(this.memory, 0, CAP * RECORD);
     this.ids = new Uint32Array(this.memory, 0, CAP * RECORD);
     this.run = exports.scan as LineLeads["run"];
+    const memory = this.memory;
     const rest = exports.rest as LineLeads["run"];
     this.promptRun = exports.prompt as LineLeads["run"];
+    this.strings = stringScanIn(exports.stop as (p: number, end: number) => number, (buf) => buf.buffer === memory);
     this.textFlags = new Int32Array(this.memory, FLAGS_AT, 1);
-    const memory = this.memory;
     this.rest = (buf, p, end) => buf.buffer === memory && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
   }
+
+  /** The string scan (json-string-scan.ts) of a line in the area, where it is: for the walk of an assistant's line. */
+  readonly strings: StringScan;
 
   /** Whether buf[p, end) is the rest of an assistant's line as pi writes it after its content (REST); false for bytes not in the area. */
   readonly rest: (buf: Uint8Array, p: number, end: number) => boolean;
