@@ -27,7 +27,7 @@
  * a walk of a line in the area scans its strings there, with no copy of the line), the functions are
  *
  *   scan(lo, hi, out, cap) -> n: the lines of mem[lo, hi) that end in a newline before hi,
- *   from lo on, at most cap of them: a record of five i32 for each at out (start, end of
+ *   from lo on, at most cap of them: a record of six i32 for each at out (start, end of
  *   the line before its newline, kind, id, parent, the lead's end: id and parent as
  *   unsigned, the lead's end just past its content's `[` for a kind other than OTHER). The
  *   SLACK bytes after hi may be read and are not used.
@@ -42,16 +42,19 @@
  *   them (PROMPT_TEXT, PROMPT_REST; the text any JSON string, checked as JSON.parse checks
  *   it), else 0; at out, whether the text has an escape or a byte past ASCII (how
  *   LineLeads.promptText decodes it).
- */
-import { STOP_FUNCTION, stringScanIn, type StringScan } from "../../store/json-string-scan";
+ */import { STOP_FUNCTION, stringScanIn, type StringScan } from "../../store/json-string-scan";
 import { LEAD_CAP } from "../../store/line-skim";
 import {
-  BITMASK, BLOCK, BR, BR_IF, ELSE, END, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
-  I32_LOAD8_U, I32_LT_U, I32_MUL, I32_NE, I32_OR, I32_SHL, I32_STORE, I32_SUB, IF, LOOP, LT_U, OR, RETURN, SELECT, SET, SIMD, SPLAT,
-  TEE, UNREACHABLE, V128, V128_CONST, V128_LOAD, VOID, compiledLazily, simdFunctions, sleb, uleb,
+  BITMASK, BLOCK, END, EQ, GET, I32_ADD, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_S, I32_GE_U, I32_GT_S,
+  I32_MUL, I32_OR, I32_STORE, I32_SUB, I32_AND, I32_LOAD8_U, LOOP, RETURN, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128_LOAD, compiledLazily, simdFunctions, sleb,
 } from "../../util/wasm-simd";
+import { Asm } from "../../util/wasm-asm";
 import { FILE_TOOLS } from "./file-tools";
 import { markerBits, markerVectors } from "./file-call-markers";
+import { AT, BITS, bytes, C, CAP_, FLAGS, hex, holds, ID, K, KIND, LEAD_END, literal, LO, LOCALS, HI, NEXT, NL, OUT, P, PAR, plainString, Q, S, step, TEXT_ESCAPED, TEXT_PAST_ASCII, VECTORS, VNL } from "./lead-asm";
+import { PROMPT_TEXT, promptBody, REST_KEYS, restBody } from "./line-rests";
+
+export { REST_KEYS };
 
 /** What a record says of its line's lead (see the comment above); with NO_IDS set for a lead without an id and a parent (pi's version 1). */
 export const LEAD_KINDS = { OTHER: 0, TOOL_RESULT: 1, ASSISTANT: 2, USER: 3, ASSISTANT_MARKED: 4 } as const;
@@ -71,115 +74,6 @@ export const AREA_BYTES = 4 * 2 ** 20 + 65536;
 /** Bytes past a scan's end the module may read (vector loads near a line's end): a reader leaves this much between two parts of the area it scans apart. */
 export const SLACK = 64;
 const PAGES = Math.ceil((DATA_AT + AREA_BYTES + SLACK) / 65536);
-
-/** A small assembler: opcodes in order, and labels by name for the branches (their depths counted here, not by hand). */
-class Asm {
-  readonly code: number[] = [];
-  private readonly labels: string[] = [];
-
-  op(...bytes: number[]): this {
-    for (const b of bytes) this.code.push(b);
-    return this;
-  }
-
-  /** A block (branch to it: go past its end) or a loop (branch to it: go to its start), named `label`. */
-  nest(kind: number, label: string, body: () => void): this {
-    this.code.push(kind, VOID);
-    this.labels.push(label);
-    body();
-    this.labels.pop();
-    this.code.push(END);
-    return this;
-  }
-
-  /** `if` and `else`: each body sits one level deeper for the branches inside. */
-  ifElse(yes: () => void, no: () => void): this {
-    this.code.push(IF, VOID);
-    this.labels.push("");
-    yes();
-    this.code.push(ELSE);
-    no();
-    this.labels.pop();
-    this.code.push(END);
-    return this;
-  }
-
-  /** `if` with no else: its body sits one level deeper for the branches inside. */
-  then(body: () => void): this {
-    return this.nest(IF, "", body);
-  }
-
-  private depth(label: string): number {
-    const i = this.labels.lastIndexOf(label);
-    if (i < 0) throw new Error(`line-leads: no label ${label}`);
-    return this.labels.length - 1 - i;
-  }
-
-  br(label: string): this {
-    return this.op(BR, this.depth(label));
-  }
-
-  brIf(label: string): this {
-    return this.op(BR_IF, this.depth(label));
-  }
-}
-
-// Params: lo, hi, out, cap. Locals: i32 s (the line's start), nl (its newline), k (records), p, c, d, e, ok, id, parent, kind, bits, q, flags; v128 vnl, at, next, then markerVectors' six.
-const [LO, HI, OUT, CAP_, S, NL, K, P, C, D, E, OK, ID, PAR, KIND, BITS, Q, FLAGS, LEAD_END] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
-const [VNL, AT, NEXT, VECTORS] = [19, 20, 21, 22];
-const LOCALS = [2, 15, I32, 9, V128];
-
-/** Branches to `fail` unless mem[local + off, + bytes.length) holds `bytes` (16 at a time; a shorter piece compares its own lanes only). */
-function literal(a: Asm, local: number, off: number, bytes: Uint8Array, fail: string): void {
-  for (let k = 0; k < bytes.length; k += 16) {
-    const piece = bytes.subarray(k, k + 16);
-    const lanes = new Array<number>(16).fill(0);
-    piece.forEach((b, j) => (lanes[j] = b));
-    const mask = piece.length === 16 ? 0xffff : (1 << piece.length) - 1;
-    a.op(GET, local, SIMD, V128_LOAD, 0, ...uleb(off + k), SIMD, V128_CONST, ...lanes, SIMD, EQ, SIMD, BITMASK);
-    a.op(I32_CONST, ...sleb(mask), I32_AND, I32_CONST, ...sleb(mask), I32_NE).brIf(fail);
-  }
-}
-
-/** Whether mem[local, + bytes.length) holds `bytes` (at most 16): 1 or 0 on the stack. */
-function holds(a: Asm, local: number, bytes: Uint8Array): void {
-  const lanes = new Array<number>(16).fill(0);
-  bytes.forEach((b, j) => (lanes[j] = b));
-  const mask = (1 << bytes.length) - 1;
-  a.op(GET, local, SIMD, V128_LOAD, 0, 0, SIMD, V128_CONST, ...lanes, SIMD, EQ, SIMD, BITMASK);
-  a.op(I32_CONST, ...sleb(mask), I32_AND, I32_CONST, ...sleb(mask), I32_EQ);
-}
-
-/** Eight lowercase hex digits at mem[s + off] into the local `into` (their number, unsigned), else to `fail`. */
-function hex(a: Asm, off: number, into: number, fail: string): void {
-  a.op(I32_CONST, 0, SET, into);
-  for (let j = 0; j < 8; j++) {
-    a.op(GET, S, I32_LOAD8_U, 0, ...uleb(off + j), SET, C);
-    a.op(GET, C, I32_CONST, ...sleb(0x30), I32_SUB, SET, D);
-    a.op(GET, C, I32_CONST, ...sleb(0x61), I32_SUB, SET, E);
-    a.op(GET, D, I32_CONST, 10, I32_LT_U, SET, OK);
-    a.op(GET, OK, GET, E, I32_CONST, 6, I32_LT_U, I32_OR, I32_EQZ).brIf(fail);
-    a.op(GET, into, I32_CONST, 4, I32_SHL, GET, D, GET, E, I32_CONST, 10, I32_ADD, GET, OK, SELECT, I32_OR, SET, into);
-  }
-}
-
-/** The local p, at a plain string's first byte, moved on to its closing quote; to `fail` at a backslash, a control byte, a byte past ASCII or the line's end. */
-function plainString(a: Asm, fail: string): void {
-  a.nest(BLOCK, "closed", () =>
-    a.nest(LOOP, "byte", () => {
-      a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
-      a.op(GET, P, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, 0x22, I32_EQ).brIf("closed");
-      a.op(GET, C, I32_CONST, ...sleb(0x5c), I32_EQ).brIf(fail);
-      a.op(GET, C, I32_CONST, 0x20, I32_LT_U).brIf(fail);
-      a.op(GET, C, I32_CONST, ...sleb(0x80), I32_GE_U).brIf(fail);
-      a.op(GET, P, I32_CONST, 1, I32_ADD, SET, P).br("byte");
-    }),
-  );
-}
-
-/** p on by n. */
-const step = (a: Asm, n: number) => a.op(GET, P, I32_CONST, ...sleb(n), I32_ADD, SET, P);
-
 /** KIND set to `kind` with the lead's FLAGS. */
 const setKind = (a: Asm, kind: number) => a.op(I32_CONST, kind, GET, FLAGS, I32_OR, SET, KIND);
 
@@ -189,7 +83,6 @@ function within(a: Asm, kind: number, fail: string): void {
   setKind(a, kind);
 }
 
-const bytes = (s: string) => Buffer.from(s, "latin1");
 const TYPE_ID = bytes('{"type":"message","id":"');
 const TYPE_TIME = bytes('{"type":"message","timestamp":"');
 const PARENT = bytes('","parentId":"');
@@ -312,179 +205,6 @@ function body(): number[] {
     a.op(GET, NL, I32_CONST, 1, I32_ADD, SET, S).br("lines");
   });
   a.op(UNREACHABLE, END);
-  return a.code;
-}
-
-/** Moves p over the digits from p on (none is fine), before nl. */
-function digits(a: Asm): void {
-  a.nest(BLOCK, "past", () =>
-    a.nest(LOOP, "digit", () => {
-      a.op(GET, P, GET, NL, I32_GE_U).brIf("past");
-      a.op(GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U, I32_EQZ).brIf("past");
-      a.op(GET, P, I32_CONST, 1, I32_ADD, SET, P).br("digit");
-    }),
-  );
-}
-
-/** Branches to `fail` unless p is at a digit before nl, then moves p over the digits. */
-function someDigits(a: Asm, fail: string): void {
-  a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
-  a.op(GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U, I32_EQZ).brIf(fail);
-  digits(a);
-}
-
-/** Whether the byte at p, before nl, is `byte`: 1 or 0 on the stack. */
-function byteIs(a: Asm, byte: number): void {
-  a.op(GET, P, GET, NL, I32_LT_U, GET, P, I32_LOAD8_U, 0, 0, I32_CONST, ...sleb(byte), I32_EQ, I32_AND);
-}
-
-/** p moved over a number as JSON writes one (-?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?), else to `fail`. */
-function number(a: Asm, fail: string): void {
-  byteIs(a, 0x2d);
-  a.then(() => step(a, 1));
-  a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
-  a.op(GET, P, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, ...sleb(0x30), I32_EQ);
-  a.ifElse(
-    () => step(a, 1),
-    () => {
-      a.op(GET, C, I32_CONST, ...sleb(0x31), I32_SUB, I32_CONST, 9, I32_LT_U, I32_EQZ).brIf(fail);
-      step(a, 1);
-      digits(a);
-    },
-  );
-  byteIs(a, 0x2e);
-  a.then(() => {
-    step(a, 1);
-    someDigits(a, fail);
-  });
-  a.op(GET, P, GET, NL, I32_LT_U, GET, P, I32_LOAD8_U, 0, 0, I32_CONST, 0x20, I32_OR, I32_CONST, ...sleb(0x65), I32_EQ, I32_AND);
-  a.then(() => {
-    step(a, 1);
-    byteIs(a, 0x2b);
-    byteIs(a, 0x2d);
-    a.op(I32_OR).then(() => step(a, 1));
-    someDigits(a, fail);
-  });
-}
-
-/**
- * The rest of an assistant's line as pi writes it after its content's `]`, piece by piece:
- * bytes as they are, a plain string (S, quotes included), a number (N), and a piece that
- * is there or not ([...]).
- */
-const REST: ReadonlyArray<string | { optional: readonly string[] }> = [
-  ',"api":', "S", ',"provider":', "S", ',"model":', "S",
-  ',"usage":{"input":', "N", ',"output":', "N", ',"cacheRead":', "N", ',"cacheWrite":', "N", { optional: [',"totalTokens":', "N"] },
-  ',"cost":{"input":', "N", ',"output":', "N", ',"cacheRead":', "N", ',"cacheWrite":', "N", ',"total":', "N",
-  '}},"stopReason":', "S", ',"timestamp":', "N", "}}",
-];
-/** The members REST names in the assistant's message (a walk takes the shortcut only when the message named none of them before its content). */
-export const REST_KEYS = ["api", "provider", "model", "usage", "stopReason", "timestamp"];
-
-/** One piece of REST at p, p moved past it; to `fail` (`absent`: the first bytes of an optional piece) where it is not there. */
-function piece(a: Asm, what: string, fail: string): void {
-  if (what === "N") return number(a, fail);
-  if (what === "S") {
-    byteIs(a, 0x22);
-    a.op(I32_EQZ).brIf(fail);
-    step(a, 1);
-    plainString(a, fail);
-    step(a, 1);
-    return;
-  }
-  literal(a, P, 0, bytes(what), fail);
-  step(a, what.length);
-}
-
-function restBody(): number[] {
-  const a = new Asm();
-  a.op(GET, LO, SET, P, GET, HI, SET, NL);
-  a.nest(BLOCK, "fail", () => {
-    for (const what of REST) {
-      if (typeof what === "string") piece(a, what, "fail");
-      else a.nest(BLOCK, "absent", () => what.optional.forEach((w, k) => piece(a, w, k ? "fail" : "absent")));
-    }
-    a.op(GET, P, GET, NL, I32_NE).brIf("fail");
-    a.op(I32_CONST, 1, RETURN);
-  });
-  a.op(I32_CONST, 0, END);
-  return a.code;
-}
-
-/** The one-character escapes JSON has (after a backslash). */
-const SIMPLE_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
-/** The bits prompt() sets at its `out` for the text it found: an escape, a byte past ASCII. */
-export const TEXT_ESCAPED = 1;
-export const TEXT_PAST_ASCII = 2;
-
-/** Whether the byte at q + off is a hex digit: 1 or 0 on the stack. */
-function isHex(a: Asm, off: number): void {
-  a.op(GET, Q, I32_LOAD8_U, 0, off, TEE, C, I32_CONST, ...sleb(0x30), I32_SUB, I32_CONST, 10, I32_LT_U);
-  a.op(GET, C, I32_CONST, 0x20, I32_OR, I32_CONST, ...sleb(0x61), I32_SUB, I32_CONST, 6, I32_LT_U, I32_OR);
-}
-
-/**
- * p, at the first byte of a JSON string, moved to its closing quote, else to `fail`: a raw
- * control byte, an escape JSON has not, or no closing quote before nl, as JSON.parse
- * refuses them. FLAGS gets TEXT_ESCAPED for an escape, TEXT_PAST_ASCII for a byte past ASCII.
- * Uses the v128 locals from VECTORS on: a quote, a backslash and 0x20 in every lane, then the 16 bytes.
- */
-function jsonString(a: Asm, fail: string): void {
-  const [vquote, vbackslash, vspace, vbytes] = [VECTORS, VECTORS + 1, VECTORS + 2, VECTORS + 3];
-  a.op(I32_CONST, 0x22, SIMD, SPLAT, SET, vquote, I32_CONST, ...sleb(0x5c), SIMD, SPLAT, SET, vbackslash, I32_CONST, 0x20, SIMD, SPLAT, SET, vspace);
-  a.nest(BLOCK, "closed", () =>
-    a.nest(LOOP, "inside", () => {
-      a.op(GET, P, GET, NL, I32_GE_U).brIf(fail);
-      // The stops among the 16 bytes at p (a quote, a backslash, a control byte), and their bytes past ASCII (their high bits).
-      a.op(GET, P, SIMD, V128_LOAD, 0, 0, TEE, vbytes, GET, vquote, SIMD, EQ, GET, vbytes, GET, vbackslash, SIMD, EQ, SIMD, OR);
-      a.op(GET, vbytes, GET, vspace, SIMD, LT_U, SIMD, OR, SIMD, BITMASK, SET, BITS);
-      a.op(GET, vbytes, SIMD, BITMASK, SET, D);
-      a.op(GET, BITS, I32_EQZ).then(() => {
-        a.op(GET, D).then(() => a.op(GET, FLAGS, I32_CONST, TEXT_PAST_ASCII, I32_OR, SET, FLAGS));
-        step(a, 16).br("inside");
-      });
-      a.op(GET, P, GET, BITS, I32_CTZ, TEE, E, I32_ADD, TEE, Q, GET, NL, I32_GE_U).brIf(fail);
-      // Bytes past ASCII before the stop.
-      a.op(GET, D, I32_CONST, 1, GET, E, I32_SHL, I32_CONST, 1, I32_SUB, I32_AND).then(() => a.op(GET, FLAGS, I32_CONST, TEXT_PAST_ASCII, I32_OR, SET, FLAGS));
-      a.op(GET, Q, I32_LOAD8_U, 0, 0, TEE, C, I32_CONST, 0x22, I32_EQ).then(() => a.op(GET, Q, SET, P).br("closed"));
-      a.op(GET, C, I32_CONST, ...sleb(0x5c), I32_NE).brIf(fail);
-      a.op(GET, FLAGS, I32_CONST, TEXT_ESCAPED, I32_OR, SET, FLAGS);
-      a.op(GET, Q, I32_CONST, 1, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
-      a.op(GET, Q, I32_LOAD8_U, 0, 1, SET, C);
-      SIMPLE_ESCAPES.forEach((e, k) => a.op(GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])));
-      a.then(() => a.op(GET, Q, I32_CONST, 2, I32_ADD, SET, P).br("inside"));
-      a.op(GET, C, I32_CONST, ...sleb(0x75), I32_NE).brIf(fail);
-      a.op(GET, Q, I32_CONST, 5, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
-      for (let j = 2; j <= 5; j++) {
-        isHex(a, j);
-        a.op(I32_EQZ).brIf(fail);
-      }
-      a.op(GET, Q, I32_CONST, 6, I32_ADD, SET, P).br("inside");
-    }),
-  );
-}
-
-/** A prompt's content and the rest of its line as pi writes them after the content's `[`: one text, and the message's time or none. */
-const PROMPT_TEXT = bytes('{"type":"text","text":"');
-const PROMPT_REST: ReadonlyArray<string | { optional: readonly string[] }> = ['"}]', { optional: [',"timestamp":', "N"] }, "}}"];
-
-/** prompt(p, end, out): where the text's closing quote is, else 0 (see LineLeads.promptText). */
-function promptBody(): number[] {
-  const a = new Asm();
-  a.op(GET, LO, SET, P, GET, HI, SET, NL, I32_CONST, 0, SET, FLAGS);
-  a.nest(BLOCK, "fail", () => {
-    literal(a, P, 0, PROMPT_TEXT, "fail");
-    step(a, PROMPT_TEXT.length);
-    jsonString(a, "fail");
-    a.op(GET, P, SET, LEAD_END);
-    for (const what of PROMPT_REST) {
-      if (typeof what === "string") piece(a, what, "fail");
-      else a.nest(BLOCK, "absent", () => what.optional.forEach((w, k) => piece(a, w, k ? "fail" : "absent")));
-    }
-    a.op(GET, P, GET, NL, I32_NE).brIf("fail");
-    a.op(GET, OUT, GET, FLAGS, I32_STORE, 2, 0, GET, LEAD_END, RETURN);
-  });
-  a.op(I32_CONST, 0, END);
   return a.code;
 }
 
