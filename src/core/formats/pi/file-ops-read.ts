@@ -173,17 +173,18 @@ class PiFileOpsRead {
       if (i >= 0) this.userWords.set(i, storedPreview({ type: "message", message: { role: "user", content: [{ type: "text", text }] } }));
       return;
     }
+    // A lead without ids skims only in a file of version 1 (piSkims).
+    if ((kind === LEAD_KINDS.TOOL_RESULT || kind === LEAD_KINDS.ASSISTANT) && (ids || this.version < 2) && closesObject(buf, start, end)) {
+      this.add(ids ? id : undefined, ids ? parent : undefined);
+      return;
+    }
+    // The lead, for the line's whole read (an assistant's walk takes its parent from there).
     lead.type = "message";
     lead.id = lead.parentId = ids ? HEX_ID : undefined;
     lead.idKey = ids ? id : -1;
     lead.parentKey = ids ? parent : -1;
     lead.hasParentId = ids;
     lead.role = KIND_ROLES[kind];
-    // A lead without ids skims only in a file of version 1 (piSkims).
-    if ((kind === LEAD_KINDS.TOOL_RESULT || kind === LEAD_KINDS.ASSISTANT) && (ids || this.version < 2) && closesObject(buf, start, end)) {
-      this.add(ids ? id : undefined, ids ? parent : undefined);
-      return;
-    }
     this.whole(buf, start, end, offset, lineNo, kind === LEAD_KINDS.ASSISTANT || kind === LEAD_KINDS.ASSISTANT_MARKED);
   }
 
