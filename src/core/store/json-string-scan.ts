@@ -31,7 +31,10 @@ const STOPS_AT_P = [
 ];
 
 /** Whether c is one of the one-character escapes (left on the stack). */
-const SIMPLE_ESCAPE = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].flatMap((e, k) => [GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])]);
+/** The bytes JSON allows after a backslash as a one-character escape: " \ / b f n r t. */
+export const ONE_CHARACTER_ESCAPES: readonly number[] = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
+
+const SIMPLE_ESCAPE = ONE_CHARACTER_ESCAPES.flatMap((e, k) => [GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])]);
 
 const body = [
   // limit = end - 16: the last p whose 16 bytes all lie before end.

@@ -86,7 +86,7 @@ function holdsAt(buf: Uint8Array, k: number, end: number, lit: Uint8Array): bool
 }
 
 /** Whether the marker's pair at k (a quote or a backslash) begins a whole marker before end. */
-export function markerAt(buf: Uint8Array, k: number, end: number): boolean {
+function markerAt(buf: Uint8Array, k: number, end: number): boolean {
   if (buf[k] === 0x5c) return k + 1 < end && buf[k + 1] === 0x75;
   for (const name of NAMES) if (holdsAt(buf, k, end, name)) return true;
   return false;

@@ -6,6 +6,7 @@ import {
   BITMASK, BLOCK, EQ, GET, I32, I32_ADD, I32_AND, I32_CONST, I32_CTZ, I32_EQ, I32_EQZ, I32_GE_U, I32_LOAD8_U, I32_LT_U,
   I32_NE, I32_OR, I32_SHL, I32_SUB, LOOP, LT_U, OR, SELECT, SET, SIMD, SPLAT, TEE, V128, V128_CONST, V128_LOAD, sleb, uleb,
 } from "../../util/wasm-simd";
+import { ONE_CHARACTER_ESCAPES } from "../../store/json-string-scan";
 import type { Asm } from "../../util/wasm-asm";
 
 // Params: lo, hi, out, cap. Locals: i32 s (the line's start), nl (its newline), k (records), p, c, d, e, ok, id, parent, kind, bits, q, flags; v128 vnl, at, next, then markerVectors' six.
@@ -115,8 +116,6 @@ export function number(a: Asm, fail: string): void {
   });
 }
 
-/** The one-character escapes JSON has (after a backslash). */
-export const SIMPLE_ESCAPES = [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74];
 /** The bits prompt() sets at its `out` for the text it found: an escape, a byte past ASCII. */
 export const TEXT_ESCAPED = 1;
 export const TEXT_PAST_ASCII = 2;
@@ -130,7 +129,8 @@ export function isHex(a: Asm, off: number): void {
 /**
  * p, at the first byte of a JSON string, moved to its closing quote, else to `fail`: a raw
  * control byte, an escape JSON has not, or no closing quote before nl, as JSON.parse
- * refuses them. FLAGS gets TEXT_ESCAPED for an escape, TEXT_PAST_ASCII for a byte past ASCII.
+ * refuses them (json-string-scan.ts's loop, its \u escapes checked here too, and what it
+ * met noted). FLAGS gets TEXT_ESCAPED for an escape, TEXT_PAST_ASCII for a byte past ASCII.
  * Uses the v128 locals from VECTORS on: a quote, a backslash and 0x20 in every lane, then the 16 bytes.
  */
 export function jsonString(a: Asm, fail: string): void {
@@ -155,7 +155,7 @@ export function jsonString(a: Asm, fail: string): void {
       a.op(GET, FLAGS, I32_CONST, TEXT_ESCAPED, I32_OR, SET, FLAGS);
       a.op(GET, Q, I32_CONST, 1, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
       a.op(GET, Q, I32_LOAD8_U, 0, 1, SET, C);
-      SIMPLE_ESCAPES.forEach((e, k) => a.op(GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])));
+      ONE_CHARACTER_ESCAPES.forEach((e, k) => a.op(GET, C, I32_CONST, ...sleb(e), I32_EQ, ...(k ? [I32_OR] : [])));
       a.then(() => a.op(GET, Q, I32_CONST, 2, I32_ADD, SET, P).br("inside"));
       a.op(GET, C, I32_CONST, ...sleb(0x75), I32_NE).brIf(fail);
       a.op(GET, Q, I32_CONST, 5, I32_ADD, GET, NL, I32_GE_U).brIf(fail);
