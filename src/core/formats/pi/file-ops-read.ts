@@ -22,7 +22,7 @@ import { jsonDeeperThan, MAX_JSON_DEPTH } from "../../util/json-depth";
 import { FileTooLargeError, openRegularAsync, readBytesFile, readBytesInto } from "../../util/safe-open";
 import { tallyCalls } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
-import { isPiHeader, piSkims, v1EntryId } from "./index-hooks";
+import { isPiHeader, piSkims, piSkimsLead, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
 import { AREA_BYTES, KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, REST_KEYS, SCAN_CAP, SLACK, type LineLeads } from "./line-leads";
 import { emptyLead, HEX_ID, readPlainLead, type PlainLead } from "./plain-lead";
@@ -157,9 +157,8 @@ class PiFileOpsRead {
 
   /**
    * A whole line whose lead line-leads.ts read (`kind`, not OTHER; pi's `id` and `parent` as
-   * numbers), as line() reads it: the lead readPlainLead gives, and piSkims' answer for it (a
-   * tool's result skims, an assistant's line skims unless it holds a file call's marker, a
-   * prompt never does).
+   * numbers), as line() reads it: the lead readPlainLead gives, and piSkims' answer for it
+   * (piSkimsLead, the scan having found the marker).
    */
   leadRead(buf: Buffer, start: number, end: number, offset: number, lineNo: number, kind: number, id: number, parent: number, leads: LineLeads, leadEnd: number): void {
     if (!this.headerSeen) return this.line(buf, start, end, offset, lineNo, true);
@@ -173,8 +172,8 @@ class PiFileOpsRead {
       if (i >= 0) this.userWords.set(i, storedPreview({ type: "message", message: { role: "user", content: [{ type: "text", text }] } }));
       return;
     }
-    // A lead without ids skims only in a file of version 1 (piSkims).
-    if ((kind === LEAD_KINDS.TOOL_RESULT || kind === LEAD_KINDS.ASSISTANT) && (ids || this.version < 2) && closesObject(buf, start, end)) {
+    const role = KIND_ROLES[kind];
+    if (piSkimsLead("message", role, ids ? HEX_ID : undefined, ids, this.version, kind === LEAD_KINDS.ASSISTANT_MARKED) && closesObject(buf, start, end)) {
       this.add(ids ? id : undefined, ids ? parent : undefined);
       return;
     }
@@ -184,7 +183,7 @@ class PiFileOpsRead {
     lead.idKey = ids ? id : -1;
     lead.parentKey = ids ? parent : -1;
     lead.hasParentId = ids;
-    lead.role = KIND_ROLES[kind];
+    lead.role = role;
     this.whole(buf, start, end, offset, lineNo, kind === LEAD_KINDS.ASSISTANT || kind === LEAD_KINDS.ASSISTANT_MARKED);
   }
 

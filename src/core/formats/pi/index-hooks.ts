@@ -163,8 +163,13 @@ function skimPi(lead: Record<string, unknown>, version: number, line: Buffer): R
  * of pi files asks it too: file-ops-read.ts).
  */
 export function piSkims(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, buf: Buffer, start: number, end: number): boolean {
+  return piSkimsLead(type, role, id, hasParentId, version, type === "message" && role === "assistant" && holdsFileCallMarker(buf, start, end));
+}
+
+/** piSkims with the line's marker answer given (`marked`: whether an assistant's line holds a file call's marker; line-leads.ts finds it). */
+export function piSkimsLead(type: unknown, role: unknown, id: unknown, hasParentId: boolean, version: number, marked: boolean): boolean {
   if (type !== "message" || typeof role !== "string") return false;
-  if (role === "assistant" ? holdsFileCallMarker(buf, start, end) : NEEDED_ROLES.has(role)) return false;
+  if (role === "assistant" ? marked : NEEDED_ROLES.has(role)) return false;
   return version < 2 || (typeof id === "string" && hasParentId);
 }
 

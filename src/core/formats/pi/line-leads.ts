@@ -237,12 +237,11 @@ export class LineLeads {
     this.records = new Int32Array(this.memory, 0, CAP * RECORD);
     this.ids = new Uint32Array(this.memory, 0, CAP * RECORD);
     this.run = exports.scan as LineLeads["run"];
-    const memory = this.memory;
     const rest = exports.rest as LineLeads["run"];
     this.promptRun = exports.prompt as LineLeads["run"];
-    this.strings = stringScanIn(exports.stop as (p: number, end: number) => number, (buf) => buf.buffer === memory);
+    this.strings = stringScanIn(exports.stop as (p: number, end: number) => number, (buf) => this.holds(buf));
     this.textFlags = new Int32Array(this.memory, FLAGS_AT, 1);
-    this.rest = (buf, p, end) => buf.buffer === memory && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
+    this.rest = (buf, p, end) => this.holds(buf) && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
   }
 
   /** The string scan (json-string-scan.ts) of a line in the area, where it is: for the walk of an assistant's line. */
@@ -280,7 +279,7 @@ export class LineLeads {
   }
 
   /** Whether buf's bytes are in the area (a part of it taken). */
-  holds(buf: Buffer): boolean {
+  holds(buf: Uint8Array): boolean {
     return buf.buffer === this.memory;
   }
 
