@@ -3,10 +3,9 @@
 // edits are hundreds of MB, their places a few bytes each. A text is read back when a
 // lookup hands it out, and a file changed under the index gives a note, never another text.
 
-import { createHash } from "node:crypto";
 import { closeSync } from "node:fs";
-import * as zlib from "node:zlib";
 import { readAt, readInto } from "../store/file-stamp";
+import { laneDigest } from "../util/lane-digest";
 import { openRegular } from "../util/safe-open";
 
 /**
@@ -16,24 +15,19 @@ import { openRegular } from "../util/safe-open";
 export interface TextAt {
   at: number;
   bytes: number;
-  digest: string;
+  digest: number;
 }
 
 /** How the texts of entry i are kept in its touches: as they are (sessionTouches' default), or at their places. */
 export type TextPlacer = (i: number, texts: { oldText?: string; newText?: string }) => { oldText?: string; newText?: string; oldAt?: TextAt; newAt?: TextAt };
 
-/** Node's own CRC-32 (Node >= 20.15 and 22.2): native, an order of magnitude cheaper than a SHA-1. */
-const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-
 /**
- * A short digest of a text's JSON bytes as its line holds them: enough to tell the bytes
- * read back from others. A cold index digests every edit of every session (tens of MB at
- * 100 MB of session), so it is a CRC-32 with the length beside it where Node has one, else
- * 72 bits of SHA-1; the first letter says which, and a digest of the other kind is never
- * taken for a match.
+ * A short digest of a text's JSON bytes as its line holds them: enough to tell the bytes read
+ * back from others. A cold index digests every edit of every session (650 MB at the bench's
+ * 4 GB), so it is lane-digest.ts's, run in WebAssembly where the line is in pi's line scan's memory.
  */
-export function bytesDigest(bytes: Uint8Array): string {
-  return crc32 ? `c${crc32(bytes).toString(36)}` : `s${createHash("sha1").update(bytes).digest("base64url").slice(0, 12)}`;
+export function bytesDigest(bytes: Uint8Array, from = 0, to = bytes.length): number {
+  return laneDigest(bytes, from, to);
 }
 
 /**
@@ -198,7 +192,7 @@ export function placeTexts(t: { oldText?: string; newText?: string }, line: Buff
 function placed(text: string, line: Buffer, offset: number, cutAt: CutAt | undefined): TextAt | undefined {
   const cut = cutAt?.(text);
   if (!cut) return placeOf(text, line, offset);
-  return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(new Uint8Array(line.buffer, line.byteOffset + cut[0], cut[1] - cut[0])) };
+  return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(line, cut[0], cut[1]) };
 }
 
 /**

@@ -35,14 +35,15 @@ export interface SessionRecord {
 
 /**
  * 2: compact rows, edits' texts as places in their session files; 3: the places' digests of
- * the bytes (bytesDigest); 4: lines, two a session (its facts, then its rows as they are).
+ * the bytes (bytesDigest); 4: lines, two a session (its facts, then its rows as they are);
+ * 5: the digests lane-digest.ts's numbers.
  */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
 
 /** An edit's text: its place [at, bytes, digest], the text itself when it has no place, 0 for none. */
-type TextCell = [number, number, string] | string | 0;
+type TextCell = [number, number, number] | string | 0;
 /** One operation of an entry on one file: [operation, path (index in paths), old text, new text]. */
 type TouchRow = [number, number, TextCell, TextCell];
 /** One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none), its operations]. */
@@ -127,7 +128,7 @@ function recordLines(path: string, rec: SessionRecord): string {
 
 /** A text cell as written: its place, the text, or 0. */
 function isTextCell(cell: unknown): cell is TextCell {
-  return cell === 0 || typeof cell === "string" || (Array.isArray(cell) && cell.length === 3 && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "string");
+  return cell === 0 || typeof cell === "string" || (Array.isArray(cell) && cell.length === 3 && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "number");
 }
 
 function putText(t: StoredTouch, cell: TextCell, text: "oldText" | "newText", place: "oldAt" | "newAt"): void {

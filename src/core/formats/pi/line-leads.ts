@@ -49,6 +49,7 @@ import {
   I32_MUL, I32_OR, I32_STORE, I32_SUB, I32_AND, I32_LOAD8_U, LOOP, RETURN, SET, SIMD, SPLAT, TEE, UNREACHABLE, V128_LOAD, compiledLazily, simdFunctions, sleb,
 } from "../../util/wasm-simd";
 import { Asm } from "../../util/wasm-asm";
+import { digestInMemory, LANES_FUNCTION } from "../../util/lane-digest";
 import { FILE_TOOLS } from "./file-tools";
 import { markerBits, markerVectors } from "./file-call-markers";
 import { AT, BITS, bytes, C, CAP_, FLAGS, hex, holds, ID, K, KIND, LEAD_END, literal, LO, LOCALS, HI, NEXT, NL, OUT, P, PAR, plainString, Q, S, step, TEXT_ESCAPED, TEXT_PAST_ASCII, VECTORS, VNL } from "./lead-asm";
@@ -68,6 +69,8 @@ const CAP = 4096;
 const RECORD = 6;
 /** Where prompt() writes what it found of a text (TEXT_ESCAPED, TEXT_PAST_ASCII): after the records. */
 const FLAGS_AT = CAP * RECORD * 4;
+/** Where lane-digest.ts's `lanes` writes its four lanes: after the flags. */
+const LANES_AT = FLAGS_AT + 16;
 /** Where the file's bytes go in the memory, and how many fit: a small file whole (file-ops-read.ts reads up to 4 MiB at once), or two chunks and their rooms. */
 const DATA_AT = 2 * 65536;
 export const AREA_BYTES = 4 * 2 ** 20 + 65536;
@@ -215,6 +218,7 @@ const MODULE = compiledLazily(
       { name: "rest", params: 4, locals: LOCALS, body: restBody() },
       { name: "prompt", params: 4, locals: LOCALS, body: promptBody() },
       STOP_FUNCTION,
+      LANES_FUNCTION,
     ],
     PAGES,
   ),
@@ -242,6 +246,8 @@ export class LineLeads {
     this.strings = stringScanIn(exports.stop as (p: number, end: number) => number, (buf) => this.holds(buf));
     this.textFlags = new Int32Array(this.memory, FLAGS_AT, 1);
     this.rest = (buf, p, end) => this.holds(buf) && rest(buf.byteOffset + p, buf.byteOffset + end, 0, 0) === 1;
+    // An edit's text in a line read here is digested here too (history/edit-texts.ts places it so).
+    digestInMemory(this.memory, exports.lanes as (p: number, end: number, out: number) => number, LANES_AT);
   }
 
   /** The string scan (json-string-scan.ts) of a line in the area, where it is: for the walk of an assistant's line. */
