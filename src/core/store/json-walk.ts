@@ -11,6 +11,7 @@
 // value JSON.parse keeps, makes the walk refuse the line), so each noted place holds the
 // value JSON.parse would give that member; the items are JSON texts themselves.
 
+import { KnownNames } from "./known-names";
 import { stringScan, type StringScan } from "./json-string-scan";
 import { KEYED_LEVELS, memberKey, newKeyLevel, onceKey, SCANNED_LINE, skipLiteral, skipNumber, skipSpace, stringEnd } from "./json-valid";
 
@@ -68,33 +69,20 @@ const ITEM_KEY_SLOT = -4;
 /** Slots of the inner members come after this (top members: 0 on). */
 const INNER_BASE = 1 << 16;
 
-function bytesOf(names: readonly string[]): Uint8Array[] {
+function namesOf(names: readonly string[]): KnownNames {
   for (const n of names) if (!/^\w+$/.test(n)) throw new Error(`LineWalker: "${n}" is not a plain key`);
-  return names.map((n) => Buffer.from(n, "latin1"));
-}
-
-/** Which of `names` buf[from, to) spells, or -1. */
-function nameIn(names: readonly Uint8Array[], buf: Uint8Array, from: number, to: number): number {
-  const len = to - from;
-  for (let k = 0; k < names.length; k++) {
-    const n = names[k];
-    if (n.length !== len) continue;
-    let i = 0;
-    while (i < len && buf[from + i] === n[i]) i++;
-    if (i === len) return k;
-  }
-  return -1;
+  return new KnownNames(names);
 }
 
 /** Walks lines by one plan; its WalkedLine is made again by each walk. */
 export class LineWalker {
-  private readonly topNames: Uint8Array[];
-  private readonly innerNames: Uint8Array[];
-  private readonly outerName: Uint8Array[];
-  private readonly listName: Uint8Array[];
-  private readonly cutNames: Uint8Array[];
-  private readonly itemKeyName: Uint8Array[];
-  private readonly restNames: Uint8Array[];
+  private readonly topNames: KnownNames;
+  private readonly innerNames: KnownNames;
+  private readonly outerName: KnownNames;
+  private readonly listName: KnownNames;
+  private readonly cutNames: KnownNames;
+  private readonly itemKeyName: KnownNames;
+  private readonly restNames: KnownNames;
   /** Whether the outer object named one of restNames before its list: no check of the rest is taken then. */
   private outerNamedRest = false;
   /** The place of the itemKey's value in the item being walked. */
@@ -109,13 +97,13 @@ export class LineWalker {
   private scan: StringScan | undefined;
 
   constructor(private readonly plan: WalkPlan) {
-    this.topNames = bytesOf(plan.top);
-    this.innerNames = bytesOf(plan.inner);
-    this.outerName = bytesOf([plan.outer]);
-    this.listName = bytesOf([plan.list]);
-    this.cutNames = bytesOf(plan.cutKeys);
-    this.itemKeyName = bytesOf([plan.itemKey]);
-    this.restNames = bytesOf(plan.restKeys ?? []);
+    this.topNames = namesOf(plan.top);
+    this.innerNames = namesOf(plan.inner);
+    this.outerName = namesOf([plan.outer]);
+    this.listName = namesOf([plan.list]);
+    this.cutNames = namesOf(plan.cutKeys);
+    this.itemKeyName = namesOf([plan.itemKey]);
+    this.restNames = namesOf(plan.restKeys ?? []);
     this.walked = { top: new Int32Array(2 * plan.top.length), inner: new Int32Array(2 * plan.inner.length), items: [], itemKeys: [], cuts: [] };
   }
 
@@ -233,14 +221,14 @@ export class LineWalker {
     let k1 = v - 1;
     while (buf[k1] !== QUOTE) k1--;
     if (ctx === LINE) {
-      const t = nameIn(this.topNames, buf, k0, k1);
-      keyed.slot = t >= 0 ? t : nameIn(this.outerName, buf, k0, k1) === 0 ? OUTER_SLOT : NO_SLOT;
+      const t = this.topNames.indexIn(buf, k0, k1);
+      keyed.slot = t >= 0 ? t : this.outerName.indexIn(buf, k0, k1) === 0 ? OUTER_SLOT : NO_SLOT;
     } else if (ctx === OUTER) {
-      if (this.restNames.length && nameIn(this.restNames, buf, k0, k1) >= 0) this.outerNamedRest = true;
-      const t = nameIn(this.innerNames, buf, k0, k1);
-      keyed.slot = t >= 0 ? INNER_BASE + t : nameIn(this.listName, buf, k0, k1) === 0 ? LIST_SLOT : NO_SLOT;
-    } else if (ctx === ITEM_OBJECT && nameIn(this.itemKeyName, buf, k0, k1) === 0) keyed.slot = ITEM_KEY_SLOT;
-    else keyed.cut = nameIn(this.cutNames, buf, k0, k1) >= 0;
+      if (this.restNames.names.length && this.restNames.indexIn(buf, k0, k1) >= 0) this.outerNamedRest = true;
+      const t = this.innerNames.indexIn(buf, k0, k1);
+      keyed.slot = t >= 0 ? INNER_BASE + t : this.listName.indexIn(buf, k0, k1) === 0 ? LIST_SLOT : NO_SLOT;
+    } else if (ctx === ITEM_OBJECT && this.itemKeyName.indexIn(buf, k0, k1) === 0) keyed.slot = ITEM_KEY_SLOT;
+    else keyed.cut = this.cutNames.indexIn(buf, k0, k1) >= 0;
     return v;
   }
 

@@ -9,6 +9,7 @@
 // (LineCutter.parseItems), whose answer this one equals where it gives one.
 
 import { cutMark } from "./cut-parse";
+import { KnownNames } from "./known-names";
 
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -31,8 +32,9 @@ const MAX_DIGITS = 15;
 const NOT_PLAIN: unique symbol = Symbol("not plain");
 
 /** Keys pi's tool calls use, made once (each key read is compared with these before a string is made of it). */
-const KNOWN_KEYS = ["type", "id", "name", "arguments", "path", "oldText", "newText", "content", "offset", "limit", "edits", "command", "timeout"];
-const KNOWN_BYTES = KNOWN_KEYS.map((k) => Buffer.from(k));
+const KNOWN_KEYS = new KnownNames(["type", "id", "name", "arguments", "path", "oldText", "newText", "content", "offset", "limit", "edits", "command", "timeout"]);
+/** Values as common: a call's type, and the names of the tools pi calls most. */
+const KNOWN_VALUES = new KnownNames(["toolCall", "read", "write", "edit", "bash"]);
 
 /**
  * The position after the plain string (printable ASCII, no escape) whose opening quote is at
@@ -99,7 +101,7 @@ class PlainReader {
     const after = plainStringEnd(this.buf, this.p, this.buf.length);
     if (after >= 0) {
       this.p = after;
-      return this.buf.toString("latin1", from, after - 1);
+      return KNOWN_VALUES.nameIn(this.buf, from, after - 1) ?? this.buf.toString("latin1", from, after - 1);
     }
     return this.escapedString(from);
   }
@@ -138,13 +140,8 @@ class PlainReader {
     if (after < 0 || buf[after] !== COLON) return undefined;
     const to = after - 1;
     this.p = after + 1;
-    for (let k = 0; k < KNOWN_BYTES.length; k++) {
-      const known = KNOWN_BYTES[k];
-      if (known.length !== to - from) continue;
-      let same = true;
-      for (let i = 0; same && i < known.length; i++) same = buf[from + i] === known[i];
-      if (same) return KNOWN_KEYS[k];
-    }
+    const known = KNOWN_KEYS.nameIn(buf, from, to);
+    if (known !== undefined) return known;
     const name = this.buf.toString("latin1", from, to);
     // JSON.parse makes this an own member; an assignment would set the object's prototype.
     return name === "__proto__" ? undefined : name;

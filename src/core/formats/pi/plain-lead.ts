@@ -4,6 +4,7 @@
 // makes no string to parse per line. Anything else (an escape, a number, a space, a long
 // lead) is not read here: the caller falls back to leadingMembers, which reads it exactly.
 
+import { KnownNames } from "../../store/known-names";
 import { LEAD_CAP } from "../../store/line-skim";
 import { plainStringEnd } from "../../store/plain-items";
 import { hexIdAt } from "./entry-ids";
@@ -58,11 +59,10 @@ function topKey(buf: Buffer, from: number, to: number): number {
 }
 
 /** Interned names: a line's type and role are few, and need no new string each. */
-const NAMES = ["message", "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "branch_summary"];
+const NAMES = new KnownNames(["message", "user", "assistant", "toolResult", "bashExecution", "custom", "compaction", "branch_summary"]);
 
 function nameAt(buf: Buffer, from: number, to: number): string {
-  for (const n of NAMES) if (spells(buf, from, to, n)) return n;
-  return buf.toString("latin1", from, to);
+  return NAMES.nameIn(buf, from, to) ?? buf.toString("latin1", from, to);
 }
 
 /** Whether buf holds `lit` at p (the caller knows p + lit.length is within the line). */
