@@ -126,8 +126,12 @@ describe("per-file history: edits' texts kept as places in their session files",
     assert.throws(() => rowsTouches('{"paths":[],"prompts":[],"entries":[["e",""]]}'), /not as written/);
   });
 
-  it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text", async () => {
+  it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text; a short text is kept as it was read", async () => {
     const w = buildHistoryWorld();
+    // An edit whose texts are long enough to be kept as their places (SHORT_TEXT_BYTES).
+    const before = `export const greeting = 'hallo'; // ${"a long line ".repeat(6)}`;
+    const after = `export const greeting = 'hello'; // ${"a long line ".repeat(6)}`;
+    appendFileSync(w.piFile, `${JSON.stringify({ ...assistant("p6", "p5", "", { toolCalls: [{ id: "c3", name: "edit", arguments: { path: "src/app.ts", oldText: before, newText: after } }] }), timestamp: "2026-05-01T10:00:06.000Z" })}\n`);
     // A whole second, so the time set again below is the same to the last digit.
     const when = new Date("2026-05-01T12:00:00Z");
     utimesSync(w.piFile, when, when);
@@ -135,19 +139,21 @@ describe("per-file history: edits' texts kept as places in their session files",
     const first = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), cacheDir, env: w.env });
     await first.refresh();
     const app = join(w.main, "src", "app.ts");
-    assert.equal(first.lookup(app).find((t) => t.agent === "pi" && t.operation === "edit")?.newText, "'hello'");
-    // The same bytes count and time, another text where the edit's was: the stamp cannot tell.
-    writeFileSync(w.piFile, readFileSync(w.piFile, "utf8").replace("'hello'", "'howdy'"));
+    const edits = (index: HistoryIndex) => index.lookup(app).filter((t) => t.agent === "pi" && t.operation === "edit");
+    assert.deepEqual(edits(first).map((t) => [t.entryId, t.oldText, t.newText]), [["p6", before, after], ["p4", "'hallo'", "'hello'"]]);
+    // The same bytes count and time, other texts where the edits' were: the stamp cannot tell.
+    writeFileSync(w.piFile, readFileSync(w.piFile, "utf8").replaceAll("'hello'", "'howdy'"));
     utimesSync(w.piFile, when, when);
     const fresh = new HistoryIndex({ dirs: w.dirs, only: Object.keys(w.dirs), cacheDir, env: w.env });
     await fresh.refresh();
     assert.equal(fresh.sessionReads, 0, "the stamp is unchanged: the session is taken from the cache");
-    const edit = fresh.lookup(app).find((t) => t.agent === "pi" && t.operation === "edit");
-    assert.ok(edit);
-    assert.equal(edit.newText, undefined);
-    assert.equal(edit.oldText, "'hallo'", "the old text's bytes are unchanged: still read back");
-    assert.match(edit.textNote ?? "", /changed since the history indexed it .*refresh the history/);
-    assert.ok(edit.textNote?.startsWith(w.piFile));
+    const [long, short] = edits(fresh);
+    assert.equal(long.newText, undefined);
+    assert.equal(long.oldText, before, "the old text's bytes are unchanged: still read back");
+    assert.match(long.textNote ?? "", /changed since the history indexed it .*refresh the history/);
+    assert.ok(long.textNote?.startsWith(w.piFile));
+    // A short text is kept in the index as the session held it when it was read.
+    assert.deepEqual([short.oldText, short.newText, short.textNote], ["'hallo'", "'hello'", undefined]);
   });
 
   it("a place's digest is of its bytes: a byte changed in place, or another digest, is a note, never a text", () => {

@@ -3,7 +3,8 @@ import { statSync, writeFileSync } from "node:fs";
 import { openSession } from "../../src/core/formats/registry";
 import { lineLeads } from "../../src/core/formats/pi/line-leads";
 import { piFormat } from "../../src/core/formats/pi/format";
-import { withTexts } from "../../src/core/history/edit-texts";
+import { CUT_BYTES } from "../../src/core/formats/pi/file-ops-read";
+import { placer, SessionBytes, SHORT_TEXT_BYTES, withTexts } from "../../src/core/history/edit-texts";
 import { readSessionTouches } from "../../src/core/history/read-touches";
 import { sessionTouches, TEXT_CAP } from "../../src/core/history/session-touches";
 import { writeHostileSession } from "../helpers/hostile-session";
@@ -236,6 +237,33 @@ describe("per-file history: pi's own quick read of a file", () => {
         ["x", undefined],
       ],
     );
+  });
+
+  it("short texts are kept as they are, long ones as their places, alike in the quick read and a whole load's", async () => {
+    assert.ok(SHORT_TEXT_BYTES <= CUT_BYTES, "a text the quick read leaves in its line is never short");
+    const texts = {
+      // JSON strings a byte under SHORT_TEXT_BYTES and at it: kept, then placed.
+      under: "u".repeat(SHORT_TEXT_BYTES - 3),
+      at: "a".repeat(SHORT_TEXT_BYTES - 2),
+      // Short, with what JSON escapes or writes in more bytes than one: kept when their JSON string is short.
+      quote: 'say "hi"',
+      accents: "\u00e9".repeat(10),
+      accentsLong: "\u00e9".repeat(40),
+      tab: "\t".repeat(40),
+    };
+    const calls = Object.entries(texts).map(([k, t]) => call(`c${k}`, "write", { path: `${k}.txt`, content: t }));
+    const path = writeSession([header({ cwd: "/w" }), user("u1", null, "Texts"), assistant("a1", "u1", "", { toolCalls: calls })]);
+    assert.ok(await quickReadTakes(path));
+    const quick = (await readSessionTouches(path, "/w")).touches;
+    const session = await openSession(path);
+    const bytes = new SessionBytes(path);
+    try {
+      assert.deepEqual(quick, sessionTouches(session, "/w", placer(session.metas, bytes)), "the quick read keeps and places the texts a whole load does");
+    } finally {
+      bytes.close();
+    }
+    const kept = Object.fromEntries(quick.map((t) => [t.absolutePath.slice(3, -4), t.newText !== undefined ? "kept" : t.newAt ? "placed" : "none"]));
+    assert.deepEqual(kept, { under: "kept", at: "placed", quote: "kept", accents: "kept", accentsLong: "placed", tab: "placed" });
   });
 
   it("a file read a chunk at a time: lines of every length across the chunks' ends, longer than the room kept for them, one longer than a chunk", async () => {

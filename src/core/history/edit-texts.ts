@@ -188,10 +188,30 @@ export function placeTexts(t: { oldText?: string; newText?: string }, line: Buff
   return out;
 }
 
-/** A text's place in its line: where it was left (`cutAt`), else where JSON.stringify's literal of it is (placeOf); undefined for neither. */
+/**
+ * A text whose JSON string is shorter than this is kept as it is, not as its place: the place
+ * ([at, bytes, digest] in the cache, ~25 bytes) takes as much room, and finding and digesting
+ * it cost more than the rest of the text's touch. At most the bytes from which pi's quick read
+ * leaves a text in its line (formats/pi/file-ops-read.ts's CUT_BYTES), so that a text the
+ * read left there is never short and both reads keep a text alike.
+ */
+export const SHORT_TEXT_BYTES = 32;
+
+/** Printable ASCII but a quote and a backslash: JSON.stringify writes each such character as one byte. */
+const PLAIN_ASCII = /^[ !#-[\]-~]*$/;
+
+/**
+ * A text's place in its line: where it was left (`cutAt`), else where JSON.stringify's literal
+ * of it is (placeOf); undefined for neither, and for a short one (SHORT_TEXT_BYTES).
+ */
 function placed(text: string, line: Buffer, offset: number, cutAt: CutAt | undefined): TextAt | undefined {
   const cut = cutAt?.(text);
-  if (!cut) return placeOf(text, line, offset);
+  if (!cut) {
+    // Plain ASCII short enough: its literal's bytes are its length and the quotes, known without making it.
+    if (text.length + 2 < SHORT_TEXT_BYTES && PLAIN_ASCII.test(text)) return undefined;
+    const at = placeOf(text, line, offset);
+    return at && at.bytes >= SHORT_TEXT_BYTES ? at : undefined;
+  }
   return { at: offset + cut[0], bytes: cut[1] - cut[0], digest: bytesDigest(line, cut[0], cut[1]) };
 }
 

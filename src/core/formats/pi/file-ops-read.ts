@@ -66,7 +66,7 @@ function storedPreview(e: Record<string, unknown>): string {
 const CUT_KEYS = ["thinking", "thinkingSignature", "text", "oldText", "newText", "content"];
 
 /** Texts shorter than this (quotes included) are parsed: cutting them saves nothing. */
-const CUT_BYTES = 64;
+export const CUT_BYTES = 64;
 
 /** This thread's cutter: its buffer is reused line after line. */
 const cutter = new LineCutter(CUT_KEYS, CUT_BYTES);
