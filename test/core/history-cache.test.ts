@@ -103,17 +103,18 @@ describe("per-file history: edits' texts kept as places in their session files",
       { entryId: "e1", timestamp: "2026-01-01T00:00:00.000Z", prompt: "fix it", operation: "read", absolutePath: "/w/c.ts" },
     ];
     const rows = new RowWriter();
-    for (const t of touches) rows.push(t);
+    for (const t of touches) rows.touch({ id: t.entryId, timestamp: t.timestamp, prompt: t.prompt }, t.operation, t.absolutePath, t);
     const text = rows.text();
     // The tables, written out by hand.
     const tables = {
       paths: ["/w/a.ts", "/w/b.ts", "/w/c.ts"],
       prompts: ["fix it"],
       entries: [
-        ["e1", "2026-01-01T00:00:00.000Z", 0, [[0, 0, 0, 0], [2, 0, [1, 11, 1001], 'new "text"']]],
-        ["e2", "", 0, [[1, 1, 0, [2, 12, 1002]]]],
-        ["e2", "2026-01-01T00:00:01.000Z", -1, [[0, 0, 0, 0]]],
-        ["e1", "2026-01-01T00:00:00.000Z", 0, [[0, 2, 0, 0]]],
+        // Each touch flat: operation, path, then its old and new text (-1 for none, the text, or its place's three numbers).
+        ["e1", "2026-01-01T00:00:00.000Z", 0, 0, 0, -1, -1, 2, 0, 1, 11, 1001, 'new "text"'],
+        ["e2", "", 0, 1, 1, -1, 2, 12, 1002],
+        ["e2", "2026-01-01T00:00:01.000Z", -1, 0, 0, -1, -1],
+        ["e1", "2026-01-01T00:00:00.000Z", 0, 0, 2, -1, -1],
       ],
     };
     assert.equal(text, JSON.stringify(tables));
@@ -124,6 +125,19 @@ describe("per-file history: edits' texts kept as places in their session files",
     const none = new RowWriter();
     assert.equal(none.text(), JSON.stringify({ paths: [], prompts: [], entries: [] }));
     assert.throws(() => rowsTouches('{"paths":[],"prompts":[],"entries":[["e",""]]}'), /not as written/);
+    // A touch cut short, a path or a prompt not in the tables, a place of two numbers, a digest past 32 bits: not as written.
+    for (const bad of [
+      [["e", "", -1, 0]],
+      [["e", "", -1, 0, 0, -1]],
+      [["e", "", -1, 0, 1, -1, -1]],
+      [["e", "", 0, 0, 0, -1, -1]],
+      [["e", "", -1, 0, 0, 5, 6]],
+      [["e", "", -1, 0, 0, -1, 5, 6, 2 ** 32]],
+      [["e", "", -1, 3, 0, -1, -1]],
+      [["e", "", -1, 0, 0, -2, -1]],
+    ])
+      assert.throws(() => rowsTouches(JSON.stringify({ paths: ["/w/a.ts"], prompts: [], entries: bad })), /not as written/, JSON.stringify(bad));
+    assert.deepEqual(rowsTouches(JSON.stringify({ paths: ["/w/a.ts"], prompts: [], entries: [["e", "", -1, 0, 0, -1, 5, 6, 2 ** 32 - 1]] })), [{ entryId: "e", operation: "read", absolutePath: "/w/a.ts", newAt: { at: 5, bytes: 6, digest: 2 ** 32 - 1 } }]);
   });
 
   it("a session file changed under the cache (same size and time) gives a note for its edit's text, not another text; a short text is kept as it was read", async () => {

@@ -10,7 +10,7 @@ import { NewFileWriter } from "../store/atomic-file";
 import { readTextFile } from "../util/safe-open";
 import type { TextAt } from "./edit-texts";
 import type { FileOperation } from "./file-touch";
-import type { StoredTouch } from "./session-touches";
+import type { PlacedTexts, StoredTouch, TouchFacts, TouchSink } from "./session-touches";
 
 /**
  * One session's part of the index, remembered by its file's stamp. Its touches are kept as
@@ -36,18 +36,19 @@ export interface SessionRecord {
 /**
  * 2: compact rows, edits' texts as places in their session files; 3: the places' digests of
  * the bytes (bytesDigest); 4: lines, two a session (its facts, then its rows as they are);
- * 5: the digests lane-digest.ts's numbers.
+ * 5: the digests lane-digest.ts's numbers; 6: an entry's touches flat in its row.
  */
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 
 const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
 
-/** An edit's text: its place [at, bytes, digest], the text itself when it has no place, 0 for none. */
-type TextCell = [number, number, number] | string | 0;
-/** One operation of an entry on one file: [operation, path (index in paths), old text, new text]. */
-type TouchRow = [number, number, TextCell, TextCell];
-/** One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none), its operations]. */
-type EntryRow = [string, string, number, TouchRow[]];
+/**
+ * One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none)],
+ * then each touch flat (no array of its own: a cold index makes 600,000): its operation (in
+ * OPERATIONS), its path (index in paths), then its old and its new text, each -1 for none,
+ * the text itself, or its place as three numbers: at, bytes, digest (edit-texts.ts's TextAt).
+ */
+type EntryRow = [string, string, number, ...Array<number | string>];
 
 /** A session's touches in a cache row: its paths and prompts once each, its touches by entry. */
 export interface RowTables {
@@ -83,9 +84,12 @@ class Table {
   }
 }
 
-function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
-  if (at) return [at.at, at.bytes, at.digest];
-  return text ?? 0;
+const NO_TEXT = -1;
+
+/** A touch's text in its entry's row: its place, else the text, else NO_TEXT. */
+function putCell(row: EntryRow, text: string | undefined, at: TextAt | undefined): void {
+  if (at) row.push(at.at, at.bytes, at.digest);
+  else row.push(text ?? NO_TEXT);
 }
 
 /**
@@ -93,19 +97,21 @@ function textCell(text: string | undefined, at: TextAt | undefined): TextCell {
  * its JSON text (text): each touch kept as its row's cells, so a large session's touch
  * objects (and their texts' places) die young instead of living until its end.
  */
-export class RowWriter {
+export class RowWriter implements TouchSink {
   private readonly paths = new Table();
   private readonly prompts = new Table();
   private readonly entries: EntryRow[] = [];
   private last: EntryRow | undefined;
 
-  /** One touch, after those of entries before it (touches of one entry come together). */
-  push(t: StoredTouch): void {
-    const prompt = t.prompt === undefined ? -1 : this.prompts.of(t.prompt);
-    const time = t.timestamp ?? "";
+  /** One touch of entry `e`, after those of entries before it (touches of one entry come together). */
+  touch(e: TouchFacts, operation: FileOperation, absolutePath: string, texts: PlacedTexts | undefined): void {
+    const prompt = e.prompt ? this.prompts.of(e.prompt) : -1;
+    const time = e.timestamp || "";
     let last = this.last;
-    if (!last || last[0] !== t.entryId || last[1] !== time || last[2] !== prompt) this.entries.push((this.last = last = [t.entryId, time, prompt, []]));
-    last[3].push([OPERATIONS.indexOf(t.operation), this.paths.of(t.absolutePath), textCell(t.oldText, t.oldAt), textCell(t.newText, t.newAt)]);
+    if (!last || last[0] !== e.id || last[1] !== time || last[2] !== prompt) this.entries.push((this.last = last = [e.id, time, prompt]));
+    last.push(operation === "read" ? 0 : operation === "write" ? 1 : 2, this.paths.of(absolutePath));
+    putCell(last, texts?.oldText, texts?.oldAt);
+    putCell(last, texts?.newText, texts?.newAt);
   }
 
   /** The files the touches name, each once. */
@@ -126,39 +132,43 @@ function recordLines(path: string, rec: SessionRecord): string {
   return `${JSON.stringify(facts)}\n${rec.rows}\n`;
 }
 
-/** A text cell as written: its place, the text, or 0. */
-function isTextCell(cell: unknown): cell is TextCell {
-  return cell === 0 || typeof cell === "string" || (Array.isArray(cell) && cell.length === 3 && typeof cell[0] === "number" && typeof cell[1] === "number" && typeof cell[2] === "number");
-}
+const isIndex = (v: unknown, below: number): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < below;
 
-function putText(t: StoredTouch, cell: TextCell, text: "oldText" | "newText", place: "oldAt" | "newAt"): void {
-  if (cell === 0) return;
-  if (typeof cell === "string") t[text] = cell;
-  else t[place] = { at: cell[0], bytes: cell[1], digest: cell[2] };
-}
-
-/** Whether rows read back hold tables as written. */
-function isTables(row: RowTables): boolean {
-  const { paths, prompts, entries } = row;
-  if (!Array.isArray(paths) || !Array.isArray(prompts) || !Array.isArray(entries)) return false;
-  if (!paths.every((p) => typeof p === "string") || !prompts.every((p) => typeof p === "string")) return false;
-  for (const e of entries) {
-    if (!Array.isArray(e) || typeof e[0] !== "string" || typeof e[1] !== "string" || !Number.isInteger(e[2]) || e[2] >= prompts.length || !Array.isArray(e[3])) return false;
-    for (const op of e[3]) if (!Array.isArray(op) || !OPERATIONS[op[0]] || typeof paths[op[1]] !== "string" || !isTextCell(op[2]) || !isTextCell(op[3])) return false;
+/**
+ * A touch's text in `row` from `j` on, put in `t` as written (putCell): the position after
+ * it, or -1 for a cell not as written.
+ */
+function takeCell(row: EntryRow, j: number, t: StoredTouch, text: "oldText" | "newText", place: "oldAt" | "newAt"): number {
+  const v = row[j];
+  if (v === NO_TEXT) return j + 1;
+  if (typeof v === "string") {
+    t[text] = v;
+    return j + 1;
   }
-  return true;
+  const [bytes, digest] = [row[j + 1], row[j + 2]];
+  if (!Number.isSafeInteger(v) || (v as number) < 0 || !Number.isSafeInteger(bytes) || (bytes as number) < 0 || !isIndex(digest, 2 ** 32)) return -1;
+  t[place] = { at: v as number, bytes: bytes as number, digest };
+  return j + 3;
 }
 
-/** The touches of a row's tables. */
-function decode(row: RowTables): StoredTouch[] {
+/** The touches of a row's tables, or undefined for tables not as written. */
+function decode(row: RowTables): StoredTouch[] | undefined {
+  const { paths, prompts, entries } = row;
+  if (!Array.isArray(paths) || !Array.isArray(prompts) || !Array.isArray(entries)) return undefined;
+  if (!paths.every((p) => typeof p === "string") || !prompts.every((p) => typeof p === "string")) return undefined;
   const touches: StoredTouch[] = [];
-  for (const [entryId, time, prompt, ops] of row.entries) {
-    for (const [op, path, oldCell, newCell] of ops) {
-      const t: StoredTouch = { entryId, operation: OPERATIONS[op], absolutePath: row.paths[path] };
+  for (const e of entries) {
+    if (!Array.isArray(e) || typeof e[0] !== "string" || typeof e[1] !== "string" || !Number.isInteger(e[2]) || e[2] < -1 || e[2] >= prompts.length) return undefined;
+    const [entryId, time, prompt] = e;
+    for (let j = 3; j < e.length; ) {
+      const [op, path] = [e[j], e[j + 1]];
+      if (!isIndex(op, OPERATIONS.length) || !isIndex(path, paths.length)) return undefined;
+      const t: StoredTouch = { entryId, operation: OPERATIONS[op], absolutePath: paths[path] };
       if (time) t.timestamp = time;
-      if (prompt >= 0) t.prompt = row.prompts[prompt];
-      putText(t, oldCell, "oldText", "oldAt");
-      putText(t, newCell, "newText", "newAt");
+      if (prompt >= 0) t.prompt = prompts[prompt];
+      j = takeCell(e, j + 2, t, "oldText", "oldAt");
+      if (j >= 0) j = takeCell(e, j, t, "newText", "newAt");
+      if (j < 0) return undefined;
       touches.push(t);
     }
   }
@@ -173,7 +183,7 @@ function touchesOfRows(rows: string): StoredTouch[] | undefined {
   } catch {
     return undefined;
   }
-  return tables && typeof tables === "object" && isTables(tables) ? decode(tables) : undefined;
+  return tables && typeof tables === "object" ? decode(tables) : undefined;
 }
 
 /** The touches of rows RowWriter wrote (a read's, SessionRead.touches). */

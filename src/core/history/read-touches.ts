@@ -2,7 +2,7 @@ import { formatById, formatOfFile } from "../formats/registry";
 import type { FileOpsEntry, SessionFormat } from "../session/session-format";
 import { cutLength, placer, placeTexts, SessionBytes } from "./edit-texts";
 import { RowWriter, rowsTouches } from "./history-cache";
-import { entryTouches, sessionTouches, TEXT_CAP, type StoredTouch } from "./session-touches";
+import { entryTouches, sessionTouchesInto, TEXT_CAP, type StoredTouch } from "./session-touches";
 
 /**
  * What the history takes from one read of a session: its touches as the cache file writes
@@ -79,7 +79,7 @@ export async function readSessionTouches(path: string, cwd: string, opts: { sign
   const bytes = new SessionBytes(path);
   try {
     const rows = new RowWriter();
-    for (const t of sessionTouches(session, cwd, placer(session.metas, bytes))) rows.push(t);
+    sessionTouchesInto(rows, session, cwd, placer(session.metas, bytes));
     return sessionRead(rows, session.format.info(session).name);
   } finally {
     bytes.close();

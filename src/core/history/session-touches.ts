@@ -122,32 +122,40 @@ export type TouchingEntry = Omit<FileOpsEntry, "line" | "offset" | "calls" | "cu
 
 const NO_TEXTS: Texts[] = [];
 
-/** Where an entry's touches go, one by one: a list, or a session's cache row as it is written (history-cache.ts, RowWriter). */
+/** What a touch takes of its entry. */
+export type TouchFacts = { id: string; timestamp?: string; prompt?: string };
+
+/** An edit's texts as a touch keeps them: themselves, or their places (TextPlacer). */
+export type PlacedTexts = ReturnType<TextPlacer>;
+
+/** Where an entry's touches go, one by one: a list (TouchList), or a session's cache row as it is written (history-cache.ts, RowWriter). */
 export interface TouchSink {
-  push(t: StoredTouch): void;
+  touch(e: TouchFacts, operation: FileOperation, absolutePath: string, texts: PlacedTexts | undefined): void;
 }
 
-/** One touch of an entry, without texts. */
-function touchOf(e: TouchingEntry, operation: FileOperation, absolutePath: string): StoredTouch {
-  const touch: StoredTouch = { entryId: e.id, operation, absolutePath };
-  if (e.timestamp) touch.timestamp = e.timestamp;
-  if (e.prompt) touch.prompt = e.prompt;
-  return touch;
-}
+/** Touches made into objects, in order. */
+export class TouchList implements TouchSink {
+  readonly list: StoredTouch[] = [];
 
-/** The touches of one entry's operation `op` on `abs` with these texts (none: one touch without), appended to `out`. */
-function opTouches(out: TouchSink, e: TouchingEntry, op: FileOperation, abs: string, texts: readonly Texts[], place: (t: Texts) => ReturnType<TextPlacer>): void {
-  if (!texts.length) out.push(touchOf(e, op, abs));
-  for (const t of texts) {
+  touch(e: TouchFacts, operation: FileOperation, absolutePath: string, texts: PlacedTexts | undefined): void {
     // Built field by field: spreading the texts into a copy of the touch cost more than the rest of it.
-    const touch = touchOf(e, op, abs);
-    const kept = place(capped(t, e.lengthOf ?? ownLength));
-    if (kept.oldText !== undefined) touch.oldText = kept.oldText;
-    if (kept.oldAt) touch.oldAt = kept.oldAt;
-    if (kept.newText !== undefined) touch.newText = kept.newText;
-    if (kept.newAt) touch.newAt = kept.newAt;
-    out.push(touch);
+    const t: StoredTouch = { entryId: e.id, operation, absolutePath };
+    if (e.timestamp) t.timestamp = e.timestamp;
+    if (e.prompt) t.prompt = e.prompt;
+    if (texts) {
+      if (texts.oldText !== undefined) t.oldText = texts.oldText;
+      if (texts.oldAt) t.oldAt = texts.oldAt;
+      if (texts.newText !== undefined) t.newText = texts.newText;
+      if (texts.newAt) t.newAt = texts.newAt;
+    }
+    this.list.push(t);
   }
+}
+
+/** The touches of one entry's operation `op` on `abs` with these texts (none: one touch without), handed to `out`. */
+function opTouches(out: TouchSink, e: TouchingEntry, op: FileOperation, abs: string, texts: readonly Texts[], place: (t: Texts) => PlacedTexts): void {
+  if (!texts.length) out.touch(e, op, abs, undefined);
+  for (const t of texts) out.touch(e, op, abs, place(capped(t, e.lengthOf ?? ownLength)));
 }
 
 /**
@@ -155,7 +163,7 @@ function opTouches(out: TouchSink, e: TouchingEntry, op: FileOperation, abs: str
  * (an entry that read and edited a file did both; an edit call that made several edits,
  * one per edit), paths resolved against the session's cwd, the texts kept as `place` says.
  */
-export function entryTouches(out: TouchSink, e: TouchingEntry, cwd: string, place: (t: Texts) => ReturnType<TextPlacer>): void {
+export function entryTouches(out: TouchSink, e: TouchingEntry, cwd: string, place: (t: Texts) => PlacedTexts): void {
   let calls: ReadCall[] | undefined;
   for (const a of e.activity) {
     const abs = absoluteIn(a.path, cwd);
@@ -172,11 +180,17 @@ export function entryTouches(out: TouchSink, e: TouchingEntry, cwd: string, plac
  * texts are kept as `place` says (as they are, by default).
  */
 export function sessionTouches(session: SessionReader, cwd: string, place: TextPlacer = (_i, t) => t): StoredTouch[] {
+  const out = new TouchList();
+  sessionTouchesInto(out, session, cwd, place);
+  return out.list;
+}
+
+/** sessionTouches, each touch handed to `out` as it is found. */
+export function sessionTouchesInto(out: TouchSink, session: SessionReader, cwd: string, place: TextPlacer): void {
   const f = session.format;
-  if (!f.files) return [];
+  if (!f.files) return;
   const n = session.metas.length;
   const prompts = promptsOf(session);
-  const out: StoredTouch[] = [];
   for (let i = 0; i < n; i++) {
     const activity = f.files(session, [i]);
     if (!activity.length) continue;
@@ -184,5 +198,4 @@ export function sessionTouches(session: SessionReader, cwd: string, place: TextP
     const meta = session.metas[i];
     entryTouches(out, { id: meta.id, timestamp: meta.timestamp, prompt: prompts.of(i), activity, calls: () => callsOf(session, i) }, cwd, (t) => place(i, t));
   }
-  return out;
 }
