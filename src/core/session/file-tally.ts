@@ -1,27 +1,47 @@
 import type { FileActivity } from "./session-format";
 
-/** Files as a format's entries touch them, in the order first touched (every format's `files` counts with this). */
+/** A record's summaries before it has one: shared, never changed (fromSummary makes a list of its own). */
+const NO_SUMMARY: FileActivity["fromSummary"] = Object.freeze([]) as unknown as FileActivity["fromSummary"];
+
+/** Records a tally looks through one by one before it keeps them by path too. */
+const FEW = 8;
+
+/**
+ * Files as a format's entries touch them, in the order first touched (every format's `files`
+ * counts with this). An entry's tally (the history's read makes one for each entry that
+ * calls a file tool) holds a file or two: they are looked for in the list, and kept by path
+ * only past a few (a map each was a fifth of what that read allocated).
+ */
 export class FileTally {
-  private readonly byPath = new Map<string, FileActivity>();
+  private readonly records: FileActivity[] = [];
+  private byPath: Map<string, FileActivity> | undefined;
 
   /** The record of a path, made on its first touch by `entryId`. */
   touch(path: string, entryId: string): FileActivity {
-    let a = this.byPath.get(path);
+    let a = this.find(path);
     if (!a) {
-      a = { path, read: 0, written: 0, edited: 0, fromSummary: [], firstEntryId: entryId };
-      this.byPath.set(path, a);
+      a = { path, read: 0, written: 0, edited: 0, fromSummary: NO_SUMMARY, firstEntryId: entryId };
+      this.records.push(a);
+      if (this.byPath) this.byPath.set(path, a);
+      else if (this.records.length > FEW) this.byPath = new Map(this.records.map((r) => [r.path, r]));
     }
     return a;
+  }
+
+  private find(path: string): FileActivity | undefined {
+    if (this.byPath) return this.byPath.get(path);
+    for (const r of this.records) if (r.path === path) return r;
+    return undefined;
   }
 
   /** A summary's record of a file (no per-call count there). */
   fromSummary(path: string, entryId: string, kind: "read" | "modified"): void {
     const a = this.touch(path, entryId);
-    if (!a.fromSummary.includes(kind)) a.fromSummary.push(kind);
+    if (!a.fromSummary.includes(kind)) a.fromSummary = [...a.fromSummary, kind];
   }
 
   list(): FileActivity[] {
-    return [...this.byPath.values()];
+    return this.records.slice();
   }
 }
 

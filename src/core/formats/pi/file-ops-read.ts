@@ -20,7 +20,7 @@ import { closesObject, leadingMembers } from "../../store/line-skim";
 import { isoTextOf } from "../../util/iso-time";
 import { jsonDeeperThan, MAX_JSON_DEPTH } from "../../util/json-depth";
 import { FileTooLargeError, openRegularAsync, readBytesFile, readBytesInto } from "../../util/safe-open";
-import { tallyCalls } from "./file-ops";
+import { tallyBlocks } from "./file-ops";
 import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, piSkimsLead, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
@@ -87,9 +87,13 @@ function isPlainString(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
+/** mayBeCalls' answer, made again by each call (it is read before the next). */
+const callPlaces: number[] = [];
+
 /** The places of the blocks that may be tool calls: all but those whose type is plainly another (a thought, a text). */
 function mayBeCalls(buf: Buffer, items: readonly number[], types: readonly number[]): number[] {
-  const out: number[] = [];
+  const out = callPlaces;
+  out.length = 0;
   for (let j = 0; j < items.length; j += 2) {
     const [from, to] = [types[j], types[j + 1]];
     if (from >= 0 && !holds(buf, from, to, TOOL_CALL) && isPlainString(buf, from, to)) continue;
@@ -333,7 +337,7 @@ class PiFileOpsRead {
   /** An assistant's entry (at i, its id as the load gives it) with these content blocks: handed on when it has file operations. */
   private assistant(i: number, id: string, timestamp: string, content: unknown, buf: Buffer, start: number, end: number, offset: number, cuts: readonly number[]): void {
     const tally = new FileTally();
-    tallyCalls(tally, { message: { content } }, id);
+    tallyBlocks(tally, content, id);
     const activity = tally.list();
     if (!activity.length) return;
     const calls: Array<{ name: unknown; input: unknown }> = [];

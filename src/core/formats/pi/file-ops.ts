@@ -36,9 +36,13 @@ export function fileActivity(session: Session, positions: readonly number[]): Fi
 
 /** The read, write and edit tool calls of an assistant's message (its entry, parsed), counted into `tally`. */
 export function tallyCalls(tally: FileTally, entry: Record<string, unknown>, entryId: string): void {
-  const message = entry.message as { content?: unknown } | undefined;
-  const blocks = Array.isArray(message?.content) ? (message.content as Array<Record<string, unknown>>) : [];
-  for (const b of blocks) {
+  tallyBlocks(tally, (entry.message as { content?: unknown } | undefined)?.content, entryId);
+}
+
+/** tallyCalls of a message's content (its blocks, when it is a list). */
+export function tallyBlocks(tally: FileTally, content: unknown, entryId: string): void {
+  if (!Array.isArray(content)) return;
+  for (const b of content as Array<Record<string, unknown>>) {
     if (!b || b.type !== "toolCall") continue;
     const kind = TOOL_KIND[String(b.name)];
     const args = b.arguments as Record<string, unknown> | undefined;
