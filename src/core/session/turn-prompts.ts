@@ -22,8 +22,9 @@ export class TurnPrompts {
   ) {}
 
   of(i: number): string | undefined {
+    // Written from its start, its length never cut: a list emptied lets its storage go.
     const seen = this.seen;
-    seen.length = 0;
+    let n = 0;
     let mark = -1;
     for (let k = i; k >= 0; k = this.parentOf(k)) {
       const known = k < this.memo.length ? this.memo[k] : 0;
@@ -31,16 +32,16 @@ export class TurnPrompts {
         mark = known;
         break;
       }
-      seen.push(k);
+      seen[n++] = k;
       const words = this.promptAt(k)?.trim();
       if (words) {
         mark = this.found.push(words.slice(0, PROMPT_CAP));
         break;
       }
       // A cycle the tree should not have must not hang the walk.
-      if (seen.length > this.size()) break;
+      if (n > this.size()) break;
     }
-    for (const k of seen) this.remember(k, mark);
+    for (let j = 0; j < n; j++) this.remember(seen[j], mark);
     return mark > 0 ? this.found[mark - 1] : undefined;
   }
 

@@ -124,12 +124,24 @@ export class LineWalker {
    * this thread's stringScan.
    */
   walk(buf: Uint8Array, start: number, end: number, rest?: (buf: Uint8Array, p: number, end: number) => boolean, scan?: StringScan): boolean {
+    // The lists are written from their start and cut to what this walk wrote at its end: a
+    // list emptied (length 0) lets its storage go, and each walk made it again.
+    this.itemCount = this.cutCount = 0;
+    const walked = this.walkLine(buf, start, end, rest, scan);
+    const w = this.walked;
+    w.items.length = w.itemKeys.length = this.itemCount;
+    w.cuts.length = this.cutCount;
+    return walked;
+  }
+
+  /** How much of the walked lists this walk wrote. */
+  private itemCount = 0;
+  private cutCount = 0;
+
+  private walkLine(buf: Uint8Array, start: number, end: number, rest: ((buf: Uint8Array, p: number, end: number) => boolean) | undefined, scan: StringScan | undefined): boolean {
     const w = this.walked;
     w.top.fill(-1);
     w.inner.fill(-1);
-    w.items.length = 0;
-    w.itemKeys.length = 0;
-    w.cuts.length = 0;
     this.keyFrom = this.keyTo = -1;
     this.outerNamedRest = false;
     const restTaken = rest && this.plan.inner.length === 0 && this.plan.limit >= 4 ? rest : undefined;
@@ -171,7 +183,10 @@ export class LineWalker {
         }
       } else if (c === QUOTE) {
         p = stringEnd(buf, p, end, this.scan);
-        if (p >= 0 && cut && p - from >= this.plan.cutBytes) w.cuts.push(from, p);
+        if (p >= 0 && cut && p - from >= this.plan.cutBytes) {
+          w.cuts[this.cutCount++] = from;
+          w.cuts[this.cutCount++] = p;
+        }
       } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) p = skipNumber(buf, p, end);
       else p = skipLiteral(buf, p, end);
       if (p < 0) return false;
@@ -236,8 +251,12 @@ export class LineWalker {
   private note(slot: number, up: number, from: number, to: number): void {
     const w = this.walked;
     if (up === LIST) {
-      w.items.push(from, to);
-      w.itemKeys.push(this.keyFrom, this.keyTo);
+      const k = this.itemCount;
+      w.items[k] = from;
+      w.items[k + 1] = to;
+      w.itemKeys[k] = this.keyFrom;
+      w.itemKeys[k + 1] = this.keyTo;
+      this.itemCount = k + 2;
       this.keyFrom = this.keyTo = -1;
     }
     if (slot === ITEM_KEY_SLOT) {

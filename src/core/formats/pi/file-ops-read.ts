@@ -87,24 +87,29 @@ function isPlainString(buf: Buffer, from: number, to: number): boolean {
   return true;
 }
 
-/** mayBeCalls' answer, made again by each call (it is read before the next). */
+/** mayBeCalls' answer, written again by each call (it is read before the next; a list emptied lets its storage go). */
 const callPlaces: number[] = [];
 
 /** The places of the blocks that may be tool calls: all but those whose type is plainly another (a thought, a text). */
 function mayBeCalls(buf: Buffer, items: readonly number[], types: readonly number[]): number[] {
   const out = callPlaces;
-  out.length = 0;
+  let n = 0;
   for (let j = 0; j < items.length; j += 2) {
-    const [from, to] = [types[j], types[j + 1]];
+    const from = types[j];
+    const to = types[j + 1];
     if (from >= 0 && !holds(buf, from, to, TOOL_CALL) && isPlainString(buf, from, to)) continue;
-    out.push(items[j], items[j + 1]);
+    out[n++] = items[j];
+    out[n++] = items[j + 1];
   }
+  out.length = n;
   return out;
 }
 
-/** Whether buf[from, to) holds exactly `lit`. */
+/** Whether buf[from, to) holds exactly `lit` (compared here: Buffer's compare checks its arguments at a cost). */
 function holds(buf: Buffer, from: number, to: number, lit: Buffer): boolean {
-  return from >= 0 && to - from === lit.length && buf.compare(lit, 0, lit.length, from, to) === 0;
+  if (from < 0 || to - from !== lit.length) return false;
+  for (let k = 0; k < lit.length; k++) if (buf[from + k] !== lit[k]) return false;
+  return true;
 }
 
 /**
