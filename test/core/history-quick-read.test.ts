@@ -313,8 +313,11 @@ describe("per-file history: pi's own quick read of a file", () => {
       assert.ok(afterSmall > 0, "the small file's lines were scanned");
       assert.ok((await sameAsFullRead(large)) >= 140);
       assert.ok(scans > afterSmall + 4, "the chunked file's lines were scanned");
-      // Two reads at once: one has the module's area, the other reads its own buffers.
+      const [smallScans, largeScans] = [afterSmall, scans - afterSmall];
+      // Three reads at once: they take turns with the module's area, each scanned there as it is alone.
+      const before = scans;
       const [a, b, c] = await Promise.all([readSessionTouches(large, "/w"), readSessionTouches(large, "/w"), readSessionTouches(small, "/w")]);
+      assert.equal(scans - before, 2 * largeScans + smallScans, "every read scanned in the area");
       assert.deepEqual(b.touches, a.touches);
       assert.deepEqual(c.touches, (await readSessionTouches(small, "/w")).touches);
       assert.ok(a.touches.length >= 140);

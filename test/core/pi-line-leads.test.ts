@@ -264,6 +264,25 @@ describe("pi's lines and their leads in WebAssembly SIMD (line-leads.ts)", () =>
     leads!.give();
   });
 
+  it("lends its area in turn: a read that asks while another has it gets it when that one gives it back, first asked first", async () => {
+    const first = leads!.take();
+    assert.ok(first);
+    const got: string[] = [];
+    const second = leads!.takeInTurn().then((a) => (got.push("second"), a));
+    const third = leads!.takeInTurn().then((a) => (got.push("third"), a));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(got, [], "no one gets it while it is lent");
+    leads!.give();
+    assert.equal(await second, first);
+    assert.deepEqual(got, ["second"]);
+    assert.equal(leads!.take(), undefined, "handed on, not free");
+    leads!.give();
+    assert.equal(await third, first);
+    leads!.give();
+    assert.ok(leads!.take(), "free once every read gave it back");
+    leads!.give();
+  });
+
   it("agrees with the JavaScript reads on every line of the real pi sessions", function () {
     needFixtures(this);
     let read = 0;

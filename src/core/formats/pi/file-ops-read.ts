@@ -390,24 +390,18 @@ function feedScanned(read: PiFileOpsRead, leads: LineLeads, buf: Buffer, lo: num
 /** A file of at most this many bytes is read in one synchronous read: awaiting each of its steps left the thread idle a seventh of the time. */
 const SMALL_FILE = 4 * 2 ** 20;
 
-/** A small file's lines, read at once: false (nothing read) for a file past SMALL_FILE. */
-function readSmall(read: PiFileOpsRead, path: string, leads: LineLeads | undefined): boolean {
-  // Into the module's area when this thread has one free (a read of a large file may hold it across its awaits).
-  const area = leads?.take();
+/** A small file's lines, read at once (into the module's area where this thread has one): false (nothing read) for a file past SMALL_FILE. */
+function readSmall(read: PiFileOpsRead, path: string, leads: LineLeads | undefined, area: Buffer | undefined): boolean {
+  let buf: Buffer;
   try {
-    let buf: Buffer;
-    try {
-      buf = area ? readBytesInto(path, area, SMALL_FILE) : readBytesFile(path, SMALL_FILE);
-    } catch (err) {
-      if (err instanceof FileTooLargeError) return false;
-      throw err;
-    }
-    const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1, leads);
-    if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
-    return true;
-  } finally {
-    if (area) leads?.give();
+    buf = area ? readBytesInto(path, area, SMALL_FILE) : readBytesFile(path, SMALL_FILE);
+  } catch (err) {
+    if (err instanceof FileTooLargeError) return false;
+    throw err;
   }
+  const { from, lineNo } = feedLines(read, buf, 0, buf.length, 0, 1, leads);
+  if (from < buf.length) read.line(buf, from, buf.length, from, lineNo, false);
+  return true;
 }
 
 /**
@@ -420,9 +414,8 @@ const ROOM = 64 * 1024;
 if (SMALL_FILE > AREA_BYTES || 2 * (ROOM + CHUNK) + SLACK > AREA_BYTES) throw new Error("file-ops-read: a small file or two chunks do not fit line-leads.ts's area");
 
 /** A file's lines, a chunk at a time, the next chunk read (into the other of two buffers) while one's lines are read. */
-async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined, leads: LineLeads | undefined): Promise<void> {
+async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSignal | undefined, leads: LineLeads | undefined, area: Buffer | undefined): Promise<void> {
   const file = await openRegularAsync(path);
-  const area = leads?.take();
   // The read of the next chunk, made while this one's lines are read (awaited before the file is closed).
   let next: Promise<{ bytesRead: number }> | undefined;
   try {
@@ -476,7 +469,6 @@ async function readChunked(read: PiFileOpsRead, path: string, signal: AbortSigna
     }
   } finally {
     await next?.catch(() => undefined);
-    if (area) leads?.give();
     await file.close();
   }
 }
@@ -491,11 +483,18 @@ export async function readPiFileOps(path: string, onEntry: (e: FileOpsEntry) => 
   try {
     opts.signal?.throwIfAborted();
     const leads = lineLeads();
-    if (readSmall(read, path, leads)) {
-      // A turn of the event loop: a thread reading small files one after another must still
-      // hear its reader threads (their answers, and their asks for more, are messages).
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    } else await readChunked(read, path, opts.signal, leads);
+    // The file's bytes go into the module's area, where the line scan reads them: this
+    // thread's reads take turns with it (LineLeads.takeInTurn).
+    const area = leads?.take() ?? (await leads?.takeInTurn());
+    try {
+      if (readSmall(read, path, leads, area)) {
+        // A turn of the event loop: a thread reading small files one after another must still
+        // hear its reader threads (their answers, and their asks for more, are messages).
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      } else await readChunked(read, path, opts.signal, leads, area);
+    } finally {
+      if (area) leads?.give();
+    }
     read.finish();
     return read.name === undefined ? {} : { name: read.name };
   } catch (err) {
