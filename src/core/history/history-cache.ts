@@ -93,9 +93,9 @@ function putCell(row: EntryRow, text: string | undefined, at: TextAt | undefined
 }
 
 /**
- * A session's touches made into its cache row as they come (push, in the order read), then
- * its JSON text (text): each touch kept as its row's cells, so a large session's touch
- * objects (and their texts' places) die young instead of living until its end.
+ * A session's touches made into its cache row as they come (touch, in the order read), then
+ * its JSON text (text): each touch written flat into its entry's row, so no touch object
+ * (nor its texts' places) lives until the session's end.
  */
 export class RowWriter implements TouchSink {
   private readonly paths = new Table();

@@ -159,7 +159,7 @@ function opTouches(out: TouchSink, e: TouchingEntry, op: FileOperation, abs: str
 }
 
 /**
- * The touches of one entry, appended to `out`: one per file and operation, strongest first
+ * The touches of one entry, handed to `out`: one per file and operation, strongest first
  * (an entry that read and edited a file did both; an edit call that made several edits,
  * one per edit), paths resolved against the session's cwd, the texts kept as `place` says.
  */

@@ -25,7 +25,7 @@ import { EntryIds, type IdKey, keyOf } from "./entry-ids";
 import { isPiHeader, piSkims, piSkimsLead, v1EntryId } from "./index-hooks";
 import { entryPreviewCodes } from "./model/preview";
 import { AREA_BYTES, KIND_ROLES, LEAD_KINDS, lineLeads, NO_IDS, REST_KEYS, SCAN_CAP, SLACK, type LineLeads } from "./line-leads";
-import { emptyLead, HEX_ID, readPlainLead, type PlainLead } from "./plain-lead";
+import { bytesAt, emptyLead, HEX_ID, readPlainLead, type PlainLead } from "./plain-lead";
 
 /**
  * Bytes read at a time from a file larger than SMALL_FILE; a line longer than a chunk's room
@@ -105,11 +105,9 @@ function mayBeCalls(buf: Buffer, items: readonly number[], types: readonly numbe
   return out;
 }
 
-/** Whether buf[from, to) holds exactly `lit` (compared here: Buffer's compare checks its arguments at a cost). */
+/** Whether buf[from, to) holds exactly `lit` (bytesAt: Buffer's compare allocated, checking its arguments). */
 function holds(buf: Buffer, from: number, to: number, lit: Buffer): boolean {
-  if (from < 0 || to - from !== lit.length) return false;
-  for (let k = 0; k < lit.length; k++) if (buf[from + k] !== lit[k]) return false;
-  return true;
+  return from >= 0 && to - from === lit.length && bytesAt(buf, from, lit);
 }
 
 /**

@@ -66,7 +66,7 @@ function nameAt(buf: Buffer, from: number, to: number): string {
 }
 
 /** Whether buf holds `lit` at p (the caller knows p + lit.length is within the line). */
-function bytesAt(buf: Buffer, p: number, lit: Uint8Array): boolean {
+export function bytesAt(buf: Buffer, p: number, lit: Uint8Array): boolean {
   for (let k = 0; k < lit.length; k++) if (buf[p + k] !== lit[k]) return false;
   return true;
 }
