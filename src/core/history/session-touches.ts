@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import type { FileActivity, FileOpsEntry } from "../session/session-format";
+import type { FileOpsEntry } from "../session/session-format";
 import { TurnPrompts } from "../session/turn-prompts";
 import type { SessionReader } from "../session/session-reader";
 import { toolEdits, type ToolEdit } from "../session/tool-summary";
