@@ -5,14 +5,13 @@
  */
 export function parseIsoTime(s: string): number {
   if (s.length !== 24 || s.charCodeAt(23) !== 90 || s.charCodeAt(10) !== 84 || s.charCodeAt(19) !== 46) return Date.parse(s);
-  const d = (k: number) => s.charCodeAt(k) - 48;
-  const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
-  const month = d(5) * 10 + d(6);
-  const day = d(8) * 10 + d(9);
-  const hour = d(11) * 10 + d(12);
-  const min = d(14) * 10 + d(15);
-  const sec = d(17) * 10 + d(18);
-  const ms = d(20) * 100 + d(21) * 10 + d(22);
+  const year = twoDigits(s, 0) * 100 + twoDigits(s, 2);
+  const month = twoDigits(s, 5);
+  const day = twoDigits(s, 8);
+  const hour = twoDigits(s, 11);
+  const min = twoDigits(s, 14);
+  const sec = twoDigits(s, 17);
+  const ms = (s.charCodeAt(20) - 48) * 100 + twoDigits(s, 21);
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 24 && min <= 59 && sec <= 59 && ms >= 0 && ms <= 999)) return Date.parse(s);
   return Date.UTC(year, month - 1, day, hour, min, sec, ms);
 }
