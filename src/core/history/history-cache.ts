@@ -41,6 +41,8 @@ export interface SessionRecord {
 const CACHE_VERSION = 6;
 
 const OPERATIONS: readonly FileOperation[] = ["read", "write", "edit"];
+/** Each operation's number in a row: its place in OPERATIONS. */
+const OPERATION_CODES = Object.fromEntries(OPERATIONS.map((o, k) => [o, k])) as Record<FileOperation, number>;
 
 /**
  * One entry's touches: [entry id, time ("" for none), prompt (index in prompts, -1 for none)],
@@ -109,7 +111,7 @@ export class RowWriter implements TouchSink {
     const time = e.timestamp || "";
     let last = this.last;
     if (!last || last[0] !== e.id || last[1] !== time || last[2] !== prompt) this.entries.push((this.last = last = [e.id, time, prompt]));
-    last.push(operation === "read" ? 0 : operation === "write" ? 1 : 2, this.paths.of(absolutePath));
+    last.push(OPERATION_CODES[operation], this.paths.of(absolutePath));
     putCell(last, texts?.oldText, texts?.oldAt);
     putCell(last, texts?.newText, texts?.newAt);
   }
